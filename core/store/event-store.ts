@@ -1,0 +1,72 @@
+import type { ChainVerification } from '../events/hash-chain.js';
+import type { NewEvent, RecordedEvent } from '../events/envelope.js';
+
+/**
+ * What an append expects of its stream. `no_stream`: the stream has no event yet; `exists`: it has
+ * at least one; `any`: no check; a number: the revision of the stream's last event. The expected
+ * revision is the only lock the domain uses (DESIGN.md sections 3 and 5).
+ */
+export type ExpectedRevision = 'no_stream' | 'any' | 'exists' | number;
+
+export interface AppendResult {
+  /** Revision of the last event appended. */
+  nextRevision: number;
+  /** Global position of the last event appended: what read-your-writes waits for. */
+  position: number;
+}
+
+export interface ReadStreamOptions {
+  direction?: 'forwards' | 'backwards';
+  /** Inclusive. Forwards defaults to 0, backwards to the stream's last revision. */
+  fromRevision?: number;
+  maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events after this global position. 0 reads from the first event. */
+  after?: number;
+  maxCount?: number;
+}
+
+export interface Subscription {
+  /** Resolves once the subscription has stopped and its handler will not be called again. */
+  close(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  /** Exclusive checkpoint: delivery starts with the first event after it. */
+  after?: number;
+  /** Called if the subscription stops on an error (the handler's or the store's). */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * The event store port. Every adapter (memory, sqlite, postgres, kurrentdb) passes the contract
+ * suite in test/contract.
+ */
+export interface EventStore {
+  readonly name: string;
+  /** Atomic: all events are written with consecutive revisions, or none (WrongExpectedRevisionError). */
+  append(stream: string, events: readonly NewEvent[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+  readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** In global position order, never skipping a position that a slower transaction will still fill. */
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Highest global position a reader may see now; 0 for an empty store. */
+  headPosition(): Promise<number>;
+  /** Catch-up from `after`, then live; the handler is awaited, one event at a time, in order. */
+  subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options?: SubscribeOptions): Subscription;
+  /** Recomputes the stream's hash chain from the stored bytes. */
+  verifyStream(stream: string): Promise<ChainVerification>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    /** -1 when the stream has no event. */
+    readonly actual: number,
+  ) {
+    super(`stream "${stream}": expected revision ${String(expected)}, actual ${actual === -1 ? 'no stream' : actual}`);
+  }
+}

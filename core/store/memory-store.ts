@@ -1,0 +1,76 @@
+import type { NewEvent, RecordedEvent } from '../events/envelope.js';
+import { GENESIS_HASH } from '../events/envelope.js';
+import { verifyChain, type ChainVerification } from '../events/hash-chain.js';
+import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, ReadStreamOptions, SubscribeOptions, Subscription } from './event-store.js';
+import { checkExpectedRevision, sealEvents } from './seal.js';
+import { readStreamSlice } from './read-stream-slice.js';
+import { pollingSubscription } from './polling-subscription.js';
+
+/** The store for unit tests: one process, nothing kept. Appends are synchronous, hence atomic. */
+export class MemoryEventStore implements EventStore {
+  readonly name = 'memory';
+  private readonly log: RecordedEvent[] = [];
+  private readonly streams = new Map<string, RecordedEvent[]>();
+  private readonly appended = new EventTarget();
+
+  async append(stream: string, events: readonly NewEvent[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+    const existing = this.streams.get(stream) ?? [];
+    const last = existing.at(-1);
+    checkExpectedRevision(stream, options.expectedRevision ?? 'any', last?.revision ?? -1);
+    if (events.length === 0) return { nextRevision: last?.revision ?? -1, position: this.log.length };
+    const sealed = sealEvents(stream, last?.revision ?? -1, last?.hash ?? GENESIS_HASH, events);
+    for (const event of sealed) {
+      const recorded = { ...event, position: this.log.length + 1 };
+      this.log.push(recorded);
+      existing.push(recorded);
+    }
+    this.streams.set(stream, existing);
+    this.appended.dispatchEvent(new Event('append'));
+    return { nextRevision: existing.at(-1)!.revision, position: this.log.length };
+  }
+
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    return readStreamSlice(this.streams.get(stream) ?? [], options).map((event) => structuredClone(event));
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const after = options.after ?? 0;
+    return this.log.slice(after, after + (options.maxCount ?? Number.MAX_SAFE_INTEGER)).map((event) => structuredClone(event));
+  }
+
+  async headPosition(): Promise<number> {
+    return this.log.length;
+  }
+
+  subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options: SubscribeOptions = {}): Subscription {
+    return pollingSubscription(this, handler, options, (signal) => waitFor(this.appended, 'append', signal));
+  }
+
+  async verifyStream(stream: string): Promise<ChainVerification> {
+    return verifyChain(stream, this.streams.get(stream) ?? []);
+  }
+
+  /** Test seam for the contract suite's tamper test: changes stored data in place, as an attacker would. */
+  tamper(stream: string, revision: number, data: unknown): void {
+    const event = this.streams.get(stream)?.[revision];
+    if (!event) throw new Error(`no event ${stream}@${revision}`);
+    event.data = data;
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Resolves on the next append, on abort, or after a short while: an append between the subscription's read and this wait is not lost. */
+function waitFor(target: EventTarget, type: string, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(), 50);
+    const done = () => {
+      clearTimeout(timer);
+      target.removeEventListener(type, done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    target.addEventListener(type, done, { once: true });
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
