@@ -70,5 +70,5 @@ export function loadPricing(file: string | URL = defaultPricingFile): Pricing {
   const ajv = new Ajv2020({ allErrors: true });
   const validate = ajv.compile(schema);
   if (!validate(document)) throw new Error(`pricing file ${String(file)} is invalid: ${ajv.errorsText(validate.errors)}`);
-  return document as Pricing;
+  return document as unknown as Pricing;
 }
