@@ -1,0 +1,65 @@
+import { defineProblem } from '../../problems.js';
+
+/** The problems a job's commands raise; the API renders them, the OpenAPI document lists them. */
+export const JobProblems = {
+  notFound: defineProblem({
+    slug: 'job-not-found',
+    title: 'Not Found',
+    status: 404,
+    description: 'No job has this id, or it belongs to the other mode (test jobs are visible only to test keys, live jobs to live keys).',
+  }),
+  alreadyExists: defineProblem({
+    slug: 'job-exists',
+    title: 'Conflict',
+    status: 409,
+    description: 'A job with this id already exists.',
+  }),
+  finished: defineProblem({
+    slug: 'job-finished',
+    title: 'Conflict',
+    status: 409,
+    description: 'The job has already succeeded, failed or been cancelled; a finished job cannot be cancelled.',
+  }),
+  notClaimable: defineProblem({
+    slug: 'job-not-claimable',
+    title: 'Conflict',
+    status: 409,
+    description: 'The job is held by a live lease of another runner, or is no longer waiting to run.',
+  }),
+  leaseLost: defineProblem({
+    slug: 'job-lease-lost',
+    title: 'Conflict',
+    status: 409,
+    description: 'The runner no longer holds the job: its lease expired and another runner took the job over.',
+  }),
+  notSucceeded: defineProblem({
+    slug: 'job-results-unavailable',
+    title: 'Conflict',
+    status: 409,
+    description: 'The job has no results (yet): results exist only once it has succeeded.',
+  }),
+  resultsExpired: defineProblem({
+    slug: 'job-results-expired',
+    title: 'Gone',
+    status: 410,
+    description: 'The job succeeded, but its result files were removed after the retention period; run the job again.',
+  }),
+  tooManyJobs: defineProblem({
+    slug: 'concurrent-job-limit',
+    title: 'Too Many Requests',
+    status: 429,
+    description: "The account already runs as many jobs as its tier allows (`limit`); retry once one finishes or cancel one. Jobs over the limit are refused, never queued.",
+  }),
+  writeFailed: defineProblem({
+    slug: 'job-write-failed',
+    title: 'Internal Server Error',
+    status: 500,
+    description: 'A result file could not be written (disk full or an I/O error); the partial files were removed and the reserved credits released.',
+  }),
+  generationFailed: defineProblem({
+    slug: 'job-generation-failed',
+    title: 'Internal Server Error',
+    status: 500,
+    description: 'The generator of a table failed (it threw, hung or ran out of memory); the reserved credits were released.',
+  }),
+};
