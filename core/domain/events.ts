@@ -1,0 +1,13 @@
+import type { EventDefinition } from '../events/registry.js';
+import { accountEvents } from './account/index.js';
+import { idempotencyEvents } from '../idempotency/idempotency.js';
+
+/**
+ * Every event type the service writes, in one list: the registry built from it refuses anything
+ * else, so a stream can only ever hold events that a decider and the projections know how to read.
+ * Each workstream appends its definitions here with one line.
+ */
+export const eventDefinitions: EventDefinition[] = [
+  ...accountEvents,
+  ...idempotencyEvents,
+];

@@ -1,0 +1,10 @@
+import type { Projection } from './projection.js';
+import { keysProjection } from './keys.js';
+
+/**
+ * Every read model the service keeps. The runner feeds each the events it handles; each workstream
+ * appends its projections here with one line.
+ */
+export const projections: Projection<unknown>[] = [
+  keysProjection,
+];
