@@ -5,6 +5,7 @@ import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, ReadSt
 import { checkExpectedRevision, sealEvents } from './seal.js';
 import { readStreamSlice } from './read-stream-slice.js';
 import { pollingSubscription } from './polling-subscription.js';
+import { wakeOrTimeout } from './wake-or-timeout.js';
 
 /** The store for unit tests: one process, nothing kept. Appends are synchronous, hence atomic. */
 export class MemoryEventStore implements EventStore {
@@ -43,7 +44,7 @@ export class MemoryEventStore implements EventStore {
   }
 
   subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options: SubscribeOptions = {}): Subscription {
-    return pollingSubscription(this, handler, options, (signal) => waitFor(this.appended, 'append', signal));
+    return pollingSubscription(this, handler, options, (signal) => wakeOrTimeout(this.appended, signal, 50));
   }
 
   async verifyStream(stream: string): Promise<ChainVerification> {
@@ -58,19 +59,4 @@ export class MemoryEventStore implements EventStore {
   }
 
   async close(): Promise<void> {}
-}
-
-/** Resolves on the next append, on abort, or after a short while: an append between the subscription's read and this wait is not lost. */
-function waitFor(target: EventTarget, type: string, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => done(), 50);
-    const done = () => {
-      clearTimeout(timer);
-      target.removeEventListener(type, done);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    target.addEventListener(type, done, { once: true });
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

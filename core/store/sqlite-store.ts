@@ -1,0 +1,137 @@
+import Database from 'better-sqlite3';
+import type { NewEvent, RecordedEvent } from '../events/envelope.js';
+import { GENESIS_HASH } from '../events/envelope.js';
+import { verifyChain, type ChainVerification } from '../events/hash-chain.js';
+import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, ReadStreamOptions, SubscribeOptions, Subscription } from './event-store.js';
+import { checkExpectedRevision, sealEvents } from './seal.js';
+import { pollingSubscription } from './polling-subscription.js';
+import { wakeOrTimeout } from './wake-or-timeout.js';
+
+/**
+ * Positions are SQLite rowids. SQLite has one writer at a time and a reader only ever sees committed
+ * transactions, so positions become visible in order: read-all has no in-flight gap to guard against.
+ * Events are never deleted, so a rowid is never reused and AUTOINCREMENT's extra bookkeeping is not needed.
+ */
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS events (
+    position    INTEGER PRIMARY KEY,
+    id          TEXT    NOT NULL,
+    stream      TEXT    NOT NULL,
+    revision    INTEGER NOT NULL,
+    type        TEXT    NOT NULL,
+    version     INTEGER NOT NULL,
+    data        TEXT    NOT NULL,
+    metadata    TEXT    NOT NULL,
+    recorded_at TEXT    NOT NULL,
+    hash        TEXT    NOT NULL,
+    UNIQUE (stream, revision)
+  ) STRICT;
+`;
+
+const COLUMNS = 'position, id, stream, revision, type, version, data, metadata, recorded_at, hash';
+
+/** Another process (the CLI) may append to the same file; a subscription looks for its events this often. */
+const POLL_INTERVAL_MS = 100;
+
+type Row = [number, string, string, number, string, number, string, string, string, string];
+
+export interface SqliteStoreOptions {
+  /**
+   * `NORMAL` (default): in WAL mode a commit survives a crash of the process but the last commits may be
+   * lost on power failure, the database staying consistent; `FULL` syncs the WAL on every commit.
+   */
+  synchronous?: 'NORMAL' | 'FULL';
+}
+
+/**
+ * The embedded default store: one SQLite file in WAL mode, so that readers never block the writer and
+ * the CLI can append while the server runs (busy_timeout makes the second writer wait, not fail).
+ */
+export class SqliteEventStore implements EventStore {
+  readonly name = 'sqlite';
+  /** Shared with the projection snapshots, which live in the same file. */
+  readonly db: Database.Database;
+  private readonly appended = new EventTarget();
+  private readonly statements;
+  private readonly appendTransaction;
+
+  constructor(file: string, options: SqliteStoreOptions = {}) {
+    this.db = new Database(file, { timeout: 5000 });
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+    this.db.exec(SCHEMA);
+    this.statements = {
+      head: this.db.prepare('SELECT revision, hash FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1'),
+      insert: this.db.prepare(`INSERT INTO events (${COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      forwards: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`).raw(),
+      backwards: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`).raw(),
+      all: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(),
+      headPosition: this.db.prepare('SELECT coalesce(max(position), 0) FROM events').pluck(),
+    };
+    // BEGIN IMMEDIATE takes the write lock before the head is read, so no other process can append in between.
+    this.appendTransaction = this.db.transaction((stream: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
+      const head = this.statements.head.get(stream) as { revision: number; hash: string } | undefined;
+      const lastRevision = head?.revision ?? -1;
+      checkExpectedRevision(stream, expected, lastRevision);
+      if (events.length === 0) return { nextRevision: lastRevision, position: this.statements.headPosition.get() as number };
+      let position = 0;
+      for (const event of sealEvents(stream, lastRevision, head?.hash ?? GENESIS_HASH, events)) {
+        const inserted = this.statements.insert.run(
+          event.id, event.stream, event.revision, event.type, event.version,
+          JSON.stringify(event.data), JSON.stringify(event.metadata), event.recorded_at, event.hash,
+        );
+        position = Number(inserted.lastInsertRowid);
+      }
+      return { nextRevision: lastRevision + events.length, position };
+    });
+  }
+
+  async append(stream: string, events: readonly NewEvent[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+    const result = this.appendTransaction.immediate(stream, events, options.expectedRevision ?? 'any');
+    if (events.length > 0) this.appended.dispatchEvent(new Event('append'));
+    return result;
+  }
+
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const limit = options.maxCount ?? -1;
+    const rows = options.direction === 'backwards'
+      ? this.statements.backwards.all(stream, options.fromRevision ?? Number.MAX_SAFE_INTEGER, limit)
+      : this.statements.forwards.all(stream, options.fromRevision ?? 0, limit);
+    return (rows as Row[]).map(toRecordedEvent);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return (this.statements.all.all(options.after ?? 0, options.maxCount ?? -1) as Row[]).map(toRecordedEvent);
+  }
+
+  async headPosition(): Promise<number> {
+    return this.statements.headPosition.get() as number;
+  }
+
+  subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options: SubscribeOptions = {}): Subscription {
+    return pollingSubscription(this, handler, options, (signal) => wakeOrTimeout(this.appended, signal, POLL_INTERVAL_MS));
+  }
+
+  async verifyStream(stream: string): Promise<ChainVerification> {
+    return verifyChain(stream, await this.readStream(stream));
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function toRecordedEvent(row: Row): RecordedEvent {
+  return {
+    position: row[0],
+    id: row[1],
+    stream: row[2],
+    revision: row[3],
+    type: row[4],
+    version: row[5],
+    data: JSON.parse(row[6]),
+    metadata: JSON.parse(row[7]),
+    recorded_at: row[8],
+    hash: row[9],
+  };
+}
