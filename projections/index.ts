@@ -1,5 +1,6 @@
 import type { Projection } from './projection.js';
 import { keysProjection } from './keys.js';
+import { jobsProjection } from './jobs.js';
 
 /**
  * Every read model the service keeps. The runner feeds each the events it handles; each workstream
@@ -7,4 +8,5 @@ import { keysProjection } from './keys.js';
  */
 export const projections: Projection<unknown>[] = [
   keysProjection,
+  jobsProjection,
 ];

@@ -1,6 +1,7 @@
 import type { EventDefinition } from '../events/registry.js';
 import { accountEvents } from './account/index.js';
 import { idempotencyEvents } from '../idempotency/idempotency.js';
+import { jobEvents } from './job/events.js';
 
 /**
  * Every event type the service writes, in one list: the registry built from it refuses anything
@@ -10,4 +11,5 @@ import { idempotencyEvents } from '../idempotency/idempotency.js';
 export const eventDefinitions: EventDefinition[] = [
   ...accountEvents,
   ...idempotencyEvents,
+  ...jobEvents,
 ];

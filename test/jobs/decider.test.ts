@@ -94,10 +94,10 @@ describe('job decider', () => {
     given([created, started('i1', 1, 0), cancelRequested]).when({ type: 'ClaimJob', instanceId: 'i2', at: at(10), leaseMs: 10_000 }).thenThrows(JobProblems.notClaimable);
   });
 
-  it('a pending cancel wins over completion', () => {
+  it('completion wins over a cancel requested while the job was being settled', () => {
     given([created, started('i1', 1, 0), cancelRequested])
       .when({ type: 'CompleteJob', instanceId: 'i1', files: [file], credits: 1, at: at(5) })
-      .thenThrows(JobProblems.finished);
+      .then([{ ...succeeded }]);
   });
 
   it('cancelling a finished job is a conflict', () => {

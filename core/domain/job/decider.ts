@@ -62,9 +62,9 @@ function decide(command: JobCommand, state: JobState): JobEvent[] {
         },
       ];
     case 'CompleteJob':
+      // Completion wins over a cancel requested while the last table was being settled: the holder
+      // has already charged for the files, so they are delivered rather than thrown away.
       requireHolder(state, command.instanceId);
-      // A cancel requested before the last byte was written wins: the client asked for nothing more.
-      if (state.cancelRequested) throw problem(JobProblems.finished, `job ${job_id} is being cancelled`);
       return [{ type: 'JobSucceeded', data: { job_id, instance_id: command.instanceId, files: command.files, credits: command.credits, finished_at: command.at } }];
     case 'FailJob':
       requireHolder(state, command.instanceId);

@@ -1,0 +1,76 @@
+import type { Mode } from '../core/events/envelope.js';
+import type { JobStatus } from '../core/domain/job/state.js';
+import { ownerKey, type JobsState, type JobView } from './jobs.js';
+
+export interface JobListFilter {
+  state?: JobStatus;
+  /** Inclusive lower bound on `created_at`. */
+  createdFrom?: string;
+  /** Exclusive upper bound on `created_at`. */
+  createdTo?: string;
+}
+
+export interface JobPage {
+  data: JobView[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/**
+ * Newest first. The cursor is the id of the last job of the previous page: a page never repeats or
+ * skips a job, even while new jobs are created (they land before the cursor, on page one).
+ */
+export function listJobs(state: JobsState, accountId: string, mode: Mode, filter: JobListFilter, limit: number, cursor: string | null): JobPage {
+  const ids = state.byOwner[ownerKey(accountId, mode)] ?? [];
+  let index = ids.length - 1;
+  if (cursor !== null) index = ids.lastIndexOf(cursor) - 1;
+  const data: JobView[] = [];
+  let has_more = false;
+  for (; index >= 0; index -= 1) {
+    const job = state.jobs[ids[index]];
+    if (!matches(job, filter)) continue;
+    if (data.length === limit) {
+      has_more = true;
+      break;
+    }
+    data.push(job);
+  }
+  return { data, has_more, next_cursor: has_more ? data.at(-1)!.id : null };
+}
+
+/** Whether the cursor names a job of this owner (an unknown cursor is a 400, not an empty page). */
+export function isCursorOf(state: JobsState, accountId: string, mode: Mode, cursor: string): boolean {
+  return (state.byOwner[ownerKey(accountId, mode)] ?? []).includes(cursor);
+}
+
+function matches(job: JobView, filter: JobListFilter): boolean {
+  if (filter.state && job.state !== filter.state) return false;
+  if (filter.createdFrom && job.created_at < filter.createdFrom) return false;
+  if (filter.createdTo && job.created_at >= filter.createdTo) return false;
+  return true;
+}
+
+/** Jobs that count against the tier's concurrent-job limit: queued or running. */
+export function activeJobCount(state: JobsState, accountId: string, mode: Mode): number {
+  return (state.byOwner[ownerKey(accountId, mode)] ?? []).filter((id) => {
+    const status = state.jobs[id].state;
+    return status === 'queued' || status === 'running';
+  }).length;
+}
+
+/**
+ * What a runner may act on at `now`, oldest first: queued jobs, and running jobs whose lease has
+ * expired (their runner died), which are either taken over or, when a cancel is pending, cancelled.
+ */
+export function claimableJobs(state: JobsState, now: Date): JobView[] {
+  const at = now.toISOString();
+  return Object.values(state.jobs)
+    .filter((job) => job.state === 'queued' || (job.state === 'running' && job.lease_expires_at !== null && job.lease_expires_at <= at))
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+}
+
+/** Succeeded jobs whose results were kept for `retentionMs` and are still on disk. */
+export function jobsWithExpiredResults(state: JobsState, now: Date, retentionMs: number): JobView[] {
+  const cutoff = new Date(now.getTime() - retentionMs).toISOString();
+  return Object.values(state.jobs).filter((job) => job.state === 'succeeded' && job.results_expired_at === null && job.finished_at! <= cutoff);
+}
