@@ -21,6 +21,12 @@ export interface Config {
   packs: string[];
   /** Where job results are written; shared by all instances of a fleet. */
   resultsDir: string;
+  /** How long a succeeded job's result files are kept before they are removed (with an event). */
+  resultsRetentionMs: number;
+  /** A runner that has not renewed a job's lease for this long is presumed dead; another takes the job over. */
+  jobLeaseMs: number;
+  /** Jobs one instance runs at once (they share its generation pool). */
+  jobsPerInstance: number;
   logLevel: string;
 }
 
@@ -37,6 +43,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     poolSize: Number(env.FINSYNTH_POOL_SIZE ?? availableParallelism()),
     packs: (env.FINSYNTH_PACKS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
     resultsDir: resolve(env.FINSYNTH_RESULTS_DIR ?? resolve(dataDir, 'results')),
+    resultsRetentionMs: Number(env.FINSYNTH_RESULTS_RETENTION_HOURS ?? 24 * 7) * 3_600_000,
+    jobLeaseMs: Number(env.FINSYNTH_JOB_LEASE_MS ?? 15_000),
+    jobsPerInstance: Number(env.FINSYNTH_JOBS_PER_INSTANCE ?? 2),
     logLevel: env.FINSYNTH_LOG_LEVEL ?? 'info',
     ...overrides,
   };
