@@ -2,17 +2,19 @@ import type { EventDefinition } from '../../events/registry.js';
 import type { Decider, DomainEvent } from '../decider.js';
 import { profile, requireOpen, type ProfileCommand, type ProfileEvent } from './profile.js';
 import { keys, type KeysCommand, type KeysEvent } from './keys.js';
+import { creditsSlice, type CreditsCommand, type CreditsEvent } from './credits.js';
+import { subscriptionSlice, type SubscriptionCommand, type SubscriptionEvent } from './subscription.js';
 
 /**
  * The account decider: the composition of its slices. To add a slice, write it in a file of its own
  * (see slice.ts), then list it in `slices` and add its command and event unions below.
  */
-const slices = { profile, keys } as const;
+const slices = { profile, keys, credits: creditsSlice, subscription: subscriptionSlice } as const;
 
 type Slices = typeof slices;
 export type AccountState = { [Name in keyof Slices]: ReturnType<Slices[Name]['initialState']> };
-export type AccountCommand = ProfileCommand | KeysCommand;
-export type AccountEvent = ProfileEvent | KeysEvent;
+export type AccountCommand = ProfileCommand | KeysCommand | CreditsCommand | SubscriptionCommand;
+export type AccountEvent = ProfileEvent | KeysEvent | CreditsEvent | SubscriptionEvent;
 
 export const accountEvents: EventDefinition[] = Object.values(slices).flatMap((slice): readonly EventDefinition[] => slice.events);
 

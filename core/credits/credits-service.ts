@@ -1,0 +1,103 @@
+import type { EventMetadata, Mode } from '../events/envelope.js';
+import type { CommandHandler } from '../domain/command-handler.js';
+import { accountDecider, accountStream, type AccountCommand, type AccountState } from '../domain/account/index.js';
+import type { TableCharge } from '../domain/account/credits.js';
+import { KeyedQueue } from './keyed-queue.js';
+
+export type { TableCharge };
+
+export interface Balance {
+  credits_available: number;
+  credits_reserved: number;
+}
+
+/** The outcome of a credit command: where its append landed (for read-your-writes) and the balance after it. */
+export interface CreditMovementResult extends Balance {
+  /** Global position of the append; the stream's head when the command was a retry and appended nothing. */
+  position: number;
+}
+
+export interface GrantRequest {
+  accountId: string;
+  amount: number;
+  reference: string;
+  reason: string;
+}
+
+export interface DebitRequest {
+  accountId: string;
+  mode: Mode;
+  keyId: string | null;
+  /** The request id (or Idempotency-Key) of the work: a retry with it is not charged again. */
+  reference: string;
+  operation: string;
+  sector: string;
+  tables: TableCharge[];
+  credits: number;
+}
+
+export interface ReserveRequest {
+  accountId: string;
+  mode: Mode;
+  keyId: string | null;
+  /** The job id. */
+  reference: string;
+  sector: string;
+  tables: TableCharge[];
+  credits: number;
+}
+
+/**
+ * The credits of accounts, as the rest of the service calls them (the contract in docs/credits.md).
+ * Each method is one command on the account stream; a live debit or reservation that needs more than
+ * is available throws the 402 `insufficient-credits` ProblemError and appends nothing.
+ */
+export class CreditsService {
+  private readonly queue = new KeyedQueue();
+
+  constructor(private readonly commands: CommandHandler) {}
+
+  grant({ accountId, amount, reference, reason }: GrantRequest): Promise<CreditMovementResult> {
+    return this.execute(accountId, { type: 'GrantCredits', reference, credits: amount, reason });
+  }
+
+  debit({ accountId, mode, keyId, reference, operation, sector, tables, credits }: DebitRequest): Promise<CreditMovementResult> {
+    return this.execute(accountId, { type: 'DebitCredits', reference, mode, keyId, operation, sector, tables, credits }, { key_id: keyId ?? undefined, mode });
+  }
+
+  /** Gives back a debit in full (work that failed after it was charged). */
+  refund(accountId: string, reference: string, reason: string): Promise<CreditMovementResult> {
+    return this.execute(accountId, { type: 'RefundCredits', reference, reason });
+  }
+
+  reserve({ accountId, mode, keyId, reference, sector, tables, credits }: ReserveRequest): Promise<CreditMovementResult> {
+    return this.execute(accountId, { type: 'ReserveCredits', reference, mode, keyId, sector, tables, credits }, { key_id: keyId ?? undefined, mode });
+  }
+
+  /** Charges what was produced (never more than was reserved) and releases the rest. */
+  settle(accountId: string, reference: string, { tables }: { tables: TableCharge[] }): Promise<CreditMovementResult> {
+    return this.execute(accountId, { type: 'SettleCredits', reference, tables });
+  }
+
+  release(accountId: string, reference: string, reason: string): Promise<CreditMovementResult> {
+    return this.execute(accountId, { type: 'ReleaseCredits', reference, reason });
+  }
+
+  /** Read from the account stream itself: the balance the next decision will be taken on. */
+  async balance(accountId: string): Promise<Balance> {
+    const { state } = await this.commands.load(accountDecider, accountStream(accountId));
+    return balanceOf(state);
+  }
+
+  /** Runs any account command in the account's queue (the billing service's subscription commands too). */
+  execute(accountId: string, command: AccountCommand, metadata: EventMetadata = {}): Promise<CreditMovementResult> {
+    return this.queue.run(accountId, async () => {
+      const result = await this.commands.handle(accountDecider, accountStream(accountId), command, { metadata });
+      return { position: result.position, ...balanceOf(result.state) };
+    });
+  }
+}
+
+function balanceOf(state: AccountState): Balance {
+  return { credits_available: state.credits.available, credits_reserved: state.credits.reserved };
+}

@@ -1,0 +1,260 @@
+import type { Mode } from '../../events/envelope.js';
+import type { JsonSchema } from '../../events/registry.js';
+import { ReferenceIndex } from '../../credits/reference-index.js';
+import { CreditReferenceReused, CreditReferenceUnknown, ReservationClosed, insufficientCredits } from '../../credits/problems.js';
+import { Problems, problem } from '../../problems.js';
+import type { DomainEvent } from '../decider.js';
+import type { AccountSlice } from './slice.js';
+
+/**
+ * The credit balance of an account. Every movement is an event with a reference (purchase id, request
+ * id, job id) and is idempotent on it: the same command again appends nothing. The balance never goes
+ * below zero because a decision is taken on the state its append follows (the stream's revision).
+ *
+ * Test-mode work goes through the same lifecycle (debit, refund, reserve, settle, release) so usage
+ * records it, but its events carry `mode: "test"` and move no credit: `credits` is what the work would
+ * have cost live.
+ */
+
+export interface TableCharge {
+  name: string;
+  rows: number;
+  credits: number;
+}
+
+interface Debit {
+  credits: number;
+  mode: Mode;
+  refunded: boolean;
+}
+
+interface Reservation {
+  credits: number;
+  mode: Mode;
+  status: 'held' | 'settled' | 'released';
+}
+
+export interface CreditsState {
+  available: number;
+  reserved: number;
+  grants: ReferenceIndex<number>;
+  purchases: ReferenceIndex<number>;
+  debits: ReferenceIndex<Debit>;
+  reservations: ReferenceIndex<Reservation>;
+}
+
+export type GrantCredits = { type: 'GrantCredits'; reference: string; credits: number; reason: string };
+export type PurchaseCredits = {
+  type: 'PurchaseCredits';
+  reference: string;
+  pack: string;
+  credits: number;
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: string;
+  paymentId: string;
+};
+export type DebitCredits = {
+  type: 'DebitCredits';
+  reference: string;
+  mode: Mode;
+  keyId: string | null;
+  operation: string;
+  sector: string;
+  tables: TableCharge[];
+  credits: number;
+};
+export type RefundCredits = { type: 'RefundCredits'; reference: string; reason: string };
+export type ReserveCredits = {
+  type: 'ReserveCredits';
+  reference: string;
+  mode: Mode;
+  keyId: string | null;
+  sector: string;
+  tables: TableCharge[];
+  credits: number;
+};
+export type SettleCredits = { type: 'SettleCredits'; reference: string; tables: TableCharge[] };
+export type ReleaseCredits = { type: 'ReleaseCredits'; reference: string; reason: string };
+export type CreditsCommand = GrantCredits | PurchaseCredits | DebitCredits | RefundCredits | ReserveCredits | SettleCredits | ReleaseCredits;
+
+export type CreditsGranted = DomainEvent<'CreditsGranted', { reference: string; credits: number; reason: string }>;
+export type CreditsPurchased = DomainEvent<
+  'CreditsPurchased',
+  { reference: string; pack: string; credits: number; amount: number; currency: string; payment_id: string }
+>;
+export type CreditsDebited = DomainEvent<
+  'CreditsDebited',
+  { reference: string; mode: Mode; key_id: string | null; operation: string; sector: string; tables: TableCharge[]; credits: number }
+>;
+export type CreditsRefunded = DomainEvent<'CreditsRefunded', { reference: string; mode: Mode; credits: number; reason: string }>;
+export type CreditsReserved = DomainEvent<
+  'CreditsReserved',
+  { reference: string; mode: Mode; key_id: string | null; sector: string; tables: TableCharge[]; credits: number }
+>;
+/** `credits`: charged (what was produced, at most what was reserved); `released`: the rest of the reservation. */
+export type CreditsSettled = DomainEvent<'CreditsSettled', { reference: string; mode: Mode; tables: TableCharge[]; credits: number; released: number }>;
+export type CreditsReleased = DomainEvent<'CreditsReleased', { reference: string; mode: Mode; credits: number; reason: string }>;
+export type CreditsEvent = CreditsGranted | CreditsPurchased | CreditsDebited | CreditsRefunded | CreditsReserved | CreditsSettled | CreditsReleased;
+
+export const CREDIT_EVENT_TYPES: readonly CreditsEvent['type'][] = [
+  'CreditsGranted',
+  'CreditsPurchased',
+  'CreditsDebited',
+  'CreditsRefunded',
+  'CreditsReserved',
+  'CreditsSettled',
+  'CreditsReleased',
+];
+
+const credits = { type: 'integer', minimum: 0 };
+const reference = { type: 'string', minLength: 1, maxLength: 200 };
+const mode = { enum: ['live', 'test'] };
+const text = { type: 'string', maxLength: 500 };
+const keyId = { type: ['string', 'null'] };
+const tables = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['name', 'rows', 'credits'],
+    additionalProperties: false,
+    properties: { name: { type: 'string', minLength: 1 }, rows: { type: 'integer', minimum: 0 }, credits },
+  },
+};
+
+function eventSchema(properties: Record<string, JsonSchema>): JsonSchema {
+  return { type: 'object', required: Object.keys(properties), additionalProperties: false, properties };
+}
+
+export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEvent> = {
+  commands: ['GrantCredits', 'PurchaseCredits', 'DebitCredits', 'RefundCredits', 'ReserveCredits', 'SettleCredits', 'ReleaseCredits'],
+  events: [
+    { type: 'CreditsGranted', version: 1, schema: eventSchema({ reference, credits, reason: text }) },
+    {
+      type: 'CreditsPurchased',
+      version: 1,
+      schema: eventSchema({ reference, pack: { type: 'string', minLength: 1 }, credits, amount: credits, currency: { type: 'string', pattern: '^[A-Z]{3}$' }, payment_id: reference }),
+    },
+    { type: 'CreditsDebited', version: 1, schema: eventSchema({ reference, mode, key_id: keyId, operation: text, sector: text, tables, credits }) },
+    { type: 'CreditsRefunded', version: 1, schema: eventSchema({ reference, mode, credits, reason: text }) },
+    { type: 'CreditsReserved', version: 1, schema: eventSchema({ reference, mode, key_id: keyId, sector: text, tables, credits }) },
+    { type: 'CreditsSettled', version: 1, schema: eventSchema({ reference, mode, tables, credits, released: credits }) },
+    { type: 'CreditsReleased', version: 1, schema: eventSchema({ reference, mode, credits, reason: text }) },
+  ],
+
+  initialState: () => ({
+    available: 0,
+    reserved: 0,
+    grants: ReferenceIndex.empty(),
+    purchases: ReferenceIndex.empty(),
+    debits: ReferenceIndex.empty(),
+    reservations: ReferenceIndex.empty(),
+  }),
+
+  evolve(state, event) {
+    const e = event as CreditsEvent;
+    switch (e.type) {
+      case 'CreditsGranted':
+        return { ...state, available: state.available + e.data.credits, grants: state.grants.with(e.data.reference, e.data.credits) };
+      case 'CreditsPurchased':
+        return { ...state, available: state.available + e.data.credits, purchases: state.purchases.with(e.data.reference, e.data.credits) };
+      case 'CreditsDebited': {
+        const debits = state.debits.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, refunded: false });
+        return { ...state, debits, ...(e.data.mode === 'live' && { available: state.available - e.data.credits }) };
+      }
+      case 'CreditsRefunded': {
+        const debits = state.debits.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, refunded: true });
+        return { ...state, debits, ...(e.data.mode === 'live' && { available: state.available + e.data.credits }) };
+      }
+      case 'CreditsReserved': {
+        const reservations = state.reservations.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, status: 'held' });
+        if (e.data.mode === 'test') return { ...state, reservations };
+        return { ...state, reservations, available: state.available - e.data.credits, reserved: state.reserved + e.data.credits };
+      }
+      case 'CreditsSettled': {
+        const held = e.data.credits + e.data.released;
+        const reservations = state.reservations.with(e.data.reference, { credits: held, mode: e.data.mode, status: 'settled' });
+        if (e.data.mode === 'test') return { ...state, reservations };
+        return { ...state, reservations, available: state.available + e.data.released, reserved: state.reserved - held };
+      }
+      case 'CreditsReleased': {
+        const reservations = state.reservations.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, status: 'released' });
+        if (e.data.mode === 'test') return { ...state, reservations };
+        return { ...state, reservations, available: state.available + e.data.credits, reserved: state.reserved - e.data.credits };
+      }
+      default:
+        return state;
+    }
+  },
+
+  decide(command, account) {
+    const state = (account as { credits: CreditsState }).credits;
+    switch (command.type) {
+      case 'GrantCredits': {
+        requireCredits(command.credits);
+        if (isRepeat(state.grants.get(command.reference), command.credits, command.reference)) return [];
+        return [{ type: 'CreditsGranted', data: { reference: command.reference, credits: command.credits, reason: command.reason } }];
+      }
+      case 'PurchaseCredits': {
+        requireCredits(command.credits);
+        if (isRepeat(state.purchases.get(command.reference), command.credits, command.reference)) return [];
+        const { reference, pack, credits, amount, currency, paymentId } = command;
+        return [{ type: 'CreditsPurchased', data: { reference, pack, credits, amount, currency, payment_id: paymentId } }];
+      }
+      case 'DebitCredits': {
+        requireCredits(command.credits);
+        if (isRepeat(state.debits.get(command.reference)?.credits, command.credits, command.reference)) return [];
+        if (command.mode === 'live' && command.credits > state.available) throw insufficientCredits(command.credits, state.available);
+        const { reference, mode, keyId, operation, sector, tables, credits } = command;
+        return [{ type: 'CreditsDebited', data: { reference, mode, key_id: keyId, operation, sector, tables, credits } }];
+      }
+      case 'RefundCredits': {
+        const debit = state.debits.get(command.reference);
+        if (!debit) throw problem(CreditReferenceUnknown, `no debit with reference "${command.reference}"`);
+        if (debit.refunded) return [];
+        return [{ type: 'CreditsRefunded', data: { reference: command.reference, mode: debit.mode, credits: debit.credits, reason: command.reason } }];
+      }
+      case 'ReserveCredits': {
+        requireCredits(command.credits);
+        if (isRepeat(state.reservations.get(command.reference)?.credits, command.credits, command.reference)) return [];
+        if (command.mode === 'live' && command.credits > state.available) throw insufficientCredits(command.credits, state.available);
+        const { reference, mode, keyId, sector, tables, credits } = command;
+        return [{ type: 'CreditsReserved', data: { reference, mode, key_id: keyId, sector, tables, credits } }];
+      }
+      case 'SettleCredits': {
+        const reservation = requireReservation(state, command.reference);
+        if (reservation.status === 'settled') return [];
+        if (reservation.status === 'released') throw problem(ReservationClosed, `reservation "${command.reference}" was released`);
+        const produced = command.tables.reduce((sum, table) => sum + table.credits, 0);
+        // The reservation is the quote the account accepted: work is never charged above it.
+        const charged = Math.min(produced, reservation.credits);
+        const data = { reference: command.reference, mode: reservation.mode, tables: command.tables, credits: charged, released: reservation.credits - charged };
+        return [{ type: 'CreditsSettled', data }];
+      }
+      case 'ReleaseCredits': {
+        const reservation = requireReservation(state, command.reference);
+        // A settled reservation holds nothing any more (settling released the rest).
+        if (reservation.status !== 'held') return [];
+        const data = { reference: command.reference, mode: reservation.mode, credits: reservation.credits, reason: command.reason };
+        return [{ type: 'CreditsReleased', data }];
+      }
+    }
+  },
+};
+
+function requireCredits(credits: number): void {
+  if (!Number.isSafeInteger(credits) || credits < 0) throw problem(Problems.badRequest, `credits must be a whole number ≥ 0, got ${credits}`);
+}
+
+/** True when the reference was used for the same amount (a retry: nothing to do); a different amount is a conflict. */
+function isRepeat(recorded: number | undefined, credits: number, reference: string): boolean {
+  if (recorded === undefined) return false;
+  if (recorded !== credits) throw problem(CreditReferenceReused, `reference "${reference}" was used for ${recorded} credits, not ${credits}`);
+  return true;
+}
+
+function requireReservation(state: CreditsState, reference: string): Reservation {
+  const reservation = state.reservations.get(reference);
+  if (!reservation) throw problem(CreditReferenceUnknown, `no reservation with reference "${reference}"`);
+  return reservation;
+}

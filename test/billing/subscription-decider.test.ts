@@ -1,0 +1,75 @@
+import { loadPricing } from '../../core/billing/pricing.js';
+import { accountDecider, type AccountEvent } from '../../core/domain/account/index.js';
+import { Problems } from '../../core/problems.js';
+import { deciderSpec } from '../jobs/decider-spec.js';
+
+const given = deciderSpec(accountDecider);
+const pricing = loadPricing();
+// January has 31 days: the period is [Jan 1, Feb 1).
+const opened: AccountEvent = { type: 'AccountOpened', data: { account_id: 'acc_1', tier: 'developer', opened_at: '2026-01-01T00:00:00.000Z' } };
+const midJanuary = '2026-01-16T12:00:00.000Z'; // exactly half of January remains
+
+describe('subscription slice of the account decider', () => {
+  it('an upgrade takes effect now and grants the allowance difference prorated for the rest of the period', () => {
+    // developer 50,000 -> team 300,000 credits; 249 - 49 = 200 EUR; half the period remains.
+    given([opened]).when({ type: 'ChangeTier', tier: 'team', at: midJanuary, pricing }).then([
+      {
+        type: 'SubscriptionUpgraded',
+        data: {
+          from_tier: 'developer', to_tier: 'team', at: midJanuary,
+          period_start: '2026-01-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z',
+          credits: 125_000, amount: 10_000, currency: 'EUR',
+        },
+      },
+      { type: 'CreditsGranted', data: { reference: 'upgrade:2026-01-01T00:00:00.000Z:team', credits: 125_000, reason: 'upgrade to team, prorated' } },
+    ]);
+  });
+
+  it('a downgrade is scheduled for the end of the period; asking for the current tier cancels it', () => {
+    const scheduled: AccountEvent = {
+      type: 'SubscriptionDowngradeScheduled',
+      data: { from_tier: 'developer', to_tier: 'free', at: midJanuary, effective_at: '2026-02-01T00:00:00.000Z' },
+    };
+    given([opened]).when({ type: 'ChangeTier', tier: 'free', at: midJanuary, pricing }).then([scheduled]);
+    given([opened, scheduled]).when({ type: 'ChangeTier', tier: 'free', at: midJanuary, pricing }).then([]);
+    given([opened, scheduled]).when({ type: 'ChangeTier', tier: 'developer', at: midJanuary, pricing }).then([
+      { type: 'SubscriptionDowngradeCancelled', data: { tier: 'developer', cancelled_tier: 'free', at: midJanuary } },
+    ]);
+    given([opened]).when({ type: 'ChangeTier', tier: 'developer', at: midJanuary, pricing }).then([]);
+  });
+
+  it('renews every period that has ended, granting each period its allowance and applying a scheduled downgrade', () => {
+    const scheduled: AccountEvent = {
+      type: 'SubscriptionDowngradeScheduled',
+      data: { from_tier: 'developer', to_tier: 'free', at: midJanuary, effective_at: '2026-02-01T00:00:00.000Z' },
+    };
+    given([opened, scheduled]).when({ type: 'RenewSubscription', at: '2026-03-05T00:00:00.000Z', pricing }).then([
+      {
+        type: 'SubscriptionRenewed',
+        data: { period: 1, tier: 'free', previous_tier: 'developer', period_start: '2026-02-01T00:00:00.000Z', period_end: '2026-03-01T00:00:00.000Z', credits: 1000, amount: 0, currency: 'EUR' },
+      },
+      { type: 'CreditsGranted', data: { reference: 'allowance:2026-02-01T00:00:00.000Z', credits: 1000, reason: 'free monthly allowance' } },
+      {
+        type: 'SubscriptionRenewed',
+        data: { period: 2, tier: 'free', previous_tier: 'free', period_start: '2026-03-01T00:00:00.000Z', period_end: '2026-04-01T00:00:00.000Z', credits: 1000, amount: 0, currency: 'EUR' },
+      },
+      { type: 'CreditsGranted', data: { reference: 'allowance:2026-03-01T00:00:00.000Z', credits: 1000, reason: 'free monthly allowance' } },
+    ]);
+    given([opened]).when({ type: 'RenewSubscription', at: '2026-01-31T23:59:59.999Z', pricing }).then([]);
+  });
+
+  it('periods keep the anchor day: an account opened on the 31st renews on the last day of shorter months', () => {
+    const opened31: AccountEvent = { type: 'AccountOpened', data: { account_id: 'acc_2', tier: 'free', opened_at: '2026-01-31T10:00:00.000Z' } };
+    given([opened31]).when({ type: 'RenewSubscription', at: '2026-02-28T10:00:00.000Z', pricing }).then([
+      {
+        type: 'SubscriptionRenewed',
+        data: { period: 1, tier: 'free', previous_tier: 'free', period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', credits: 1000, amount: 0, currency: 'EUR' },
+      },
+      { type: 'CreditsGranted', data: { reference: 'allowance:2026-02-28T10:00:00.000Z', credits: 1000, reason: 'free monthly allowance' } },
+    ]);
+  });
+
+  it('refuses a tier change once the period has ended, until it is renewed', () => {
+    given([opened]).when({ type: 'ChangeTier', tier: 'team', at: '2026-02-02T00:00:00.000Z', pricing }).thenThrows(Problems.conflict);
+  });
+});

@@ -1,0 +1,98 @@
+import { accountDecider, type AccountEvent } from '../../core/domain/account/index.js';
+import type { DebitCredits, ReserveCredits } from '../../core/domain/account/credits.js';
+import { CreditReferenceReused, CreditReferenceUnknown, InsufficientCredits, ReservationClosed } from '../../core/credits/problems.js';
+import { Problems } from '../../core/problems.js';
+import { deciderSpec } from '../jobs/decider-spec.js';
+
+const given = deciderSpec(accountDecider);
+const opened: AccountEvent = { type: 'AccountOpened', data: { account_id: 'acc_1', tier: 'free', opened_at: '2026-01-01T00:00:00.000Z' } };
+const granted = (credits: number, reference = 'grant_1'): AccountEvent => ({ type: 'CreditsGranted', data: { reference, credits, reason: 'promotion' } });
+const tables = [{ name: 'transactions', rows: 2000, credits: 4 }];
+
+const debit = (credits: number, mode: 'live' | 'test' = 'live', reference = 'req_1'): DebitCredits => ({
+  type: 'DebitCredits', reference, mode, keyId: 'key_1', operation: 'quick', sector: 'cards', tables, credits,
+});
+const debited = (credits: number, mode: 'live' | 'test' = 'live', reference = 'req_1'): AccountEvent => ({
+  type: 'CreditsDebited', data: { reference, mode, key_id: 'key_1', operation: 'quick', sector: 'cards', tables, credits },
+});
+const reserve = (credits: number, mode: 'live' | 'test' = 'live'): ReserveCredits => ({
+  type: 'ReserveCredits', reference: 'job_1', mode, keyId: 'key_1', sector: 'cards', tables, credits,
+});
+const reserved = (credits: number, mode: 'live' | 'test' = 'live'): AccountEvent => ({
+  type: 'CreditsReserved', data: { reference: 'job_1', mode, key_id: 'key_1', sector: 'cards', tables, credits },
+});
+
+describe('credits slice of the account decider', () => {
+  it('grants once per reference; the same reference with another amount is a conflict', () => {
+    given([opened]).when({ type: 'GrantCredits', reference: 'grant_1', credits: 100, reason: 'promotion' }).then([granted(100)]);
+    given([opened, granted(100)]).when({ type: 'GrantCredits', reference: 'grant_1', credits: 100, reason: 'promotion' }).then([]);
+    given([opened, granted(100)]).when({ type: 'GrantCredits', reference: 'grant_1', credits: 5, reason: 'promotion' }).thenThrows(CreditReferenceReused);
+  });
+
+  it('refuses a negative or fractional amount, and any command on an account that is not open', () => {
+    given([opened]).when({ type: 'GrantCredits', reference: 'g', credits: -1, reason: 'x' }).thenThrows(Problems.badRequest);
+    given([opened]).when({ type: 'GrantCredits', reference: 'g', credits: 1.5, reason: 'x' }).thenThrows(Problems.badRequest);
+    given([]).when(debit(1)).thenThrows(Problems.notFound);
+  });
+
+  it('debits what is available, exactly to zero, and refuses one credit more with 402', () => {
+    given([opened, granted(10)]).when(debit(10)).then([debited(10)]);
+    given([opened, granted(10), debited(10)]).when(debit(1, 'live', 'req_2')).thenThrows(InsufficientCredits);
+    given([opened, granted(10)]).when(debit(11)).thenThrows(InsufficientCredits);
+  });
+
+  it('a repeated debit reference charges nothing more', () => {
+    given([opened, granted(10), debited(4)]).when(debit(4)).then([]);
+    given([opened, granted(10), debited(4)]).when(debit(5)).thenThrows(CreditReferenceReused);
+  });
+
+  it('a test-mode debit needs no balance and is recorded as sandbox work', () => {
+    given([opened]).when(debit(50, 'test')).then([debited(50, 'test')]);
+    given([opened, debited(50, 'test')]).when(debit(1, 'live', 'req_2')).thenThrows(InsufficientCredits);
+  });
+
+  it('refunds a debit in full, once; an unknown reference is named', () => {
+    const refunded: AccountEvent = { type: 'CreditsRefunded', data: { reference: 'req_1', mode: 'live', credits: 4, reason: 'generator failed' } };
+    given([opened, granted(10), debited(4)]).when({ type: 'RefundCredits', reference: 'req_1', reason: 'generator failed' }).then([refunded]);
+    given([opened, granted(10), debited(4), refunded]).when({ type: 'RefundCredits', reference: 'req_1', reason: 'again' }).then([]);
+    given([opened, granted(10), debited(4), refunded]).when(debit(10, 'live', 'req_2')).then([debited(10, 'live', 'req_2')]);
+    given([opened]).when({ type: 'RefundCredits', reference: 'nope', reason: 'x' }).thenThrows(CreditReferenceUnknown);
+  });
+
+  it('reserves against the available balance; reserved credits cannot be spent twice', () => {
+    given([opened, granted(10)]).when(reserve(8)).then([reserved(8)]);
+    given([opened, granted(10), reserved(8)]).when(debit(3)).thenThrows(InsufficientCredits);
+    given([opened, granted(10), reserved(8)]).when(reserve(8)).then([]);
+    given([opened, granted(5)]).when(reserve(8)).thenThrows(InsufficientCredits);
+  });
+
+  it('settles what was produced, capped at the reservation, and releases the rest', () => {
+    const settle = (credits: number) => ({ type: 'SettleCredits' as const, reference: 'job_1', tables: [{ name: 'transactions', rows: 100, credits }] });
+    const settled = (credits: number, released: number): AccountEvent => ({
+      type: 'CreditsSettled', data: { reference: 'job_1', mode: 'live', tables: [{ name: 'transactions', rows: 100, credits }], credits: Math.min(credits, 8), released },
+    });
+    given([opened, granted(10), reserved(8)]).when(settle(3)).then([settled(3, 5)]);
+    given([opened, granted(10), reserved(8)]).when(settle(12)).then([settled(12, 0)]);
+    given([opened, granted(10), reserved(8), settled(3, 5)]).when(settle(3)).then([]);
+    // 10 granted, 3 charged: 7 left to spend.
+    given([opened, granted(10), reserved(8), settled(3, 5)]).when(debit(7)).then([debited(7)]);
+    given([opened, granted(10), reserved(8), settled(3, 5)]).when(debit(8)).thenThrows(InsufficientCredits);
+  });
+
+  it('releases a held reservation once; a released one cannot be settled; a settled one releases nothing', () => {
+    const released: AccountEvent = { type: 'CreditsReleased', data: { reference: 'job_1', mode: 'live', credits: 8, reason: 'cancelled' } };
+    given([opened, granted(10), reserved(8)]).when({ type: 'ReleaseCredits', reference: 'job_1', reason: 'cancelled' }).then([released]);
+    given([opened, granted(10), reserved(8), released]).when({ type: 'ReleaseCredits', reference: 'job_1', reason: 'cancelled' }).then([]);
+    given([opened, granted(10), reserved(8), released]).when({ type: 'SettleCredits', reference: 'job_1', tables }).thenThrows(ReservationClosed);
+    given([opened, granted(10), reserved(8), released]).when(debit(10)).then([debited(10)]);
+    given([opened]).when({ type: 'ReleaseCredits', reference: 'job_9', reason: 'x' }).thenThrows(CreditReferenceUnknown);
+  });
+
+  it('a test-mode reservation holds nothing and settles as sandbox usage', () => {
+    given([opened]).when(reserve(8, 'test')).then([reserved(8, 'test')]);
+    given([opened, granted(3), reserved(8, 'test')]).when(debit(3)).then([debited(3)]);
+    given([opened, reserved(8, 'test')]).when({ type: 'SettleCredits', reference: 'job_1', tables }).then([
+      { type: 'CreditsSettled', data: { reference: 'job_1', mode: 'test', tables, credits: 4, released: 4 } },
+    ]);
+  });
+});
