@@ -1,6 +1,8 @@
 import type { EventStore } from '../core/store/event-store.js';
 import { SqliteEventStore } from '../core/store/sqlite-store.js';
 import { SqliteSnapshotStore } from './snapshot-sqlite.js';
+import { PostgresEventStore } from '../core/store/postgres-store.js';
+import { PostgresSnapshotStore } from './snapshot-postgres.js';
 import { MemorySnapshotStore, type SnapshotStore } from './snapshot-store.js';
 
 /**
@@ -10,5 +12,6 @@ import { MemorySnapshotStore, type SnapshotStore } from './snapshot-store.js';
  */
 export function snapshotStoreFor(store: EventStore): SnapshotStore {
   if (store instanceof SqliteEventStore) return new SqliteSnapshotStore(store.db);
+  if (store instanceof PostgresEventStore) return new PostgresSnapshotStore(store.pool, store.schema);
   return new MemorySnapshotStore();
 }

@@ -1,0 +1,212 @@
+import pg from 'pg';
+import type { NewEvent, RecordedEvent } from '../events/envelope.js';
+import { GENESIS_HASH } from '../events/envelope.js';
+import { verifyChain, type ChainVerification } from '../events/hash-chain.js';
+import { WrongExpectedRevisionError, type AppendResult, type EventStore, type ExpectedRevision, type ReadAllOptions, type ReadStreamOptions, type SubscribeOptions, type Subscription } from './event-store.js';
+import { checkExpectedRevision, sealEvents } from './seal.js';
+import { pollingSubscription } from './polling-subscription.js';
+import { wakeOrTimeout } from './wake-or-timeout.js';
+
+/**
+ * Global positions and the in-flight transaction gap.
+ *
+ * With positions drawn from a sequence, a transaction can draw position 5, another draw 6 and commit
+ * first; a reader that sees 6 and moves its checkpoint past it never sees 5. Emmett and Marten store
+ * the writing transaction's id with each event and let readers see only rows whose transaction id is
+ * below `pg_snapshot_xmin(pg_current_snapshot())`: every such transaction has ended, and every
+ * transaction still to commit has an id at or above it. That filter alone is not enough while positions
+ * come from a sequence: a transaction with a lower id may draw a higher position, commit while the other
+ * is in flight, and be read first.
+ *
+ * So here the position is the transaction id itself: `(pg_current_xact_id() << 16) + index in the
+ * append`. Position order is then transaction order, and the rows below `xmin << 16` are exactly the
+ * events of ended transactions: a prefix of the log that no later commit can insert into. No lock is
+ * taken, so concurrent appenders commit in parallel (group commit). The cost: positions increase but are
+ * not contiguous (the port promises only increasing positions; KurrentDB's are not contiguous either),
+ * an append holds at most 65,536 events, and xid8 stays below 2^37 (decades at thousands of transactions
+ * per second) so that positions are exact JavaScript numbers. As with every xmin-based reader, a
+ * long-running transaction anywhere in the database holds read-all back until it ends.
+ */
+const POSITION_SHIFT = 16;
+const MAX_EVENTS_PER_APPEND = 2 ** POSITION_SHIFT;
+const VISIBLE_BOUND = `(pg_snapshot_xmin(pg_current_snapshot())::text::bigint << ${POSITION_SHIFT})`;
+
+/** Subscriptions look for events of other instances this often; appends of this instance wake them at once. */
+const POLL_INTERVAL_MS = 100;
+
+const UNIQUE_VIOLATION = '23505';
+
+export interface PostgresStoreOptions {
+  /** Tables live in this schema (created if missing); tests use a schema of their own per run. */
+  schema?: string;
+  poolSize?: number;
+}
+
+/**
+ * The fleet's store: several API instances append and read concurrently. Appends are one INSERT
+ * statement (atomic on its own); the unique (stream, revision) key is the expected-revision lock.
+ */
+export class PostgresEventStore implements EventStore {
+  readonly name = 'postgres';
+  readonly pool: pg.Pool;
+  /** The quoted schema name, for the snapshot table that lives beside the events. */
+  readonly schema: string;
+  private readonly appended = new EventTarget();
+  private readonly sql;
+
+  private constructor(pool: pg.Pool, schema: string) {
+    this.pool = pool;
+    this.schema = quoteIdentifier(schema);
+    const events = `${this.schema}.events`;
+    const columns = 'position, id, stream, revision, type, version, data, metadata, recorded_at, hash';
+    this.sql = {
+      head: `SELECT revision, hash FROM ${events} WHERE stream = $1 ORDER BY revision DESC LIMIT 1`,
+      insert: `
+        INSERT INTO ${events} (${columns})
+        SELECT (pg_current_xact_id()::text::bigint << ${POSITION_SHIFT}) + e.ordinal - 1, e.id, $1, e.revision, e.type, e.version, e.data, e.metadata, e.recorded_at, e.hash
+        FROM unnest($2::text[], $3::bigint[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[], $8::timestamptz[], $9::text[])
+          WITH ORDINALITY AS e(id, revision, type, version, data, metadata, recorded_at, hash, ordinal)
+        RETURNING position`,
+      forwards: `SELECT ${columns} FROM ${events} WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
+      backwards: `SELECT ${columns} FROM ${events} WHERE stream = $1 AND revision <= $2 ORDER BY revision DESC LIMIT $3`,
+      all: `SELECT ${columns} FROM ${events} WHERE position > $1 AND position < ${VISIBLE_BOUND} ORDER BY position LIMIT $2`,
+      headPosition: `SELECT coalesce(max(position), 0) AS position FROM ${events} WHERE position < ${VISIBLE_BOUND}`,
+    };
+  }
+
+  /** Connects and migrates. Migrations are idempotent and serialized by an advisory lock, so instances may start together. */
+  static async open(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresEventStore> {
+    const pool = new pg.Pool({ connectionString, max: options.poolSize ?? 10 });
+    const store = new PostgresEventStore(pool, options.schema ?? 'public');
+    try {
+      await store.migrate();
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return store;
+  }
+
+  private async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext('finsynth-migrate'))`);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${this.schema}.events (
+          position    bigint      PRIMARY KEY,
+          id          text        NOT NULL,
+          stream      text        NOT NULL,
+          revision    bigint      NOT NULL,
+          type        text        NOT NULL,
+          version     integer     NOT NULL,
+          data        jsonb       NOT NULL,
+          metadata    jsonb       NOT NULL,
+          recorded_at timestamptz NOT NULL,
+          hash        text        NOT NULL,
+          UNIQUE (stream, revision)
+        )`);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async append(stream: string, events: readonly NewEvent[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+    const expected = options.expectedRevision ?? 'any';
+    if (events.length > MAX_EVENTS_PER_APPEND) throw new RangeError(`an append holds at most ${MAX_EVENTS_PER_APPEND} events`);
+    for (;;) {
+      const head = (await this.pool.query<{ revision: string; hash: string }>(this.sql.head, [stream])).rows[0];
+      const lastRevision = head ? Number(head.revision) : -1;
+      checkExpectedRevision(stream, expected, lastRevision);
+      if (events.length === 0) return { nextRevision: lastRevision, position: await this.headPosition() };
+      const sealed = sealEvents(stream, lastRevision, head?.hash ?? GENESIS_HASH, events);
+      try {
+        const inserted = await this.pool.query<{ position: string }>(this.sql.insert, [
+          stream,
+          sealed.map((e) => e.id),
+          sealed.map((e) => e.revision),
+          sealed.map((e) => e.type),
+          sealed.map((e) => e.version),
+          sealed.map((e) => JSON.stringify(e.data)),
+          sealed.map((e) => JSON.stringify(e.metadata)),
+          sealed.map((e) => e.recorded_at),
+          sealed.map((e) => e.hash),
+        ]);
+        this.appended.dispatchEvent(new Event('append'));
+        return { nextRevision: lastRevision + events.length, position: Math.max(...inserted.rows.map((row) => Number(row.position))) };
+      } catch (error) {
+        if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+        // Another writer took the revision after our read. `any` and `exists` still hold: seal again on the new head.
+        if (typeof expected === 'number' || expected === 'no_stream') {
+          const actual = (await this.readStream(stream, { direction: 'backwards', maxCount: 1 }))[0]?.revision ?? -1;
+          throw new WrongExpectedRevisionError(stream, expected, actual);
+        }
+      }
+    }
+  }
+
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const backwards = options.direction === 'backwards';
+    const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
+    const result = await this.pool.query<Row>(backwards ? this.sql.backwards : this.sql.forwards, [stream, from, options.maxCount ?? null]);
+    return result.rows.map(toRecordedEvent);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const result = await this.pool.query<Row>(this.sql.all, [options.after ?? 0, options.maxCount ?? null]);
+    return result.rows.map(toRecordedEvent);
+  }
+
+  async headPosition(): Promise<number> {
+    return Number((await this.pool.query<{ position: string }>(this.sql.headPosition)).rows[0].position);
+  }
+
+  subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options: SubscribeOptions = {}): Subscription {
+    return pollingSubscription(this, handler, options, (signal) => wakeOrTimeout(this.appended, signal, POLL_INTERVAL_MS));
+  }
+
+  async verifyStream(stream: string): Promise<ChainVerification> {
+    return verifyChain(stream, await this.readStream(stream));
+  }
+
+  async close(): Promise<void> {
+    if (!this.pool.ended) await this.pool.end();
+  }
+}
+
+interface Row {
+  position: string;
+  id: string;
+  stream: string;
+  revision: string;
+  type: string;
+  version: number;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  recorded_at: Date;
+  hash: string;
+}
+
+function toRecordedEvent(row: Row): RecordedEvent {
+  return {
+    position: Number(row.position),
+    id: row.id,
+    stream: row.stream,
+    revision: Number(row.revision),
+    type: row.type,
+    version: row.version,
+    data: row.data,
+    metadata: row.metadata,
+    recorded_at: row.recorded_at.toISOString(),
+    hash: row.hash,
+  };
+}
+
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
