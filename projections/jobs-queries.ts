@@ -10,37 +10,15 @@ export interface JobListFilter {
   createdTo?: string;
 }
 
-export interface JobPage {
-  data: JobView[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
-
-/**
- * Newest first. The cursor is the id of the last job of the previous page: a page never repeats or
- * skips a job, even while new jobs are created (they land before the cursor, on page one).
- */
-export function listJobs(state: JobsState, accountId: string, mode: Mode, filter: JobListFilter, limit: number, cursor: string | null): JobPage {
+/** The owner's jobs, newest first, filtered. */
+export function ownerJobs(state: JobsState, accountId: string, mode: Mode, filter: JobListFilter): JobView[] {
   const ids = state.byOwner[ownerKey(accountId, mode)] ?? [];
-  let index = ids.length - 1;
-  if (cursor !== null) index = ids.lastIndexOf(cursor) - 1;
-  const data: JobView[] = [];
-  let has_more = false;
-  for (; index >= 0; index -= 1) {
+  const jobs: JobView[] = [];
+  for (let index = ids.length - 1; index >= 0; index -= 1) {
     const job = state.jobs[ids[index]];
-    if (!matches(job, filter)) continue;
-    if (data.length === limit) {
-      has_more = true;
-      break;
-    }
-    data.push(job);
+    if (matches(job, filter)) jobs.push(job);
   }
-  return { data, has_more, next_cursor: has_more ? data.at(-1)!.id : null };
-}
-
-/** Whether the cursor names a job of this owner (an unknown cursor is a 400, not an empty page). */
-export function isCursorOf(state: JobsState, accountId: string, mode: Mode, cursor: string): boolean {
-  return (state.byOwner[ownerKey(accountId, mode)] ?? []).includes(cursor);
+  return jobs;
 }
 
 function matches(job: JobView, filter: JobListFilter): boolean {

@@ -1,0 +1,89 @@
+import type { Clock } from '../clock.js';
+import type { CommandHandler } from '../domain/command-handler.js';
+import { jobDecider, jobStream, type JobState, type ResultFile, type TableProgress } from '../domain/job/index.js';
+import { failureProblem } from './failure.js';
+import { keepLease, type StopReason } from './lease-keeper.js';
+import type { JobCredits, TableChunk, TableGenerator } from './ports.js';
+import { jobDirectory, partFileName, removeJobDirectory, removePartFiles, resultFileName, writeResultFile } from './result-files.js';
+
+export interface JobContext {
+  commands: CommandHandler;
+  credits: JobCredits;
+  generate: TableGenerator;
+  clock: Clock;
+  instanceId: string;
+  resultsDir: string;
+  leaseMs: number;
+  pollMs: number;
+  onError: (error: unknown) => void;
+}
+
+/**
+ * Runs one claimed attempt of a job to its end: every table streamed to its result file, then the
+ * reservation settled and the job completed. Settling comes first and is idempotent on the job id,
+ * so an instance that dies between the two is taken over and charges nothing twice.
+ *
+ * A cancel removes every file and releases the credits; a lost lease or a shutdown only drops this
+ * attempt's part files and leaves the job to the runner that holds (or will take over) its lease.
+ */
+export async function runJob(context: JobContext, claimed: JobState, stopping: AbortSignal): Promise<void> {
+  const { commands, credits, generate, clock, instanceId, resultsDir } = context;
+  const job = claimed.created!;
+  const attempt = claimed.lease!.attempt;
+  const stream = jobStream(job.job_id);
+  const directory = jobDirectory(resultsDir, job.job_id);
+  const { format, compression } = job.output;
+  const progress: TableProgress[] = job.estimate.tables.map((table) => ({ name: table.name, rows_done: 0, rows_total: table.rows }));
+  const controller = new AbortController();
+  const onStopping = () => controller.abort('stopping' satisfies StopReason);
+  stopping.addEventListener('abort', onStopping, { once: true });
+  const lease = keepLease({ ...context, jobId: job.job_id, progress: () => structuredClone(progress), controller });
+  let table: string | null = null;
+  try {
+    await removePartFiles(directory);
+    const files: ResultFile[] = [];
+    for (const entry of progress) {
+      table = entry.name;
+      const file = resultFileName(entry.name, format, compression);
+      const chunks = countRows(generate(job.plan, entry.name, format, controller.signal), entry);
+      const written = await writeResultFile({
+        directory,
+        file,
+        partFile: partFileName(entry.name, format, compression, attempt),
+        compression,
+        chunks,
+        signal: controller.signal,
+      });
+      files.push({ table: entry.name, file, format, compression, rows: entry.rows_done, ...written });
+    }
+    table = null;
+    await lease.stop();
+    if (controller.signal.aborted) throw controller.signal.reason;
+    const charges = job.estimate.tables.map((estimated, index) => ({ ...estimated, rows: files[index].rows }));
+    await credits.settle(job.account_id, job.job_id, { tables: charges });
+    const charged = charges.reduce((sum, charge) => sum + charge.credits, 0);
+    await commands.handle(jobDecider, stream, { type: 'CompleteJob', instanceId, files, credits: charged, at: clock.now().toISOString() });
+  } catch (error) {
+    await lease.stop();
+    const reason = controller.signal.reason as StopReason | undefined;
+    if (reason === 'lease-lost' || reason === 'stopping') return;
+    await removeJobDirectory(resultsDir, job.job_id);
+    if (reason === 'cancel') {
+      await credits.release(job.account_id, job.job_id, 'job cancelled');
+      await commands.handle(jobDecider, stream, { type: 'ConfirmCancel', instanceId, at: clock.now().toISOString() });
+      return;
+    }
+    await credits.release(job.account_id, job.job_id, 'job failed');
+    await commands.handle(jobDecider, stream, { type: 'FailJob', instanceId, problem: failureProblem(error, table), at: clock.now().toISOString() });
+  } finally {
+    stopping.removeEventListener('abort', onStopping);
+  }
+}
+
+/** Passes the chunks' bytes on to the file while counting the table's rows for the heartbeat. */
+async function* countRows(chunks: AsyncIterable<TableChunk>, progress: TableProgress): AsyncIterable<Uint8Array> {
+  for await (const chunk of chunks) {
+    progress.rows_done += chunk.rows;
+    yield chunk.bytes;
+  }
+}

@@ -1,0 +1,155 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { join } from 'node:path';
+import type { Clock } from '../clock.js';
+import type { Pricing } from '../billing/pricing.js';
+import type { ConfigInput } from '../configs/config-input.js';
+import type { GenerationConfig } from '../configs/config-schema.js';
+import type { ConfigService } from '../configs/service.js';
+import { KeyedQueue } from '../credits/keyed-queue.js';
+import type { Tier } from '../domain/account/profile.js';
+import type { CommandHandler } from '../domain/command-handler.js';
+import { jobDecider, jobStream, JobProblems, type OutputFormat, type Compression } from '../domain/job/index.js';
+import type { EventMetadata, Mode } from '../events/envelope.js';
+import { problem } from '../problems.js';
+import type { EventStore } from '../store/event-store.js';
+import type { ProjectionRunner } from '../../projections/runner.js';
+import type { JobsState, JobView } from '../../projections/jobs.js';
+import { activeJobCount, ownerJobs, type JobListFilter } from '../../projections/jobs-queries.js';
+import type { JobCredits } from './ports.js';
+import { jobDirectory } from './result-files.js';
+
+export interface JobOwner {
+  accountId: string;
+  mode: Mode;
+}
+
+export interface JobsServiceDeps {
+  store: Pick<EventStore, 'headPosition'>;
+  commands: CommandHandler;
+  projections: Pick<ProjectionRunner, 'state' | 'waitFor'>;
+  configs: Pick<ConfigService, 'resolve'>;
+  credits: JobCredits;
+  /** ENGINE's plan of a config (JSON-ready); refuses unknown tables or options with a ProblemError. */
+  plan: (config: GenerationConfig) => Record<string, unknown>;
+  pricing: Pricing;
+  clock: Clock;
+  resultsDir: string;
+}
+
+export interface CreateJobRequest extends JobOwner {
+  keyId: string;
+  tier: Tier;
+  input: ConfigInput;
+  metadata?: EventMetadata;
+}
+
+/** How long a cancel request waits for the runner to confirm before answering "cancel requested". */
+const CANCEL_WAIT_MS = 2000;
+/** Seeds drawn for configs that give none: recorded in the job, so every attempt gives the same bytes. */
+const SEED_RANGE = 2 ** 31;
+
+/**
+ * The jobs capability as the API calls it. Writes go through the job decider; reads come from the
+ * jobs projection after waiting for the caller's own write (read-your-writes). Test-mode jobs are
+ * visible only to test keys and live ones only to live keys: a job of the other mode is a 404.
+ */
+export class JobsService {
+  /** One creation at a time per account in this process: the concurrency check and the new job do not interleave. */
+  private readonly creations = new KeyedQueue();
+
+  constructor(private readonly deps: JobsServiceDeps) {}
+
+  /** Resolves and prices the config, checks the tier's concurrent-job limit, reserves the credits, queues the job. */
+  async create(request: CreateJobRequest): Promise<JobView> {
+    const { accountId, mode, keyId, tier, input, metadata } = request;
+    const resolved = await this.deps.configs.resolve({ accountId, mode }, input);
+    const config = { ...resolved.config, seed: resolved.config.seed ?? randomInt(SEED_RANGE) };
+    const plan = this.deps.plan(config);
+    const output = config.output as { format: OutputFormat; compression: Compression };
+    const tables = resolved.estimate.tables.map(({ name, rows, credits }) => ({ name, rows, credits }));
+    const estimate = { credits: resolved.estimate.credits, tables };
+    const jobId = `job_${randomBytes(12).toString('hex')}`;
+    const position = await this.creations.run(`${accountId}:${mode}`, async () => {
+      await this.requireFreeSlot(accountId, mode, tier);
+      await this.deps.credits.reserve({ accountId, mode, keyId, reference: jobId, sector: config.sector, tables, credits: estimate.credits });
+      try {
+        const command = { type: 'CreateJob', job_id: jobId, account_id: accountId, mode, key_id: keyId, config: { ...config }, plan, output, estimate, at: this.now() } as const;
+        return (await this.deps.commands.handle(jobDecider, jobStream(jobId), command, { metadata })).position;
+      } catch (error) {
+        await this.deps.credits.release(accountId, jobId, 'job could not be created');
+        throw error;
+      }
+    });
+    await this.deps.projections.waitFor(position);
+    return this.jobs().jobs[jobId];
+  }
+
+  /** Newest first, filtered; pagination is the caller's (the API pages by job id). */
+  list(owner: JobOwner, filter: JobListFilter): JobView[] {
+    return ownerJobs(this.jobs(), owner.accountId, owner.mode, filter);
+  }
+
+  get(owner: JobOwner, jobId: string): JobView {
+    const job = this.jobs().jobs[jobId];
+    if (!job || job.account_id !== owner.accountId || job.mode !== owner.mode) throw problem(JobProblems.notFound, `no job ${jobId}`);
+    return job;
+  }
+
+  /**
+   * A queued job is cancelled at once and its credits released; a running job is asked to stop, and
+   * the answer waits (briefly) for its runner to confirm. A finished job is a 409 problem.
+   */
+  async cancel(owner: JobOwner, jobId: string, metadata?: EventMetadata): Promise<JobView> {
+    this.get(owner, jobId);
+    const result = await this.deps.commands.handle(jobDecider, jobStream(jobId), { type: 'RequestCancel', at: this.now() }, { metadata });
+    if (result.events.some((event) => event.type === 'JobCancelled')) {
+      await this.deps.credits.release(owner.accountId, jobId, 'job cancelled');
+    }
+    await this.deps.projections.waitFor(result.position);
+    const deadline = Date.now() + CANCEL_WAIT_MS;
+    while (this.get(owner, jobId).state === 'running' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await this.deps.projections.waitFor(await this.deps.store.headPosition());
+    }
+    return this.get(owner, jobId);
+  }
+
+  /** The job's files, or why there are none: 409 while it has not succeeded, 410 once they expired. */
+  results(owner: JobOwner, jobId: string): JobView {
+    const job = this.get(owner, jobId);
+    if (job.results_expired_at !== null) throw problem(JobProblems.resultsExpired, `the results of job ${jobId} were removed at ${job.results_expired_at}`);
+    if (job.state !== 'succeeded') throw problem(JobProblems.notSucceeded, `job ${jobId} is ${job.state}; results exist once it has succeeded`);
+    return job;
+  }
+
+  /** One table's result file and where it lies on disk. */
+  resultFile(owner: JobOwner, jobId: string, table: string) {
+    const file = this.results(owner, jobId).files.find((candidate) => candidate.table === table);
+    if (!file) throw problem(JobProblems.notFound, `job ${jobId} has no table ${table}`);
+    return { ...file, path: join(jobDirectory(this.deps.resultsDir, jobId), file.file) };
+  }
+
+  /** Queued and running jobs count; the limit is per account and mode, so sandbox trials never block live work. */
+  private async requireFreeSlot(accountId: string, mode: Mode, tier: Tier): Promise<void> {
+    const limit = this.deps.pricing.tiers[tier].concurrent_jobs;
+    if (limit === null) return;
+    await this.deps.projections.waitFor(await this.deps.store.headPosition());
+    const active = activeJobCount(this.jobs(), accountId, mode);
+    if (active >= limit) {
+      throw problem(
+        JobProblems.tooManyJobs,
+        `the ${tier} tier runs at most ${limit} concurrent job${limit === 1 ? '' : 's'} and ${active} ${active === 1 ? 'is' : 'are'} queued or running; retry when one finishes`,
+        { limit, active_jobs: active, tier },
+        { 'Retry-After': '5' },
+      );
+    }
+  }
+
+  private jobs(): JobsState {
+    return this.deps.projections.state<JobsState>('jobs');
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+}
