@@ -1,6 +1,8 @@
 import type { Projection } from './projection.js';
 import { keysProjection } from './keys.js';
 import { jobsProjection } from './jobs.js';
+import { configsProjection } from './configs.js';
+import { overlaysProjection } from './overlays.js';
 
 /**
  * Every read model the service keeps. The runner feeds each the events it handles; each workstream
@@ -9,4 +11,6 @@ import { jobsProjection } from './jobs.js';
 export const projections: Projection<unknown>[] = [
   keysProjection,
   jobsProjection,
+  configsProjection,
+  overlaysProjection,
 ];

@@ -2,6 +2,8 @@ import type { EventDefinition } from '../events/registry.js';
 import { accountEvents } from './account/index.js';
 import { idempotencyEvents } from '../idempotency/idempotency.js';
 import { jobEvents } from './job/events.js';
+import { configEvents } from './config/index.js';
+import { overlayEvents } from './overlay/index.js';
 
 /**
  * Every event type the service writes, in one list: the registry built from it refuses anything
@@ -12,4 +14,6 @@ export const eventDefinitions: EventDefinition[] = [
   ...accountEvents,
   ...idempotencyEvents,
   ...jobEvents,
+  ...configEvents,
+  ...overlayEvents,
 ];

@@ -1,0 +1,52 @@
+import type { Owner } from '../domain/config/document-decider.js';
+import { Problems, problem } from '../problems.js';
+import { compose, type Composition, type Layer } from './compose.js';
+import type { GenerationConfig } from './config-schema.js';
+import type { ConfigIssue } from './issues.js';
+import { overlaySchema } from './overlay-schema.js';
+import { ConfigProblems } from './problems.js';
+import { schemaIssues } from './schema-issues.js';
+import { issuesProblem, locateIssues } from './validate.js';
+import { parseYamlSource, type YamlSource } from './yaml-source.js';
+
+/**
+ * The three ways a request names a config (DESIGN.md section 1): inline JSON, inline YAML, or a saved
+ * config with ordered overlays (ids). The same forms are accepted by jobs, validate and estimate.
+ */
+export type ConfigInput = { config: unknown } | { config_yaml: string } | { config_id: string; overlays?: string[] };
+
+/** A config document as read, not yet validated: its plain value and, for YAML, where each part came from. */
+export interface ReadDocument {
+  value: unknown;
+  source?: YamlSource;
+  /** How it was composed, when it came from a saved config and overlays. */
+  composition?: Composition;
+}
+
+/** Loads saved documents as their owner may see them; a missing or foreign id is a 404 problem. */
+export interface DocumentLoader {
+  config(owner: Owner, id: string): Promise<GenerationConfig>;
+  overlay(owner: Owner, id: string): Promise<Record<string, unknown>>;
+}
+
+export async function readConfigInput(input: ConfigInput, owner: Owner, documents: DocumentLoader): Promise<ReadDocument> {
+  if ('config_yaml' in input) {
+    const source = parseYamlSource(input.config_yaml);
+    return { value: source.value, source };
+  }
+  if ('config' in input) return { value: input.config };
+  if ('config_id' in input) {
+    const layers: Layer[] = [{ ref: input.config_id, content: (await documents.config(owner, input.config_id)) as unknown as Record<string, unknown> }];
+    for (const id of input.overlays ?? []) layers.push({ ref: id, content: await documents.overlay(owner, id) });
+    const composition = compose(layers);
+    return { value: composition.config, composition };
+  }
+  throw problem(Problems.badRequest, 'name the config with one of `config`, `config_yaml`, or `config_id` (with optional `overlays`)');
+}
+
+/** An overlay's content, refused with 400 `invalid-overlay` unless it is a partial config. */
+export function requireValidOverlay(value: unknown, source?: YamlSource): Record<string, unknown> {
+  const issues: ConfigIssue[] = schemaIssues(overlaySchema, value);
+  if (issues.length > 0) throw issuesProblem(ConfigProblems.invalidOverlay, 'the overlay', locateIssues(issues, source));
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,34 @@
+import { tableCredits } from '../credits/cost.js';
+import type { GenerationConfig } from './config-schema.js';
+import { findTable, type PackCatalog } from './pack-catalog.js';
+
+export interface TableEstimate {
+  name: string;
+  rows: number;
+  credits_per_1000_rows: number;
+  credits: number;
+}
+
+export interface ConfigEstimate {
+  rows: number;
+  credits: number;
+  tables: TableEstimate[];
+}
+
+/**
+ * What a valid config costs: the one price rule (core/credits/cost.ts) per table, summed. Only the
+ * tables the config lists are priced: a referenced parent that is not listed is not generated
+ * (references are derived from row indices), so it costs nothing.
+ */
+export function estimateConfig(config: GenerationConfig, catalog: PackCatalog): ConfigEstimate {
+  const tables = config.tables.map((table) => {
+    const packTable = findTable(catalog, config.sector, table.name);
+    if (!packTable) throw new Error(`estimateConfig: ${config.sector}.${table.name} is not in the catalog; validate first`);
+    return { name: table.name, rows: table.rows, credits_per_1000_rows: packTable.weight, credits: tableCredits(table.rows, packTable.weight) };
+  });
+  return {
+    rows: tables.reduce((sum, table) => sum + table.rows, 0),
+    credits: tables.reduce((sum, table) => sum + table.credits, 0),
+    tables,
+  };
+}

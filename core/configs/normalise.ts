@@ -1,0 +1,25 @@
+import { CONFIG_VERSION, type GenerationConfig, type TableConfig } from './config-schema.js';
+
+export const DEFAULT_LOCALE = 'en_GB';
+export const DEFAULT_OUTPUT = { format: 'ndjson', compression: 'none' } as const;
+
+/**
+ * The normalised form of a valid config: every default made explicit, members in one order, empty
+ * members dropped. Two configs that mean the same normalise to the same JSON. A missing seed stays
+ * missing: a job draws one when it is created and records it, so the config itself stays reusable.
+ */
+export function normaliseConfig(config: GenerationConfig): GenerationConfig {
+  return {
+    version: CONFIG_VERSION,
+    sector: config.sector,
+    ...(config.seed !== undefined ? { seed: config.seed } : {}),
+    locale: config.locale ?? DEFAULT_LOCALE,
+    tables: config.tables.map(normaliseTable),
+    output: { format: config.output?.format ?? DEFAULT_OUTPUT.format, compression: config.output?.compression ?? DEFAULT_OUTPUT.compression },
+  };
+}
+
+function normaliseTable(table: TableConfig): TableConfig {
+  const columns = table.columns && Object.keys(table.columns).length > 0 ? { columns: table.columns } : {};
+  return { name: table.name, rows: table.rows, ...columns, options: table.options ?? {} };
+}

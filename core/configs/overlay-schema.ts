@@ -1,0 +1,38 @@
+import type { JsonSchema } from '../events/registry.js';
+import { configSchema } from './config-schema.js';
+
+/**
+ * An overlay is a partial config: the config schema with nothing required but the `name` of each
+ * table (tables merge by name), every member nullable (`null` removes it), and no rule that only a
+ * whole config can meet (minimum counts, a distribution's parameters). The composed result is checked
+ * against the full schema.
+ */
+export const overlaySchema: JsonSchema = {
+  ...partial(configSchema),
+  $id: 'https://finsynth.dev/schemas/config-overlay.json',
+  title: 'Config overlay',
+  description: 'A partial generation config, applied over a base by POST /v1/configs/compose.',
+};
+
+function partial(schema: JsonSchema): JsonSchema {
+  const { required, minItems, minProperties, allOf, dependentRequired, $id, $schema, ...rest } = schema as Record<string, unknown>;
+  const result: JsonSchema = { ...rest };
+  const identity = Array.isArray(required) && required.includes('name') ? ['name'] : [];
+  if (identity.length > 0) result.required = identity;
+  if (isSchema(rest.properties)) {
+    result.properties = Object.fromEntries(
+      Object.entries(rest.properties).map(([name, member]) => [name, identity.includes(name) ? member : nullable(partial(member as JsonSchema))]),
+    );
+  }
+  if (isSchema(rest.additionalProperties)) result.additionalProperties = nullable(partial(rest.additionalProperties));
+  if (isSchema(rest.items)) result.items = partial(rest.items);
+  return result;
+}
+
+function nullable(schema: JsonSchema): JsonSchema {
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
+function isSchema(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,36 @@
+import type { JsonSchema } from '../events/registry.js';
+
+/**
+ * What the config machinery needs to know of the loaded sector packs: which tables exist, what a
+ * table costs, its columns and its options schema. ENGINE's pack registry is adapted to this port
+ * (packs-adapter.ts), so that validation and estimates can be tested with a small fixture catalog.
+ */
+export interface PackColumn {
+  name: string;
+  /** A data type of GET /v1/catalog/types. */
+  type: string;
+  /** Numeric columns accept a distribution override. */
+  numeric: boolean;
+  /** Enum columns accept `weights` over these values. */
+  values?: readonly string[];
+}
+
+export interface PackTable {
+  name: string;
+  /** Credits per 1,000 rows. */
+  weight: number;
+  columns: readonly PackColumn[];
+  /** Tables this one references (its parents), generated for integrity when it is. */
+  references: readonly string[];
+  optionsSchema: JsonSchema;
+}
+
+export interface PackCatalog {
+  sectorNames(): string[];
+  /** undefined: no such sector. */
+  tables(sector: string): readonly PackTable[] | undefined;
+}
+
+export function findTable(catalog: PackCatalog, sector: string, table: string): PackTable | undefined {
+  return catalog.tables(sector)?.find((candidate) => candidate.name === table);
+}

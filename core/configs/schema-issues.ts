@@ -1,0 +1,55 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { JsonSchema } from '../events/registry.js';
+import { toPointer, type ConfigIssue } from './issues.js';
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+
+/** Each failing field of `value` against `schema`, as issues whose pointers start at `at`. */
+export function schemaIssues(schema: JsonSchema, value: unknown, at: readonly (string | number)[] = []): ConfigIssue[] {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  if (validate(value)) return [];
+  const prefix = toPointer(at);
+  const issues = (validate.errors ?? []).filter(isInformative).map((error) => toIssue(error, prefix));
+  return dedupe(issues);
+}
+
+/** `if` and combinator failures repeat what their branches already said. */
+function isInformative(error: ErrorObject): boolean {
+  return !['if', 'anyOf', 'oneOf', 'allOf'].includes(error.keyword);
+}
+
+function toIssue(error: ErrorObject, prefix: string): ConfigIssue {
+  const pointer = prefix + error.instancePath;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { pointer: `${pointer}/${String(params.missingProperty)}`, message: `the member "${String(params.missingProperty)}" is required` };
+    case 'additionalProperties':
+      return { pointer: `${pointer}/${String(params.additionalProperty)}`, message: `unknown member "${String(params.additionalProperty)}"`, key: true };
+    case 'dependentRequired':
+      return { pointer, message: `"${String(params.property)}" needs "${String(params.missingProperty)}"` };
+    case 'enum':
+      return { pointer, message: `must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+    case 'const':
+      return { pointer, message: `must be ${JSON.stringify(params.allowedValue)}` };
+    case 'propertyNames':
+      return { pointer: `${pointer}/${String(params.propertyName)}`, message: `"${String(params.propertyName)}" is not a valid name`, key: true };
+    default:
+      return { pointer, message: error.message ?? `fails ${error.keyword}` };
+  }
+}
+
+function dedupe(issues: ConfigIssue[]): ConfigIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.pointer}\n${issue.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,58 @@
+import { expect } from 'chai';
+import { ProblemError } from '../../core/problems.js';
+import { MAX_YAML_BYTES, parseYamlSource } from '../../core/configs/yaml-source.js';
+
+function refusal(text: string): ProblemError {
+  try {
+    parseYamlSource(text);
+  } catch (error) {
+    expect(error).to.be.instanceOf(ProblemError);
+    return error as ProblemError;
+  }
+  throw new Error('the YAML was accepted');
+}
+
+const laughs = ['a: &a [x, x, x, x, x, x, x, x, x]']
+  .concat(['b', 'c', 'd', 'e', 'f', 'g'].map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefg'[i]}`).join(', ')}]`))
+  .join('\n');
+
+describe('YAML config source', () => {
+  it('reads one plain document and locates values and keys by JSON pointer', () => {
+    const source = parseYamlSource('version: 1\nsector: cards\ntables:\n  - name: transactions\n    rows: 10\n');
+    expect(source.value).to.deep.equal({ version: 1, sector: 'cards', tables: [{ name: 'transactions', rows: 10 }] });
+    expect(source.locate('/tables/0/rows')).to.deep.equal({ line: 5, column: 11 });
+    expect(source.locate('/tables/0/rows', true)).to.deep.equal({ line: 5, column: 5 });
+    expect(source.locate('/tables/3')).to.equal(undefined);
+  });
+
+  it('refuses billion laughs: alias expansion is capped before values are built', () => {
+    const refused = refusal(laughs);
+    expect(refused.type.slug).to.equal('invalid-yaml');
+    expect(refused.detail).to.match(/alias/);
+  });
+
+  it('refuses custom and non-core tags with their position', () => {
+    for (const [text, line] of [['a: !evil x\n', 1], ['a: 1\nb: !!binary aGk=\n', 2], ['s: !!set {x}\n', 1]] as const) {
+      const refused = refusal(text);
+      expect(refused.type.slug).to.equal('invalid-yaml');
+      expect((refused.extensions.errors as { line: number }[])[0].line).to.equal(line);
+    }
+  });
+
+  it('refuses several documents, none, duplicate keys and syntax errors', () => {
+    expect(refusal('a: 1\n---\nb: 2\n').detail).to.match(/2 YAML documents/);
+    expect(refusal('').detail).to.match(/no YAML document/);
+    const duplicate = refusal('a: 1\na: 2\n');
+    expect(duplicate.extensions.errors).to.deep.equal([{ pointer: '', message: 'Map keys must be unique', line: 2, column: 1 }]);
+    expect(refusal('a: [1, 2\n').type.slug).to.equal('invalid-yaml');
+  });
+
+  it('refuses documents nested deeper than a config can be', () => {
+    expect(refusal(`${'['.repeat(40)}${']'.repeat(40)}`).detail).to.match(/nested deeper/);
+  });
+
+  it('refuses more than 1 MiB with 413', () => {
+    const refused = refusal(`# ${'x'.repeat(MAX_YAML_BYTES)}\n`);
+    expect(refused.type.status).to.equal(413);
+  });
+});
