@@ -1,0 +1,91 @@
+import getRawBody from 'raw-body';
+import { problem } from '../core/problems.js';
+import type { ApiContext } from './context.js';
+import { HttpProblems } from './problems.js';
+import { isJsonMediaType, type RouteDefinition } from './route.js';
+
+/** Default body limit; a route may set its own `maxBytes`. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** Deeper JSON is refused before any code walks it recursively (validation, hashing, cloning). */
+export const MAX_JSON_DEPTH = 64;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export interface ReadBody {
+  mediaType: string | undefined;
+  value: unknown;
+}
+
+/**
+ * Reads the body of a route that takes one: checks the media type before reading, the size while
+ * reading, the encoding (strict UTF-8), then parses JSON media types. Each failure is its own problem.
+ */
+export async function readBody(ctx: ApiContext, route: RouteDefinition<unknown, unknown, unknown>): Promise<ReadBody> {
+  const spec = route.body;
+  if (!spec) return { mediaType: undefined, value: undefined };
+  const supported = Object.keys(spec.content);
+  const mediaType = ctx.request.type || undefined;
+  const hasBody = ctx.request.length > 0 || ctx.get('Transfer-Encoding') !== '';
+  if (!hasBody && !mediaType && spec.required === false) return { mediaType: undefined, value: undefined };
+  if (!mediaType || !supported.includes(mediaType)) {
+    throw problem(
+      HttpProblems.unsupportedMediaType,
+      mediaType ? `this operation does not read ${mediaType}; send one of: ${supported.join(', ')}` : `the Content-Type header is missing; send one of: ${supported.join(', ')}`,
+      { supported },
+      { 'Accept-Post': supported.join(', ') },
+    );
+  }
+  const charset = ctx.request.charset;
+  if (charset && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') {
+    throw problem(HttpProblems.unsupportedMediaType, `bodies are read as UTF-8, not ${charset}`, { supported });
+  }
+  const text = utf8Text(await rawBody(ctx, spec.maxBytes ?? DEFAULT_MAX_BODY_BYTES));
+  return { mediaType, value: isJsonMediaType(mediaType) ? parseJson(text) : text };
+}
+
+async function rawBody(ctx: ApiContext, limit: number): Promise<Buffer> {
+  const tooLarge = () => problem(HttpProblems.payloadTooLarge, `the body exceeds ${limit} bytes`, { limit_bytes: limit });
+  const declared = ctx.get('Content-Length');
+  if (declared && Number(declared) > limit) throw tooLarge();
+  try {
+    return await getRawBody(ctx.req, { length: declared || undefined, limit });
+  } catch (error) {
+    const type = (error as { type?: string }).type;
+    if (type === 'entity.too.large') throw tooLarge();
+    if (type === 'request.size.invalid') throw problem(HttpProblems.malformedJson, 'the body is shorter or longer than its Content-Length');
+    throw error;
+  }
+}
+
+function utf8Text(bytes: Buffer): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw problem(HttpProblems.invalidEncoding, 'the body is not valid UTF-8');
+  }
+}
+
+function parseJson(text: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw problem(HttpProblems.malformedJson, `the body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (depthExceeds(value, MAX_JSON_DEPTH)) {
+    throw problem(HttpProblems.nestingTooDeep, `the body nests deeper than ${MAX_JSON_DEPTH} levels`, { max_depth: MAX_JSON_DEPTH });
+  }
+  return value;
+}
+
+/** Iterative, so that the check itself cannot overflow the stack on the input it guards against. */
+function depthExceeds(root: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[root, 1]];
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(value)) pending.push([child, depth + 1]);
+  }
+  return false;
+}

@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import { Readable, Transform } from 'node:stream';
+import { canonicalJson } from '../../core/events/canonical-json.js';
+import { ProblemError, defineProblem, problem } from '../../core/problems.js';
+import { idempotencyDecider, idempotencyStream, type IdempotencyCommand, type RecordedResponse } from '../../core/idempotency/idempotency.js';
+import type { ApiContext } from '../context.js';
+import { HttpProblems } from '../problems.js';
+import { respondWithProblem } from '../problem-response.js';
+
+/** Larger responses (big quick generations) are not kept: a repeat is told so rather than answered twice. */
+export const MAX_RECORDED_BODY_BYTES = 1024 * 1024;
+
+export const IdempotentResponseNotKept = defineProblem({
+  slug: 'idempotent-response-not-kept',
+  title: 'Conflict',
+  status: 409,
+  description: `The request with this Idempotency-Key was performed, but its response exceeded ${MAX_RECORDED_BODY_BYTES} bytes and was not kept; it is not performed again.`,
+});
+
+/** An sf-string (`"…"`, as the draft writes it) or a bare token (as Stripe's clients send it). */
+const KEY_SYNTAX = /^(?:"([\x20\x21\x23-\x5B\x5D-\x7E]{1,255})"|([\x21\x23-\x2B\x2D-\x5B\x5D-\x7E]{1,255}))$/;
+/** Headers that belong to one exchange, not to the response being replayed. */
+const NOT_REPLAYED = new Set(['request-id', 'ratelimit', 'ratelimit-policy', 'date', 'content-length', 'connection', 'transfer-encoding', 'keep-alive']);
+
+/**
+ * The Idempotency-Key header (IETF draft): a repeat with the same key and the same request gets the
+ * first response again without the work being done twice; the same key for another request is 422;
+ * a repeat while the first is in flight is 409. Keys are scoped to the account and the mode.
+ * Responses of 5xx and 429 are not kept: the claim is released, so that a retry does the work.
+ */
+export async function idempotent(ctx: ApiContext, body: unknown, work: () => Promise<void>): Promise<void> {
+  const header = ctx.get('Idempotency-Key');
+  if (header === '') return work();
+  const syntax = KEY_SYNTAX.exec(header);
+  if (!syntax) throw problem(HttpProblems.invalidIdempotencyKey, 'the Idempotency-Key header is malformed: 1 to 255 visible ASCII characters, optionally quoted');
+  const key = syntax[1] ?? syntax[2]!;
+  const { accountId, mode } = ctx.state.auth;
+  const stream = idempotencyStream(accountId, mode, key);
+  const handle = (command: IdempotencyCommand) =>
+    ctx.services.commands.handle(idempotencyDecider, stream, command, { metadata: { request_id: ctx.state.requestId, key_id: ctx.state.auth.keyId, mode } });
+  const now = () => ctx.services.clock.now().toISOString();
+
+  const claim = await handle({ type: 'ClaimKey', accountId, mode, fingerprint: fingerprint(ctx, body), requestId: ctx.state.requestId, at: now() });
+  if (claim.events.length === 0 && claim.state.status === 'completed') return replay(ctx, claim.state.response);
+
+  const release = (reason: string) => handle({ type: 'ReleaseKey', reason, at: now() });
+  try {
+    await work();
+  } catch (error) {
+    if (!(error instanceof ProblemError) || !kept(error.type.status)) {
+      await release(error instanceof ProblemError ? error.type.slug : 'unexpected error');
+      throw error;
+    }
+    respondWithProblem(ctx, error);
+  }
+  if (!kept(ctx.status)) {
+    await release(`status ${ctx.status}`);
+    return;
+  }
+  const record = (bodyBase64: string | null) => handle({ type: 'RecordResponse', response: { status: ctx.status, headers: replayedHeaders(ctx), body_base64: bodyBase64 }, at: now() });
+  if (ctx.body instanceof Readable) {
+    ctx.body = recordWhileStreaming(ctx.body, record, release);
+  } else {
+    const bytes = bodyBytes(ctx.body);
+    await record(bytes.length > MAX_RECORDED_BODY_BYTES ? null : bytes.toString('base64'));
+  }
+}
+
+const kept = (status: number): boolean => status < 500 && status !== 429;
+
+function fingerprint(ctx: ApiContext, body: unknown): string {
+  return createHash('sha256').update(`${ctx.method}\n${ctx.path}\n${canonicalJson(body ?? null)}`).digest('hex');
+}
+
+function replay(ctx: ApiContext, response: RecordedResponse): void {
+  if (response.body_base64 === null) {
+    throw problem(IdempotentResponseNotKept, `the first request with this Idempotency-Key answered ${response.status}, with a body too large to keep`);
+  }
+  ctx.status = response.status;
+  for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
+  ctx.set('Idempotent-Replayed', 'true');
+  ctx.body = Buffer.from(response.body_base64, 'base64');
+}
+
+function replayedHeaders(ctx: ApiContext): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(ctx.response.headers)) {
+    if (!NOT_REPLAYED.has(name.toLowerCase()) && value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return headers;
+}
+
+/** What Koa would send for this body. */
+function bodyBytes(body: unknown): Buffer {
+  if (body === null || body === undefined) return Buffer.alloc(0);
+  if (Buffer.isBuffer(body)) return body;
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  return Buffer.from(JSON.stringify(body), 'utf8');
+}
+
+/** Passes a streamed body through unchanged, keeping a copy to record once it has ended. */
+function recordWhileStreaming(source: Readable, record: (bodyBase64: string | null) => Promise<unknown>, release: (reason: string) => Promise<unknown>): Readable {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const copy = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size <= MAX_RECORDED_BODY_BYTES) chunks.push(chunk);
+      done(null, chunk);
+    },
+    flush(done) {
+      record(size > MAX_RECORDED_BODY_BYTES ? null : Buffer.concat(chunks).toString('base64')).then(() => done(), done);
+    },
+  });
+  source.on('error', (error) => {
+    copy.destroy(error);
+    release('the response stream failed').catch(() => {});
+  });
+  return source.pipe(copy);
+}

@@ -1,0 +1,24 @@
+import { problem } from '../../core/problems.js';
+import type { ApiContext } from '../context.js';
+import { HttpProblems } from '../problems.js';
+
+/**
+ * The tier's limit, per account (live and test keys share it). Every authenticated response carries
+ * the IETF RateLimit-Policy and RateLimit headers (draft-ietf-httpapi-ratelimit-headers, structured
+ * fields: q = quota, w = window in seconds, r = remaining, t = seconds until reset).
+ */
+export async function rateLimit(ctx: ApiContext): Promise<void> {
+  const { accountId, tier } = ctx.state.auth;
+  const decision = await ctx.services.rateLimits.consume(accountId, tier);
+  const policy = `"${decision.tier}"`;
+  ctx.set('RateLimit-Policy', `${policy};q=${decision.limit};w=1`);
+  ctx.set('RateLimit', `${policy};r=${decision.remaining};t=${decision.resetSeconds}`);
+  if (!decision.allowed) {
+    throw problem(
+      HttpProblems.rateLimited,
+      `the ${decision.tier} tier allows ${decision.limit} requests per second; retry in ${decision.resetSeconds} s`,
+      {},
+      { 'Retry-After': String(decision.resetSeconds) },
+    );
+  }
+}

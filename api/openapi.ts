@@ -1,0 +1,150 @@
+import type { Config } from '../core/config.js';
+import type { JsonSchema } from '../core/events/registry.js';
+import { Problems, allProblemTypes, type ProblemType } from '../core/problems.js';
+import { SCOPES } from '../core/auth/scopes.js';
+import { HttpProblems } from './problems.js';
+import { IdempotencyInFlight, IdempotencyKeyReused } from '../core/idempotency/idempotency.js';
+import { IdempotentResponseNotKept } from './middleware/idempotency.js';
+import { PROBLEM_MEDIA_TYPE } from './problem-response.js';
+import { problemSchema } from './schemas.js';
+import type { RouteDefinition, RouteGroup, Tag } from './route.js';
+
+type AnyRoute = RouteDefinition<unknown, unknown, unknown>;
+
+const TAG_DESCRIPTIONS: Record<Tag, string> = {
+  Generation: 'Synchronous generation of small datasets.',
+  Jobs: 'Asynchronous generation: create, follow, cancel, download results.',
+  Catalog: 'Sector packs, their tables and the data types.',
+  Configuration: 'Generation configs: validate, estimate, save, overlays and composition.',
+  Usage: 'Credit consumption and usage records.',
+  Billing: 'Subscription, credit balance and purchases, billing history.',
+  Keys: 'API keys of the account: issue, list, revoke.',
+  Audit: 'The credit history replayed from events, with its verification.',
+  Service: 'Health, readiness, metrics and this document.',
+};
+
+const commonHeaders = {
+  'Request-Id': { description: 'Identifies this exchange in the logs and in the events it appended.', schema: { type: 'string' } },
+  RateLimit: { description: 'IETF RateLimit: `"<tier>";r=<remaining>;t=<seconds to reset>` (authenticated requests).', schema: { type: 'string' } },
+  'RateLimit-Policy': { description: 'IETF RateLimit-Policy: `"<tier>";q=<requests>;w=1` (authenticated requests).', schema: { type: 'string' } },
+};
+const headerRefs = Object.fromEntries(Object.keys(commonHeaders).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+/** The problems the shared pipeline can raise on a route, beyond those the route lists itself. */
+function pipelineProblems(route: AnyRoute): ProblemType[] {
+  const problems: ProblemType[] = [Problems.internal];
+  if (route.scope !== null) problems.push(HttpProblems.unauthorized, HttpProblems.forbidden, HttpProblems.rateLimited);
+  if (route.params || route.query || route.body) problems.push(Problems.validation);
+  if (route.body) problems.push(HttpProblems.payloadTooLarge, HttpProblems.unsupportedMediaType, HttpProblems.malformedJson, HttpProblems.invalidEncoding, HttpProblems.nestingTooDeep);
+  if (route.method === 'POST' && route.scope !== null) {
+    problems.push(HttpProblems.invalidIdempotencyKey, IdempotencyInFlight, IdempotencyKeyReused, IdempotentResponseNotKept);
+  }
+  return problems;
+}
+
+function problemResponses(problems: ProblemType[]): Record<string, unknown> {
+  const byStatus = new Map<number, ProblemType[]>();
+  for (const type of problems) {
+    const list = byStatus.get(type.status) ?? [];
+    if (!list.includes(type)) list.push(type);
+    byStatus.set(type.status, list);
+  }
+  return Object.fromEntries(
+    [...byStatus.entries()].map(([status, types]) => [
+      String(status),
+      {
+        description: types.map((type) => `\`${type.slug}\`: ${type.description}`).join('\n\n'),
+        headers: status === 429 ? { ...headerRefs, 'Retry-After': { description: 'Whole seconds to wait, at least 1.', schema: { type: 'integer', minimum: 1 } } } : headerRefs,
+        content: { [PROBLEM_MEDIA_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } },
+        'x-problem-slugs': types.map((type) => type.slug),
+      },
+    ]),
+  );
+}
+
+function parameters(route: AnyRoute): unknown[] {
+  const path = Object.entries(route.params ?? {}).map(([name, schema]) => ({ name, in: 'path', required: true, schema }));
+  const query = Object.entries(route.query?.properties ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: route.query?.required?.includes(name) ?? false,
+    ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
+    schema,
+  }));
+  return [...path, ...query];
+}
+
+const media = (content: Record<string, JsonSchema>) => Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema }]));
+
+function operation(route: AnyRoute, tag: Tag): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const [status, response] of Object.entries(route.responses)) {
+    responses[status] = {
+      description: response.description,
+      headers: { ...headerRefs, ...response.headers },
+      ...(response.content ? { content: media(response.content) } : {}),
+    };
+  }
+  Object.assign(responses, problemResponses([...pipelineProblems(route), ...(route.problems ?? [])]));
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: [tag],
+    security: route.scope === null ? [] : [{ bearer: [] }],
+    ...(route.scope === null ? {} : { 'x-required-scope': route.scope }),
+    ...(route.params || route.query ? { parameters: parameters(route) } : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: route.body.required ?? true,
+            ...(route.body.description ? { description: route.body.description } : {}),
+            content: media(route.body.content),
+          },
+        }
+      : {}),
+    ...(route.method === 'POST' && route.scope !== null
+      ? { 'x-idempotency': 'Accepts an `Idempotency-Key` header: a repeat with the same key and body replays the first response.' }
+      : {}),
+    responses,
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of every route, built from the same definitions that the router registers
+ * and ajv validates with. The problem types are read from the registry of defined problems, so a
+ * module that defines one publishes it.
+ */
+export function openApiDocument(groups: readonly RouteGroup[], config: Config): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const group of groups) {
+    for (const route of group.routes as AnyRoute[]) {
+      paths[route.path] ??= {};
+      paths[route.path]![route.method.toLowerCase()] = operation(route, group.tag);
+    }
+  }
+  const tags = [...new Set(groups.map((group) => group.tag))];
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'finsynth',
+      version: '1.0.0',
+      summary: 'Synthetic financial datasets, metered in credits.',
+      description:
+        `Authenticate with \`Authorization: Bearer ${config.keyPrefix}_live_…\` (credits consumed) or \`${config.keyPrefix}_test_…\` (sandbox). ` +
+        `Errors are RFC 9457 problem details whose \`type\` is \`${config.errorTypeBase}/<slug>\`; \`x-problem-types\` lists every slug. ` +
+        'Every POST accepts an `Idempotency-Key` header.',
+    },
+    tags: tags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: `An API key; its scopes (${SCOPES.join(', ')}) decide which operations it may call.` },
+      },
+      schemas: { Problem: problemSchema },
+      headers: commonHeaders,
+    },
+    'x-problem-types': allProblemTypes().map((type) => ({ ...type, type: `${config.errorTypeBase}/${type.slug}` })),
+  };
+}

@@ -1,0 +1,84 @@
+import { HttpProblems } from '../problems.js';
+import { problem } from '../../core/problems.js';
+import { defineRoute, type RouteGroup } from '../route.js';
+
+const statusSchema = {
+  type: 'object',
+  required: ['status'],
+  properties: {
+    status: { enum: ['ok', 'ready'] },
+    projections: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'checkpoint', 'lag', 'error'],
+        properties: { name: { type: 'string' }, version: { type: 'integer' }, checkpoint: { type: 'integer' }, lag: { type: 'integer' }, error: { type: ['object', 'null'] } },
+      },
+    },
+  },
+};
+
+/** What operators and load balancers call: no key needed. */
+export const serviceRoutes: RouteGroup = {
+  tag: 'Service',
+  description: 'Health, readiness, metrics and the OpenAPI document.',
+  routes: [
+    defineRoute({
+      method: 'GET',
+      path: '/healthz',
+      operationId: 'health',
+      summary: 'Liveness',
+      description: 'The process answers; nothing else is checked.',
+      scope: null,
+      responses: { 200: { description: 'Alive.', content: { 'application/json': statusSchema } } },
+      handle(ctx) {
+        ctx.body = { status: 'ok' };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/readyz',
+      operationId: 'readiness',
+      summary: 'Readiness',
+      description: 'Ready when the store answers, every projection runs, and the instance is not shutting down.',
+      scope: null,
+      responses: { 200: { description: 'Ready to serve.', content: { 'application/json': statusSchema } } },
+      problems: [HttpProblems.notReady],
+      async handle(ctx) {
+        if (ctx.lifecycle.draining) throw problem(HttpProblems.notReady, 'the instance is shutting down', {}, { 'Retry-After': '1' });
+        await ctx.services.store.headPosition();
+        const projections = ctx.services.projections.status();
+        const failed = projections.filter((projection) => projection.error !== null);
+        if (failed.length > 0) {
+          throw problem(HttpProblems.notReady, `projections stopped: ${failed.map((projection) => projection.name).join(', ')}`, { projections }, { 'Retry-After': '1' });
+        }
+        ctx.body = { status: 'ready', projections };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/metrics',
+      operationId: 'metrics',
+      summary: 'Prometheus metrics',
+      scope: null,
+      responses: { 200: { description: 'Metrics in the Prometheus text format.', content: { 'text/plain': { type: 'string' } } } },
+      async handle(ctx) {
+        ctx.type = ctx.services.metrics.contentType;
+        ctx.body = await ctx.services.metrics.metrics();
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/openapi.json',
+      operationId: 'openApiDocument',
+      summary: 'This OpenAPI document',
+      description: 'Public, like the documentation it is: it needs no key.',
+      scope: null,
+      responses: { 200: { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { type: 'object', required: ['openapi', 'paths'] } } } },
+      handle(ctx) {
+        ctx.type = 'application/json';
+        ctx.body = ctx.openapi;
+      },
+    }),
+  ],
+};

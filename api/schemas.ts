@@ -1,0 +1,50 @@
+import type { JsonSchema } from '../core/events/registry.js';
+
+/** RFC 9457 problem details, as every error response carries them. */
+export const problemSchema: JsonSchema = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail', 'instance'],
+  properties: {
+    type: { type: 'string', format: 'uri' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    instance: { type: 'string' },
+    request_id: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['pointer', 'message'],
+        properties: { pointer: { type: 'string' }, message: { type: 'string' }, in: { enum: ['body', 'query', 'path'] } },
+      },
+    },
+  },
+};
+
+/** Query parameters of every list. */
+export const listQuery = {
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Items per page.' },
+    cursor: { type: 'string', minLength: 1, maxLength: 512, description: 'The `next_cursor` of the previous page.' },
+  },
+};
+
+export interface ListQuery {
+  limit: number;
+  cursor?: string;
+}
+
+/** The shape of every list: `{ data, has_more, next_cursor }`. */
+export function pageSchema(item: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    required: ['data', 'has_more', 'next_cursor'],
+    additionalProperties: false,
+    properties: {
+      data: { type: 'array', items: item },
+      has_more: { type: 'boolean' },
+      next_cursor: { type: ['string', 'null'] },
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { Redis } from 'ioredis';
+import { Registry } from 'prom-client';
+import type { Config } from './config.js';
+import { systemClock, type Clock } from './clock.js';
+import { loadPricing, type Pricing } from './billing/pricing.js';
+import { EventRegistry } from './events/registry.js';
+import type { EventStore } from './store/event-store.js';
+import { openEventStore } from './store/open-store.js';
+import { CommandHandler } from './domain/command-handler.js';
+import { eventDefinitions } from './domain/events.js';
+import { ProjectionRunner } from '../projections/runner.js';
+import { projections } from '../projections/index.js';
+import { RateLimits } from './rate-limits.js';
+
+/**
+ * The composition root: everything a process of finsynth (server, CLI, tests) works with, built once
+ * from the configuration. Each workstream adds its own fields here.
+ */
+export interface Services {
+  config: Config;
+  clock: Clock;
+  pricing: Pricing;
+  store: EventStore;
+  registry: EventRegistry;
+  commands: CommandHandler;
+  projections: ProjectionRunner;
+  rateLimits: RateLimits;
+  /** The Prometheus registry served at /metrics; each module registers its own metrics here. */
+  metrics: Registry;
+  /** Stops the projections (writing their snapshots), then closes the connections. */
+  close(): Promise<void>;
+}
+
+export interface ServiceOverrides {
+  /** A store opened by the caller (tests: MemoryEventStore); closed with the services all the same. */
+  store?: EventStore;
+  clock?: Clock;
+}
+
+export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
+  const clock = overrides.clock ?? systemClock;
+  const pricing = loadPricing();
+  const store = overrides.store ?? (await openEventStore(config));
+  const registry = new EventRegistry(eventDefinitions);
+  const runner = new ProjectionRunner(store, registry, projections);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
+  try {
+    await runner.start();
+  } catch (error) {
+    redis?.disconnect();
+    await store.close();
+    throw error;
+  }
+  return {
+    config,
+    clock,
+    pricing,
+    store,
+    registry,
+    commands: new CommandHandler(store, registry),
+    projections: runner,
+    rateLimits: new RateLimits(pricing, redis),
+    metrics: new Registry(),
+    async close() {
+      await runner.stop();
+      redis?.disconnect();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type Config } from '../../core/config.js';
+import type { Clock } from '../../core/clock.js';
+import { createServices, type Services } from '../../core/services.js';
+import { createAccount } from '../../core/accounts/create-account.js';
+import type { Tier } from '../../core/domain/account/profile.js';
+import { createApp, type App } from '../../api/app.js';
+import { listen, type RunningServer } from '../../api/server.js';
+
+export interface TestApp {
+  url: string;
+  app: App;
+  services: Services;
+  config: Config;
+  server: RunningServer;
+  /** Stops the server and the services, and removes the data directory. */
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Overrides of the configuration; the environment is not read (no postgres, no redis unless given). */
+  config?: Partial<Config>;
+  clock?: Clock;
+  /** Reuse a data directory (restart tests); a fresh temporary one otherwise. */
+  dataDir?: string;
+}
+
+/** The real app on an ephemeral port, with the embedded store in a fresh temporary directory. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'finsynth-test-')));
+  const config = loadConfig({}, { dataDir, port: 0, logLevel: 'silent', poolSize: 2, ...options.config });
+  const services = await createServices(config, { clock: options.clock });
+  const app = createApp(services);
+  const server = await listen(app, 0);
+  return {
+    url: server.url,
+    app,
+    services,
+    config,
+    server,
+    async close() {
+      await server.close(1000);
+      await services.close();
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestAccount {
+  accountId: string;
+  live: string;
+  test: string;
+}
+
+/**
+ * Opens an account as the operator does (`finsynth accounts create`), and waits until the instance's
+ * projections know its keys. Scale tier by default, so that ordinary tests never meet the rate limit.
+ */
+export async function openAccount(testApp: Pick<TestApp, 'services'>, options: { tier?: Tier; credits?: number } = {}): Promise<TestAccount> {
+  const created = await createAccount(testApp.services, { tier: options.tier ?? 'scale', credits: options.credits });
+  await testApp.services.projections.waitFor(created.position);
+  return { accountId: created.account_id, live: created.keys.live, test: created.keys.test };
+}
+
+export interface TestResponse<Body = any> {
+  status: number;
+  headers: Headers;
+  body: Body;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string;
+  /** A value to send as JSON, or a string / Buffer sent as is. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** One HTTP request to the app; JSON bodies (problem details included) are parsed into `body`. */
+export async function request<Body = any>(testApp: Pick<TestApp, 'url'>, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<Body>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | Buffer | undefined;
+  if (typeof options.body === 'string' || Buffer.isBuffer(options.body)) body = options.body;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${testApp.url}${path}`, { method, headers, body });
+  const text = await response.text();
+  const type = response.headers.get('content-type') ?? '';
+  return { status: response.status, headers: response.headers, body: /json/.test(type) && text ? JSON.parse(text) : text, text };
+}
