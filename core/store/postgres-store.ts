@@ -40,6 +40,8 @@ export interface PostgresStoreOptions {
   /** Tables live in this schema (created if missing); tests use a schema of their own per run. */
   schema?: string;
   poolSize?: number;
+  /** A pool of the caller's instead of one opened from the connection string (the contract suite's slow-commit writer). */
+  pool?: pg.Pool;
 }
 
 /**
@@ -76,7 +78,7 @@ export class PostgresEventStore implements EventStore {
 
   /** Connects and migrates. Migrations are idempotent and serialized by an advisory lock, so instances may start together. */
   static async open(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresEventStore> {
-    const pool = new pg.Pool({ connectionString, max: options.poolSize ?? 10 });
+    const pool = options.pool ?? new pg.Pool({ connectionString, max: options.poolSize ?? 10 });
     const store = new PostgresEventStore(pool, options.schema ?? 'public');
     try {
       await store.migrate();

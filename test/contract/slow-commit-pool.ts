@@ -1,0 +1,30 @@
+import pg from 'pg';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A pool whose INSERTs run in a transaction that takes its transaction id first, waits, inserts, waits
+ * again, and only then commits. Writers on ordinary pools commit meanwhile with later ids: exactly the
+ * in-flight transaction a reader of "all" must wait for rather than pass.
+ */
+export class SlowCommitPool extends pg.Pool {
+  // pg's query has many overloads; the store calls only query(text, values).
+  override query = (async (text: string, values?: unknown[]) => {
+    if (!/^\s*INSERT/i.test(text)) return super.query(text, values);
+    const client = await this.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_current_xact_id()');
+      await pause(Math.random() * 20);
+      const result = await client.query(text, values);
+      await pause(Math.random() * 40);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    } finally {
+      client.release();
+    }
+  }) as unknown as pg.Pool['query'];
+}
