@@ -11,6 +11,11 @@ import { eventDefinitions } from './domain/events.js';
 import { ProjectionRunner } from '../projections/runner.js';
 import { projections } from '../projections/index.js';
 import { RateLimits } from './rate-limits.js';
+import { CreditsService } from './credits/credits-service.js';
+import { BillingService } from './billing/billing-service.js';
+import { SandboxPaymentProvider } from './billing/sandbox-payment-provider.js';
+import { scheduleRenewals } from './billing/renewals.js';
+import { accountsDueForRenewal, BILLING_PROJECTION, type BillingModel } from '../projections/billing.js';
 
 /**
  * The composition root: everything a process of finsynth (server, CLI, tests) works with, built once
@@ -25,6 +30,10 @@ export interface Services {
   commands: CommandHandler;
   projections: ProjectionRunner;
   rateLimits: RateLimits;
+  /** Credit movements of accounts (grant, debit, refund, reserve, settle, release, balance). */
+  credits: CreditsService;
+  /** Subscriptions, renewals and credit purchases. */
+  billing: BillingService;
   /** The Prometheus registry served at /metrics; each module registers its own metrics here. */
   metrics: Registry;
   /** Stops the projections (writing their snapshots), then closes the connections. */
@@ -51,17 +60,30 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     await store.close();
     throw error;
   }
+  const commands = new CommandHandler(store, registry);
+  const credits = new CreditsService(commands);
+  const billing = new BillingService(credits, new SandboxPaymentProvider(), pricing, clock);
+  const renewals = scheduleRenewals({
+    billing,
+    clock,
+    dueAccounts: (now) => accountsDueForRenewal(runner.state<BillingModel>(BILLING_PROJECTION), now),
+    intervalMs: 60_000,
+    onError: (error) => console.error('renewal run failed', error),
+  });
   return {
     config,
     clock,
     pricing,
     store,
     registry,
-    commands: new CommandHandler(store, registry),
+    commands,
     projections: runner,
+    credits,
+    billing,
     rateLimits: new RateLimits(pricing, redis),
     metrics: new Registry(),
     async close() {
+      await renewals.stop();
       await runner.stop();
       redis?.disconnect();
       await store.close();

@@ -1,6 +1,6 @@
 import type { EventMetadata, Mode } from '../events/envelope.js';
-import type { CommandHandler } from '../domain/command-handler.js';
-import { accountDecider, accountStream, type AccountCommand, type AccountState } from '../domain/account/index.js';
+import type { CommandHandler, CommandResult } from '../domain/command-handler.js';
+import { accountDecider, accountStream, type AccountCommand, type AccountEvent, type AccountState } from '../domain/account/index.js';
 import type { TableCharge } from '../domain/account/credits.js';
 import { KeyedQueue } from './keyed-queue.js';
 
@@ -85,16 +85,22 @@ export class CreditsService {
 
   /** Read from the account stream itself: the balance the next decision will be taken on. */
   async balance(accountId: string): Promise<Balance> {
-    const { state } = await this.commands.load(accountDecider, accountStream(accountId));
-    return balanceOf(state);
+    return balanceOf(await this.account(accountId));
   }
 
-  /** Runs any account command in the account's queue (the billing service's subscription commands too). */
-  execute(accountId: string, command: AccountCommand, metadata: EventMetadata = {}): Promise<CreditMovementResult> {
-    return this.queue.run(accountId, async () => {
-      const result = await this.commands.handle(accountDecider, accountStream(accountId), command, { metadata });
-      return { position: result.position, ...balanceOf(result.state) };
-    });
+  /** Runs any account command in the account's queue: the billing service's subscription commands too. */
+  run(accountId: string, command: AccountCommand, metadata: EventMetadata = {}): Promise<CommandResult<AccountState, AccountEvent>> {
+    return this.queue.run(accountId, () => this.commands.handle(accountDecider, accountStream(accountId), command, { metadata }));
+  }
+
+  /** The account folded from its stream. */
+  async account(accountId: string): Promise<AccountState> {
+    return (await this.commands.load(accountDecider, accountStream(accountId))).state;
+  }
+
+  private async execute(accountId: string, command: AccountCommand, metadata?: EventMetadata): Promise<CreditMovementResult> {
+    const result = await this.run(accountId, command, metadata);
+    return { position: result.position, ...balanceOf(result.state) };
   }
 }
 

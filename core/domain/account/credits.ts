@@ -2,6 +2,7 @@ import type { Mode } from '../../events/envelope.js';
 import type { JsonSchema } from '../../events/registry.js';
 import { ReferenceIndex } from '../../credits/reference-index.js';
 import { CreditReferenceReused, CreditReferenceUnknown, ReservationClosed, insufficientCredits } from '../../credits/problems.js';
+import { balanceChange, type BalanceChange } from '../../credits/movement.js';
 import { Problems, problem } from '../../problems.js';
 import type { DomainEvent } from '../decider.js';
 import type { AccountSlice } from './slice.js';
@@ -38,6 +39,7 @@ export interface CreditsState {
   available: number;
   reserved: number;
   grants: ReferenceIndex<number>;
+  /** Purchase references that were settled either way: credits purchased, or the payment declined. */
   purchases: ReferenceIndex<number>;
   debits: ReferenceIndex<Debit>;
   reservations: ReferenceIndex<Reservation>;
@@ -53,6 +55,17 @@ export type PurchaseCredits = {
   amount: number;
   currency: string;
   paymentId: string;
+};
+/** A payment the provider declined: recorded for the billing history, it grants nothing. */
+export type RecordDeclinedPurchase = {
+  type: 'RecordDeclinedPurchase';
+  reference: string;
+  pack: string;
+  credits: number;
+  amount: number;
+  currency: string;
+  declineCode: string;
+  reason: string;
 };
 export type DebitCredits = {
   type: 'DebitCredits';
@@ -76,12 +89,16 @@ export type ReserveCredits = {
 };
 export type SettleCredits = { type: 'SettleCredits'; reference: string; tables: TableCharge[] };
 export type ReleaseCredits = { type: 'ReleaseCredits'; reference: string; reason: string };
-export type CreditsCommand = GrantCredits | PurchaseCredits | DebitCredits | RefundCredits | ReserveCredits | SettleCredits | ReleaseCredits;
+export type CreditsCommand = GrantCredits | PurchaseCredits | RecordDeclinedPurchase | DebitCredits | RefundCredits | ReserveCredits | SettleCredits | ReleaseCredits;
 
 export type CreditsGranted = DomainEvent<'CreditsGranted', { reference: string; credits: number; reason: string }>;
 export type CreditsPurchased = DomainEvent<
   'CreditsPurchased',
   { reference: string; pack: string; credits: number; amount: number; currency: string; payment_id: string }
+>;
+export type CreditPurchaseDeclined = DomainEvent<
+  'CreditPurchaseDeclined',
+  { reference: string; pack: string; credits: number; amount: number; currency: string; decline_code: string; reason: string }
 >;
 export type CreditsDebited = DomainEvent<
   'CreditsDebited',
@@ -95,17 +112,9 @@ export type CreditsReserved = DomainEvent<
 /** `credits`: charged (what was produced, at most what was reserved); `released`: the rest of the reservation. */
 export type CreditsSettled = DomainEvent<'CreditsSettled', { reference: string; mode: Mode; tables: TableCharge[]; credits: number; released: number }>;
 export type CreditsReleased = DomainEvent<'CreditsReleased', { reference: string; mode: Mode; credits: number; reason: string }>;
-export type CreditsEvent = CreditsGranted | CreditsPurchased | CreditsDebited | CreditsRefunded | CreditsReserved | CreditsSettled | CreditsReleased;
-
-export const CREDIT_EVENT_TYPES: readonly CreditsEvent['type'][] = [
-  'CreditsGranted',
-  'CreditsPurchased',
-  'CreditsDebited',
-  'CreditsRefunded',
-  'CreditsReserved',
-  'CreditsSettled',
-  'CreditsReleased',
-];
+/** The events that move credits (a declined purchase moves none). */
+export type CreditMovementEvent = CreditsGranted | CreditsPurchased | CreditsDebited | CreditsRefunded | CreditsReserved | CreditsSettled | CreditsReleased;
+export type CreditsEvent = CreditMovementEvent | CreditPurchaseDeclined;
 
 const credits = { type: 'integer', minimum: 0 };
 const reference = { type: 'string', minLength: 1, maxLength: 200 };
@@ -127,13 +136,18 @@ function eventSchema(properties: Record<string, JsonSchema>): JsonSchema {
 }
 
 export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEvent> = {
-  commands: ['GrantCredits', 'PurchaseCredits', 'DebitCredits', 'RefundCredits', 'ReserveCredits', 'SettleCredits', 'ReleaseCredits'],
+  commands: ['GrantCredits', 'PurchaseCredits', 'RecordDeclinedPurchase', 'DebitCredits', 'RefundCredits', 'ReserveCredits', 'SettleCredits', 'ReleaseCredits'],
   events: [
     { type: 'CreditsGranted', version: 1, schema: eventSchema({ reference, credits, reason: text }) },
     {
       type: 'CreditsPurchased',
       version: 1,
       schema: eventSchema({ reference, pack: { type: 'string', minLength: 1 }, credits, amount: credits, currency: { type: 'string', pattern: '^[A-Z]{3}$' }, payment_id: reference }),
+    },
+    {
+      type: 'CreditPurchaseDeclined',
+      version: 1,
+      schema: eventSchema({ reference, pack: { type: 'string', minLength: 1 }, credits, amount: credits, currency: { type: 'string', pattern: '^[A-Z]{3}$' }, decline_code: text, reason: text }),
     },
     { type: 'CreditsDebited', version: 1, schema: eventSchema({ reference, mode, key_id: keyId, operation: text, sector: text, tables, credits }) },
     { type: 'CreditsRefunded', version: 1, schema: eventSchema({ reference, mode, credits, reason: text }) },
@@ -153,35 +167,26 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
 
   evolve(state, event) {
     const e = event as CreditsEvent;
+    const next = applyBalanceChange(state, balanceChange(e));
     switch (e.type) {
       case 'CreditsGranted':
-        return { ...state, available: state.available + e.data.credits, grants: state.grants.with(e.data.reference, e.data.credits) };
+        return { ...next, grants: state.grants.with(e.data.reference, e.data.credits) };
       case 'CreditsPurchased':
-        return { ...state, available: state.available + e.data.credits, purchases: state.purchases.with(e.data.reference, e.data.credits) };
-      case 'CreditsDebited': {
-        const debits = state.debits.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, refunded: false });
-        return { ...state, debits, ...(e.data.mode === 'live' && { available: state.available - e.data.credits }) };
-      }
+      case 'CreditPurchaseDeclined':
+        return { ...next, purchases: state.purchases.with(e.data.reference, e.data.credits) };
+      case 'CreditsDebited':
       case 'CreditsRefunded': {
-        const debits = state.debits.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, refunded: true });
-        return { ...state, debits, ...(e.data.mode === 'live' && { available: state.available + e.data.credits }) };
+        const refunded = e.type === 'CreditsRefunded';
+        return { ...next, debits: state.debits.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, refunded }) };
       }
-      case 'CreditsReserved': {
-        const reservations = state.reservations.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, status: 'held' });
-        if (e.data.mode === 'test') return { ...state, reservations };
-        return { ...state, reservations, available: state.available - e.data.credits, reserved: state.reserved + e.data.credits };
-      }
+      case 'CreditsReserved':
+        return { ...next, reservations: state.reservations.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, status: 'held' }) };
       case 'CreditsSettled': {
         const held = e.data.credits + e.data.released;
-        const reservations = state.reservations.with(e.data.reference, { credits: held, mode: e.data.mode, status: 'settled' });
-        if (e.data.mode === 'test') return { ...state, reservations };
-        return { ...state, reservations, available: state.available + e.data.released, reserved: state.reserved - held };
+        return { ...next, reservations: state.reservations.with(e.data.reference, { credits: held, mode: e.data.mode, status: 'settled' }) };
       }
-      case 'CreditsReleased': {
-        const reservations = state.reservations.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, status: 'released' });
-        if (e.data.mode === 'test') return { ...state, reservations };
-        return { ...state, reservations, available: state.available + e.data.credits, reserved: state.reserved - e.data.credits };
-      }
+      case 'CreditsReleased':
+        return { ...next, reservations: state.reservations.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, status: 'released' }) };
       default:
         return state;
     }
@@ -200,6 +205,11 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
         if (isRepeat(state.purchases.get(command.reference), command.credits, command.reference)) return [];
         const { reference, pack, credits, amount, currency, paymentId } = command;
         return [{ type: 'CreditsPurchased', data: { reference, pack, credits, amount, currency, payment_id: paymentId } }];
+      }
+      case 'RecordDeclinedPurchase': {
+        if (isRepeat(state.purchases.get(command.reference), command.credits, command.reference)) return [];
+        const { reference, pack, credits, amount, currency, declineCode, reason } = command;
+        return [{ type: 'CreditPurchaseDeclined', data: { reference, pack, credits, amount, currency, decline_code: declineCode, reason } }];
       }
       case 'DebitCredits': {
         requireCredits(command.credits);
@@ -241,6 +251,10 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
     }
   },
 };
+
+function applyBalanceChange(state: CreditsState, change: BalanceChange | null): CreditsState {
+  return change ? { ...state, available: state.available + change.available, reserved: state.reserved + change.reserved } : state;
+}
 
 function requireCredits(credits: number): void {
   if (!Number.isSafeInteger(credits) || credits < 0) throw problem(Problems.badRequest, `credits must be a whole number ≥ 0, got ${credits}`);

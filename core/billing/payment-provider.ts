@@ -1,0 +1,50 @@
+import { defineProblem } from '../problems.js';
+
+/** One charge of a payment method, in minor units. `reference` makes it idempotent at the provider. */
+export interface ChargeRequest {
+  reference: string;
+  amount: number;
+  currency: string;
+  /** The payment method, tokenized by the provider's client-side library: card numbers never reach us. */
+  paymentToken: string;
+  description: string;
+}
+
+export type ChargeOutcome =
+  | { outcome: 'approved'; payment_id: string }
+  | { outcome: 'declined'; decline_code: string; message: string };
+
+/**
+ * The port to a payment provider. An approval or a decline is an answer; a provider that cannot
+ * answer (down, timing out, erroring) throws PaymentProviderError and nothing is recorded, so the
+ * purchase can be retried.
+ */
+export interface PaymentProvider {
+  readonly name: string;
+  charge(request: ChargeRequest): Promise<ChargeOutcome>;
+}
+
+export class PaymentProviderError extends Error {
+  override name = 'PaymentProviderError';
+}
+
+export const PaymentDeclined = defineProblem({
+  slug: 'payment-declined',
+  title: 'Payment Declined',
+  status: 402,
+  description: 'The payment provider declined the payment; `decline_code` says why. No credit was granted and nothing was charged. The decline is listed in the billing history.',
+});
+
+export const PaymentProviderUnavailable = defineProblem({
+  slug: 'payment-provider-unavailable',
+  title: 'Bad Gateway',
+  status: 502,
+  description: 'The payment provider could not process the payment. Nothing was charged and no credit was granted; retry later.',
+});
+
+export const UnknownCreditPack = defineProblem({
+  slug: 'unknown-credit-pack',
+  title: 'Bad Request',
+  status: 400,
+  description: 'The credit pack is not in the price list; GET /v1/billing/credits lists the packs.',
+});
