@@ -1,0 +1,121 @@
+/**
+ * The engine's randomness: a small, fast, seedable generator (sfc32, 128-bit state, 32-bit ops only,
+ * passes PractRand to 2^40 bytes) and the hashing that derives independent streams from names and indices.
+ *
+ * Every row (or every parent of a per-parent table) gets its own stream seeded from
+ * (seed, table, index), so a row's values do not depend on which chunk or worker produced it. That is
+ * what makes "the same plan gives the same bytes whatever the number of workers" hold by construction.
+ */
+
+/** 32-bit string hash (FNV-1a, then a murmur3 finaliser for avalanche). */
+export function hashString(text: string, seed = 0x811c9dc5): number {
+  let h = seed >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return fmix32(h);
+}
+
+/** murmur3's finaliser: every input bit affects every output bit. */
+export function fmix32(value: number): number {
+  let h = value >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** Combines two 32-bit values into one well-mixed 32-bit value (order matters). */
+export function mix(a: number, b: number): number {
+  return fmix32((Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) + b) ^ (b >>> 15));
+}
+
+/** The seed of one table's streams: every table of a plan draws from its own space. */
+export function tableSeed(seed: number, table: string): number {
+  return mix(seed >>> 0, hashString(table));
+}
+
+const TWO_POW_32 = 4294967296;
+
+export class Rng {
+  private a = 0;
+  private b = 0;
+  private c = 0;
+  private d = 0;
+
+  constructor(seed = 0, index = 0) {
+    this.reseed(seed, index);
+  }
+
+  /** Positions the generator on the stream of (seed, index); splitmix-style seeding needs no warm-up loop. */
+  reseed(seed: number, index: number): this {
+    const base = mix(seed, index);
+    this.a = fmix32(base + 0x9e3779b9);
+    this.b = fmix32(base + 0x3c6ef372);
+    this.c = fmix32(base + 0xdaa66d2b);
+    this.d = 1;
+    return this;
+  }
+
+  /** Uniform 32-bit unsigned integer. */
+  u32(): number {
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
+    return t >>> 0;
+  }
+
+  /** Uniform in [0, 1). */
+  next(): number {
+    return this.u32() / TWO_POW_32;
+  }
+
+  /** Uniform integer in [min, max], both inclusive. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  /** Uniform float in [min, max). */
+  float(min: number, max: number): number {
+    return min + this.next() * (max - min);
+  }
+
+  /** True with probability `rate`. */
+  chance(rate: number): boolean {
+    return this.next() < rate;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)];
+  }
+
+  /** A string of `length` characters drawn from `alphabet`. */
+  chars(alphabet: string, length: number): string {
+    let out = '';
+    for (let i = 0; i < length; i++) out += alphabet[Math.floor(this.next() * alphabet.length)];
+    return out;
+  }
+
+  /** `length` decimal digits (leading zeros kept). */
+  digits(length: number): string {
+    return this.chars('0123456789', length);
+  }
+
+  /** Standard normal draw (Box-Muller; one of the pair is discarded to keep each draw stateless). */
+  normal(mean = 0, sd = 1): number {
+    const u = 1 - this.next();
+    const v = this.next();
+    return mean + sd * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  }
+
+  /** Exponential draw with the given rate (mean 1/rate). */
+  exponential(rate: number): number {
+    return -Math.log(1 - this.next()) / rate;
+  }
+}

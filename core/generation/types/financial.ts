@@ -1,0 +1,77 @@
+import { drawIban, IBAN_COUNTRIES } from '../realism/iban.js';
+import { drawIsin } from '../realism/isin.js';
+import { drawPan } from '../realism/pan.js';
+import { bankByBic, ibanFormatByCountry } from '../reference-data/iban-formats.js';
+import { cardNetworkByName, cardNetworks } from '../reference-data/card-networks.js';
+import { countries } from '../reference-data/countries.js';
+import { defineDataType, type Row } from './data-type.js';
+
+export const iban = defineDataType<{ countries?: string[]; country_column?: string }>({
+  name: 'iban',
+  description: 'An IBAN (ISO 13616) with valid check digits, the country\'s length and BBAN structure, a real bank\'s code and the national check digits (BE, ES, FI, FR, IT, NO, PL, PT); from `countries`, or the country in `country_column`.',
+  json_type: 'string',
+  params: { properties: { countries: { type: 'array', items: { enum: IBAN_COUNTRIES }, minItems: 1 }, country_column: { type: 'string' } } },
+  overridable: ['countries'],
+  example: 'GB33BARC20658259151238',
+  compile: ({ countries: allowed = IBAN_COUNTRIES, country_column }) => (rng, row: Row) => {
+    const wanted = country_column ? String(row[country_column]) : undefined;
+    const country = wanted && ibanFormatByCountry.has(wanted) ? wanted : rng.pick(allowed);
+    return drawIban(rng, country).iban;
+  },
+});
+
+/** The bank's BIC for a known IBAN's bank code, so that an account's IBAN and BIC always agree. */
+function bicOfIban(value: string): string | undefined {
+  const format = ibanFormatByCountry.get(value.slice(0, 2));
+  const bban = value.slice(4);
+  let offset = 0;
+  for (const segment of format?.bban ?? []) {
+    if (segment.part === 'bank') {
+      const bankCode = bban.slice(offset, offset + segment.length);
+      return format!.banks.find((bank) => bank.bank_code === bankCode)?.bic;
+    }
+    offset += segment.length;
+  }
+  return undefined;
+}
+
+const allBics = [...bankByBic.keys()];
+
+export const bic = defineDataType<{ iban_column?: string; branch?: boolean }>({
+  name: 'bic',
+  description: 'A BIC (ISO 9362) of a real bank: with `iban_column`, the BIC of the bank that the row\'s IBAN names (same country, same bank); `branch: true` adds the XXX branch code.',
+  json_type: 'string',
+  params: { properties: { iban_column: { type: 'string' }, branch: { type: 'boolean' } } },
+  overridable: [],
+  example: 'BARCGB22',
+  compile: ({ iban_column, branch }) => (rng, row: Row) => {
+    const value = (iban_column && bicOfIban(String(row[iban_column]))) || rng.pick(allBics);
+    return branch ? `${value}XXX` : value;
+  },
+});
+
+export const pan = defineDataType<{ networks?: string[]; network_column?: string }>({
+  name: 'pan',
+  description: 'A card number (PAN): Luhn-valid, in the network\'s IIN ranges and of its length; the network is the row\'s `network_column`, or drawn from `networks` by market share.',
+  json_type: 'string',
+  params: { properties: { networks: { type: 'array', items: { enum: cardNetworks.map((n) => n.name) }, minItems: 1 }, network_column: { type: 'string' } } },
+  overridable: ['networks'],
+  example: '4539578763621486',
+  compile: ({ networks, network_column }) => {
+    const allowed = cardNetworks.filter((network) => !networks || networks.includes(network.name));
+    return (rng, row: Row) => {
+      const named = network_column ? cardNetworkByName.get(String(row[network_column])) : undefined;
+      return drawPan(rng, named ?? rng.pick(allowed));
+    };
+  },
+});
+
+export const isin = defineDataType<{ countries?: string[] }>({
+  name: 'isin',
+  description: 'An ISIN (ISO 6166): country prefix, 9-character national number and a valid check digit.',
+  json_type: 'string',
+  params: { properties: { countries: { type: 'array', items: { enum: countries.map((c) => c.alpha2) }, minItems: 1 } } },
+  overridable: ['countries'],
+  example: 'US0378331005',
+  compile: ({ countries: allowed = ['US', 'GB', 'DE', 'FR', 'NL', 'CH', 'JP'] }) => (rng) => drawIsin(rng, rng.pick(allowed)),
+});

@@ -1,0 +1,148 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { dataTypes } from '../generation/types/index.js';
+import type { PackDefinition } from './sdk.js';
+
+/**
+ * The manifest schema every pack passes at load, then the checks a schema cannot express (column
+ * parameters against their type, references to tables that exist, option defaults against their schema).
+ * `checkManifest` returns the reasons a pack is refused; an empty list means it is accepted.
+ */
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats.default(ajv);
+
+const NAME = '^[a-z][a-z0-9_]{0,39}$';
+
+export const manifestSchema = {
+  $id: 'https://finsynth.dev/schemas/pack-manifest.json',
+  type: 'object',
+  required: ['name', 'version', 'description', 'tables'],
+  properties: {
+    name: { type: 'string', pattern: NAME },
+    version: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+(-[0-9A-Za-z.-]+)?$' },
+    description: { type: 'string', minLength: 1 },
+    tables: {
+      type: 'object',
+      minProperties: 1,
+      propertyNames: { pattern: NAME },
+      additionalProperties: {
+        type: 'object',
+        required: ['description', 'default_rows', 'credits_per_1000_rows', 'columns'],
+        properties: {
+          description: { type: 'string', minLength: 1 },
+          default_rows: { type: 'integer', minimum: 1 },
+          credits_per_1000_rows: { type: 'number', exclusiveMinimum: 0 },
+          per_parent: { type: 'string' },
+          columns: {
+            type: 'object',
+            minProperties: 1,
+            propertyNames: { pattern: NAME },
+            additionalProperties: {
+              type: 'object',
+              required: ['type', 'description'],
+              properties: {
+                type: { enum: dataTypes.map((type) => type.name) },
+                description: { type: 'string', minLength: 1 },
+                nullable: { type: 'boolean' },
+                null_rate: { type: 'number', minimum: 0, maximum: 1 },
+              },
+            },
+          },
+          options: {
+            type: 'object',
+            propertyNames: { pattern: NAME },
+            additionalProperties: {
+              type: 'object',
+              required: ['description', 'schema', 'default'],
+              properties: { description: { type: 'string', minLength: 1 }, schema: { type: 'object' } },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+const validateShape = ajv.compile(manifestSchema);
+const COLUMN_MEMBERS = new Set(['type', 'description', 'example', 'nullable', 'null_rate']);
+const typeParamValidators = new Map(
+  dataTypes.map((type) => [type.name, ajv.compile({ type: 'object', ...type.params, additionalProperties: false, properties: { ...((type.params.properties as object) ?? {}) } })]),
+);
+
+/** The parameters of a column: its definition without the members every column has. */
+export function columnParams(column: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(column).filter(([key]) => !COLUMN_MEMBERS.has(key)));
+}
+
+export function checkColumnParams(typeName: string, params: Record<string, unknown>): string[] {
+  const validate = typeParamValidators.get(typeName);
+  if (!validate) return [`unknown type "${typeName}"`];
+  if (validate(params)) return [];
+  return (validate.errors ?? []).map((error) => `${error.instancePath || 'parameters'} ${error.message}${error.params && 'additionalProperty' in error.params ? ` "${error.params.additionalProperty}"` : ''}`);
+}
+
+export function checkManifest(candidate: unknown): string[] {
+  if (!validateShape(candidate)) {
+    return (validateShape.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message}`);
+  }
+  const pack = candidate as PackDefinition;
+  const reasons: string[] = [];
+  for (const [tableName, table] of Object.entries(pack.tables)) {
+    const at = `table "${tableName}"`;
+    if (table.row !== undefined && typeof table.row !== 'function') reasons.push(`${at}: row must be a function`);
+    if (table.start !== undefined && typeof table.start !== 'function') reasons.push(`${at}: start must be a function`);
+    if (table.per_parent !== undefined) {
+      const parent = pack.tables[table.per_parent];
+      if (!parent || table.per_parent === tableName) reasons.push(`${at}: per_parent names no other table of the pack ("${table.per_parent}")`);
+      else if (parent.per_parent) reasons.push(`${at}: its parent "${table.per_parent}" is itself generated per parent; a parent must be a flat table`);
+    }
+    const keys = Object.values(table.columns).filter((column) => column.type === 'id');
+    if (keys.length > 1) reasons.push(`${at}: has ${keys.length} id columns; a table has at most one key`);
+    for (const [columnName, column] of Object.entries(table.columns)) {
+      const where = `${at}, column "${columnName}"`;
+      for (const problem of checkColumnParams(column.type, columnParams(column))) reasons.push(`${where}: ${problem}`);
+      if (column.type === 'reference') {
+        const target = pack.tables[String(column.table)];
+        if (!target || column.table === tableName) reasons.push(`${where}: references no other table of the pack ("${String(column.table)}")`);
+        else if (target.per_parent) reasons.push(`${where}: references "${String(column.table)}", which is generated per parent and cannot be referenced`);
+        else if (!Object.values(target.columns).some((c) => c.type === 'id')) reasons.push(`${where}: "${String(column.table)}" has no id column to reference`);
+      }
+      for (const dependency of ['currency_column', 'iban_column', 'network_column', 'country_column', 'name_column']) {
+        const named = column[dependency];
+        if (named !== undefined && !(String(named) in table.columns)) reasons.push(`${where}: ${dependency} names no column of the table ("${String(named)}")`);
+      }
+    }
+    if (table.per_parent && !Object.values(table.columns).some((c) => c.type === 'reference' && c.table === table.per_parent)) {
+      reasons.push(`${at}: is generated per "${table.per_parent}" row but has no reference column to it`);
+    }
+    for (const [optionName, option] of Object.entries(table.options ?? {})) {
+      try {
+        if (!ajv.validate(option.schema, option.default)) reasons.push(`${at}, option "${optionName}": its default fails its own schema (${ajv.errorsText()})`);
+      } catch (error) {
+        reasons.push(`${at}, option "${optionName}": its schema is not a valid JSON Schema (${(error as Error).message})`);
+      }
+    }
+  }
+  if (reasons.length === 0 && hasReferenceCycle(pack)) reasons.push('its tables reference each other in a cycle');
+  return reasons;
+}
+
+/** Parents must be sizable from their children, so the graph of references must be acyclic. */
+function hasReferenceCycle(pack: PackDefinition): boolean {
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (table: string): boolean => {
+    if (state.get(table) === 'done') return false;
+    if (state.get(table) === 'visiting') return true;
+    state.set(table, 'visiting');
+    const cyclic = parentsOf(pack, table).some(visit);
+    state.set(table, 'done');
+    return cyclic;
+  };
+  return Object.keys(pack.tables).some(visit);
+}
+
+/** The tables a table references (its parents), in column order. */
+export function parentsOf(pack: PackDefinition, table: string): string[] {
+  return [...new Set(Object.values(pack.tables[table].columns).filter((c) => c.type === 'reference').map((c) => String(c.table)))];
+}
+

@@ -1,0 +1,227 @@
+import { definePack, type Row, type RowContext } from '../../core/packs/sdk.js';
+import { FRAUD_ABROAD, HOME_COUNTRIES, fraudPatterns, meanBurst, type FraudPattern } from './fraud-patterns.js';
+
+/**
+ * Card payments: cardholders, their cards, merchants, and card transactions with authorisation and
+ * settlement, labelled fraud included. Written with the SDK exactly as a third-party pack would be.
+ */
+
+interface TransactionOptions {
+  fraud_rate: number;
+  start_date: string;
+  days: number;
+}
+
+/** What a card's transactions share: the card, where its holder lives, the time cursor, a fraud episode. */
+interface CardState {
+  currency: string;
+  home: string;
+  regular_merchants: number[];
+  clock: number;
+  episode: { pattern: FraudPattern; left: number } | null;
+  episode_start_rate: number;
+  mean_gap_ms: number;
+}
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+const MERCHANT_SEARCH = 64;
+
+const homeCountries = Object.keys(HOME_COUNTRIES);
+const merchantCountries = { ...HOME_COUNTRIES, ...Object.fromEntries(FRAUD_ABROAD.map((code) => [code, 1])) };
+const patternWeights = fraudPatterns.map((pattern) => pattern.weight);
+const totalPatternWeight = patternWeights.reduce((a, b) => a + b, 0);
+
+function pickPattern(ctx: RowContext<unknown>): FraudPattern {
+  let target = ctx.rng.next() * totalPatternWeight;
+  for (const pattern of fraudPatterns) if ((target -= pattern.weight) < 0) return pattern;
+  return fraudPatterns[fraudPatterns.length - 1];
+}
+
+/** The first merchant, among random ones, that fits; the last one tried when none does. */
+function findMerchant(ctx: RowContext<unknown>, fits: (merchant: Row) => boolean): number {
+  let index = 0;
+  for (let tries = 0; tries < MERCHANT_SEARCH; tries++) {
+    index = ctx.rng.int(0, ctx.rowsOf('merchants') - 1);
+    if (fits(ctx.lookup('merchants', index))) return index;
+  }
+  return index;
+}
+
+export default definePack({
+  name: 'cards',
+  version: '1.0.0',
+  description: 'Card payments: cardholders, cards (PAN, network, expiry), merchants (ISO 18245 MCC) and card transactions with authorisation, settlement and labelled fraud.',
+  tables: {
+    cardholders: {
+      description: 'People who hold payment cards.',
+      default_rows: 1000,
+      credits_per_1000_rows: 1,
+      columns: {
+        cardholder_id: { type: 'id', prefix: 'chd', description: 'Key of the cardholder.' },
+        name: { type: 'person_name', description: 'Full name.', example: 'Olivia Hughes' },
+        email: { type: 'email', name_column: 'name', description: 'E-mail address.', example: 'olivia.hughes42@gmail.com' },
+        phone: { type: 'phone', description: 'Phone number, international format.', nullable: true, null_rate: 0.05 },
+        country: { type: 'country', codes: homeCountries, weights: HOME_COUNTRIES, description: 'Country of residence (ISO 3166-1 alpha-2).' },
+        city: { type: 'city', description: 'City of residence.' },
+        date_of_birth: { type: 'date', from: '1945-01-01', to: '2006-12-31', description: 'Date of birth.' },
+        created_at: { type: 'timestamp', from: '2015-01-01T00:00:00Z', to: '2024-12-31T23:59:59Z', description: 'When the customer relationship began.' },
+      },
+    },
+    cards: {
+      description: "Payment cards, each held by one cardholder, in the currency of the holder's country.",
+      default_rows: 1500,
+      credits_per_1000_rows: 1,
+      columns: {
+        card_id: { type: 'id', prefix: 'card', description: 'Key of the card.' },
+        cardholder_id: { type: 'reference', table: 'cardholders', description: 'The cardholder.' },
+        network: { type: 'card_network', description: 'Card network.' },
+        pan: { type: 'pan', network_column: 'network', description: "Primary account number: Luhn-valid, in the network's IIN ranges and length." },
+        card_type: { type: 'enum', values: ['debit', 'credit', 'prepaid'], weights: { debit: 62, credit: 33, prepaid: 5 }, description: 'Debit, credit or prepaid.' },
+        currency: { type: 'currency', description: "Billing currency (ISO 4217): the holder's country's currency." },
+        credit_limit: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 8.1, sigma: 0.6, min: 250, max: 50000, nullable: true, description: 'Credit limit; null for debit and prepaid cards.' },
+        issued_on: { type: 'date', from: '2021-01-01', to: '2025-06-30', description: 'Issue date.' },
+        expiry: { type: 'string', description: 'Expiry month, MM/YY: four years after issue.', example: '09/28' },
+        status: { type: 'enum', values: ['active', 'blocked', 'closed'], weights: { active: 92, blocked: 3, closed: 5 }, description: 'Card status.' },
+      },
+      row: (ctx) => {
+        const holder = ctx.lookup('cardholders', ctx.ref('cardholder_id'));
+        const issued = String(ctx.draw.issued_on());
+        const type = String(ctx.draw.card_type());
+        return {
+          card_type: type,
+          currency: ctx.helpers.countryByCode.get(String(holder.country))?.currency ?? 'EUR',
+          issued_on: issued,
+          expiry: `${issued.slice(5, 7)}/${String(Number(issued.slice(2, 4)) + 4).padStart(2, '0')}`,
+          credit_limit: type === 'credit' ? ctx.draw.credit_limit() : null,
+        };
+      },
+    },
+    merchants: {
+      description: 'Merchants that accept cards, with their ISO 18245 category.',
+      default_rows: 500,
+      credits_per_1000_rows: 1,
+      columns: {
+        merchant_id: { type: 'id', prefix: 'mer', description: 'Key of the merchant.' },
+        name: { type: 'company', description: 'Trading name.' },
+        mcc: { type: 'mcc', description: 'ISO 18245 merchant category code.' },
+        category: { type: 'string', description: 'Description of the merchant category code.', example: 'Grocery Stores, Supermarkets' },
+        country: { type: 'country', codes: Object.keys(merchantCountries), weights: merchantCountries, description: 'Country of the merchant (ISO 3166-1 alpha-2).' },
+        city: { type: 'city', description: 'City of the merchant.' },
+      },
+      row: (ctx) => {
+        const mcc = String(ctx.draw.mcc());
+        return { mcc, category: ctx.helpers.merchantCategoryByCode.get(mcc)?.description ?? '' };
+      },
+    },
+    transactions: {
+      description: 'Card transactions per card, in time order: authorisation, settlement, and fraud labels in bursts (card testing, spending abroad, unusual categories, odd hours).',
+      default_rows: 60000,
+      credits_per_1000_rows: 2,
+      per_parent: 'cards',
+      options: {
+        fraud_rate: { description: 'Share of transactions that are fraudulent.', schema: { type: 'number', minimum: 0, maximum: 0.5 }, default: 0.002 },
+        start_date: { description: 'First day of the period the transactions cover (YYYY-MM-DD).', schema: { type: 'string', format: 'date' }, default: '2025-01-01' },
+        days: { description: 'Length of the period in days.', schema: { type: 'integer', minimum: 1, maximum: 3660 }, default: 90 },
+      },
+      columns: {
+        transaction_id: { type: 'id', prefix: 'txn', description: 'Key of the transaction.' },
+        card_id: { type: 'reference', table: 'cards', description: 'The card used.' },
+        merchant_id: { type: 'reference', table: 'merchants', description: 'The merchant.' },
+        mcc: { type: 'mcc', description: "The merchant's category code (ISO 18245)." },
+        merchant_country: { type: 'country', description: "The merchant's country." },
+        amount: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 3.2, sigma: 1.1, min: 0.5, description: 'Amount in the transaction currency: heavy-tailed.' },
+        currency: { type: 'currency', description: "Transaction currency (ISO 4217): the merchant country's currency." },
+        entry_mode: { type: 'enum', values: ['chip', 'contactless', 'online', 'magstripe'], weights: { chip: 30, contactless: 45, online: 23, magstripe: 2 }, description: 'How the card was presented.' },
+        authorized_at: { type: 'timestamp', from: '2025-01-01T00:00:00Z', to: '2025-12-31T23:59:59Z', description: 'Authorisation time (UTC).' },
+        status: { type: 'enum', values: ['approved', 'declined', 'reversed'], weights: { approved: 955, declined: 35, reversed: 10 }, description: "The issuer's decision." },
+        auth_code: { type: 'code', length: 6, nullable: true, description: 'Authorisation code; null when declined.' },
+        settled_at: { type: 'timestamp', from: '2025-01-01T00:00:00Z', to: '2026-01-31T23:59:59Z', nullable: true, description: 'Settlement time: one to three days after authorisation; null unless approved.' },
+        is_fraud: { type: 'boolean', rate: 0, description: 'Labelled fraudulent.' },
+        fraud_pattern: { type: 'enum', values: fraudPatterns.map((pattern) => pattern.name), nullable: true, description: 'The fraud pattern of a fraudulent transaction; null otherwise.' },
+      },
+      start: (ctx: RowContext<TransactionOptions>): CardState => {
+        const card = ctx.lookup('cards', ctx.parent);
+        const holder = ctx.lookup('cardholders', ctx.refOf('cards', ctx.parent, 'cardholder_id'));
+        const home = String(holder.country);
+        const regular: number[] = [];
+        for (let tries = 0; tries < MERCHANT_SEARCH && regular.length < 6; tries++) {
+          const index = ctx.rng.int(0, ctx.rowsOf('merchants') - 1);
+          if (ctx.lookup('merchants', index).country === home) regular.push(index);
+        }
+        const period = ctx.options.days * DAY;
+        const rate = ctx.options.fraud_rate;
+        return {
+          currency: String(card.currency),
+          home,
+          regular_merchants: regular,
+          clock: Date.parse(ctx.options.start_date) + ctx.rng.next() * (period / Math.max(1, ctx.count)),
+          episode: null,
+          // An episode of mean length m started with probability s per row gives a fraud share r when s = r / (m(1 - r) + r).
+          episode_start_rate: rate / (meanBurst * (1 - rate) + rate),
+          mean_gap_ms: period / Math.max(1, ctx.count),
+        };
+      },
+      row: (ctx: RowContext<TransactionOptions>, card: CardState) => {
+        const { rng, helpers } = ctx;
+        if (!card.episode && rng.next() < card.episode_start_rate) {
+          const pattern = pickPattern(ctx);
+          card.episode = { pattern, left: rng.int(pattern.burst[0], pattern.burst[1]) };
+        }
+        const episode = card.episode;
+        let merchantIndex: number;
+        let amount = Number(ctx.draw.amount());
+        let status = String(ctx.draw.status());
+        if (episode) {
+          const { pattern } = episode;
+          card.clock += rng.int(pattern.gap_minutes[0], pattern.gap_minutes[1]) * MINUTE;
+          merchantIndex = fraudMerchant(ctx, pattern, card.home);
+          amount *= rng.float(pattern.amount_factor[0], pattern.amount_factor[1]);
+          if (pattern.name === 'odd_hours') card.clock = atNight(card.clock, rng.next());
+          status = rng.next() < pattern.decline_rate ? 'declined' : 'approved';
+          if (--episode.left === 0) card.episode = null;
+        } else {
+          card.clock += rng.exponential(1) * card.mean_gap_ms;
+          merchantIndex = card.regular_merchants.length && rng.next() < 0.7 ? rng.pick(card.regular_merchants) : rng.int(0, ctx.rowsOf('merchants') - 1);
+        }
+        const merchant = ctx.lookup('merchants', merchantIndex);
+        const country = String(merchant.country);
+        const currency = helpers.countryByCode.get(country)?.currency ?? card.currency;
+        const approved = status === 'approved';
+        return {
+          merchant_id: ctx.key('merchants', merchantIndex),
+          mcc: merchant.mcc,
+          merchant_country: country,
+          amount: helpers.round(amount, currency) || helpers.fromMinor(1, currency),
+          currency,
+          entry_mode: episode && episode.pattern.name !== 'odd_hours' ? 'online' : ctx.draw.entry_mode(),
+          authorized_at: new Date(card.clock).toISOString(),
+          status,
+          auth_code: approved ? ctx.draw.auth_code() : null,
+          settled_at: approved ? new Date(card.clock + rng.int(1, 3) * DAY + rng.int(0, 6 * 60) * MINUTE).toISOString() : null,
+          is_fraud: episode !== null,
+          fraud_pattern: episode ? episode.pattern.name : null,
+        };
+      },
+    },
+  },
+});
+
+function fraudMerchant(ctx: RowContext<unknown>, pattern: FraudPattern, home: string): number {
+  switch (pattern.name) {
+    case 'card_testing':
+      return findMerchant(ctx, (m) => m.mcc === '5815' || m.mcc === '5816');
+    case 'foreign_country':
+      return findMerchant(ctx, (m) => (FRAUD_ABROAD as readonly unknown[]).includes(m.country));
+    case 'unusual_category':
+      return findMerchant(ctx, (m) => ctx.helpers.merchantCategoryByCode.get(String(m.mcc))?.group === 'high_risk');
+    case 'odd_hours':
+      return findMerchant(ctx, (m) => m.country === home);
+  }
+}
+
+/** The first night (01:00 to 05:00 UTC) not before `time`, so a card's transactions stay in time order. */
+function atNight(time: number, fraction: number): number {
+  const night = time - (time % DAY) + (1 + 4 * fraction) * 60 * MINUTE;
+  return night >= time ? night : night + DAY;
+}
