@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -53,26 +54,27 @@ export async function writeResultFile(options: {
       done(null, chunk);
     },
   });
-  const handle = await open(partPath, 'w');
   try {
-    const sink = handle.createWriteStream({ autoClose: false });
+    // `flush`: the bytes are on disk before the rename makes the file visible.
+    const sink = createWriteStream(partPath, { flush: true });
     if (compression === 'gzip') await pipeline(chunks, createGzip(), measure, sink, { signal });
     else await pipeline(chunks, measure, sink, { signal });
-    await handle.sync();
-    await handle.close();
     await rename(partPath, join(directory, file));
   } catch (error) {
-    await handle.close().catch(() => undefined);
     await rm(partPath, { force: true });
     throw error;
   }
   return { bytes, sha256: hash.digest('hex') };
 }
 
-/** Part files left by an earlier attempt whose runner died: the new attempt writes every table again. */
-export async function removePartFiles(directory: string): Promise<void> {
+/** Part files left by earlier attempts whose runner died: the new attempt writes every table again. */
+export async function removeStalePartFiles(directory: string, attempt: number): Promise<void> {
   const names = await readdir(directory).catch(() => [] as string[]);
-  await Promise.all(names.filter((name) => name.endsWith('.part')).map((name) => rm(join(directory, name), { force: true })));
+  const stale = names.filter((name) => {
+    const match = /\.(\d+)\.part$/.exec(name);
+    return match !== null && Number(match[1]) < attempt;
+  });
+  await Promise.all(stale.map((name) => rm(join(directory, name), { force: true })));
 }
 
 /** A cancelled, failed or expired job leaves nothing on disk. */

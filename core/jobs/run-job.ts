@@ -4,7 +4,7 @@ import { jobDecider, jobStream, type JobState, type ResultFile, type TableProgre
 import { failureProblem } from './failure.js';
 import { keepLease, type StopReason } from './lease-keeper.js';
 import type { JobCredits, TableChunk, TableGenerator } from './ports.js';
-import { jobDirectory, partFileName, removeJobDirectory, removePartFiles, resultFileName, writeResultFile } from './result-files.js';
+import { jobDirectory, partFileName, removeJobDirectory, removeStalePartFiles, resultFileName, writeResultFile } from './result-files.js';
 
 export interface JobContext {
   commands: CommandHandler;
@@ -40,7 +40,7 @@ export async function runJob(context: JobContext, claimed: JobState, stopping: A
   const lease = keepLease({ ...context, jobId: job.job_id, progress: () => structuredClone(progress), controller });
   let table: string | null = null;
   try {
-    await removePartFiles(directory);
+    await removeStalePartFiles(directory, attempt);
     const files: ResultFile[] = [];
     for (const entry of progress) {
       table = entry.name;

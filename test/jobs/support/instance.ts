@@ -1,0 +1,115 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Clock } from '../../../core/clock.js';
+import { CreditsService } from '../../../core/credits/credits-service.js';
+import { accountDecider, accountStream } from '../../../core/domain/account/index.js';
+import { CommandHandler } from '../../../core/domain/command-handler.js';
+import { eventDefinitions } from '../../../core/domain/events.js';
+import { jobDecider, jobStream, type OutputFormat, type Compression } from '../../../core/domain/job/index.js';
+import { EventRegistry } from '../../../core/events/registry.js';
+import type { Mode } from '../../../core/events/envelope.js';
+import type { TableGenerator } from '../../../core/jobs/ports.js';
+import { JobRunner } from '../../../core/jobs/runner.js';
+import type { EventStore } from '../../../core/store/event-store.js';
+import { jobsProjection, type JobsState } from '../../../projections/jobs.js';
+import { ProjectionRunner } from '../../../projections/runner.js';
+
+/** One service instance as far as jobs go: its own store connection, projections, credits and runner. */
+export interface JobsInstance {
+  store: EventStore;
+  commands: CommandHandler;
+  projections: ProjectionRunner;
+  credits: CreditsService;
+  runner: JobRunner;
+  jobs(): JobsState;
+  stop(): Promise<void>;
+}
+
+export async function startInstance(options: {
+  store: EventStore;
+  generate: TableGenerator;
+  clock: Clock;
+  resultsDir: string;
+  leaseMs?: number;
+  maxJobs?: number;
+  retentionMs?: number;
+  instanceId?: string;
+}): Promise<JobsInstance> {
+  const { store, clock } = options;
+  const registry = new EventRegistry(eventDefinitions);
+  const commands = new CommandHandler(store, registry);
+  const projections = new ProjectionRunner(store, registry, [jobsProjection], undefined, { pollIntervalMs: 20 });
+  await projections.start();
+  const credits = new CreditsService(commands);
+  const jobs = () => projections.state<JobsState>('jobs');
+  const runner = new JobRunner({
+    commands,
+    credits,
+    generate: options.generate,
+    clock,
+    resultsDir: options.resultsDir,
+    leaseMs: options.leaseMs ?? 10_000,
+    maxJobs: options.maxJobs ?? 2,
+    retentionMs: options.retentionMs ?? 3_600_000,
+    instanceId: options.instanceId,
+    pollMs: 20,
+    jobs,
+    onError: (error) => console.error('runner error', error),
+  });
+  return {
+    store,
+    commands,
+    projections,
+    credits,
+    runner,
+    jobs,
+    async stop() {
+      await runner.stop();
+      await projections.stop();
+    },
+  };
+}
+
+export const tempDir = (prefix: string): string => mkdtempSync(join(tmpdir(), `finsynth-${prefix}-`));
+
+export async function openAccount(instance: JobsInstance, accountId: string, credits: number, at: string): Promise<void> {
+  await instance.commands.handle(accountDecider, accountStream(accountId), { type: 'OpenAccount', accountId, tier: 'team', at });
+  await instance.credits.grant({ accountId, amount: credits, reference: `grant-${accountId}`, reason: 'test' });
+}
+
+/** Queues a job as the jobs service does (reserve, then create), for runner tests that need no config resolution. */
+export async function queueJob(
+  instance: JobsInstance,
+  job: { jobId: string; accountId: string; mode?: Mode; rows: Record<string, number>; format?: OutputFormat; compression?: Compression; at: string },
+): Promise<number> {
+  const mode = job.mode ?? 'live';
+  const tables = Object.entries(job.rows).map(([name, rows]) => ({ name, rows, credits: Math.max(1, Math.ceil(rows / 1000)) }));
+  const credits = tables.reduce((sum, table) => sum + table.credits, 0);
+  await instance.credits.reserve({ accountId: job.accountId, mode, keyId: 'key_test', reference: job.jobId, sector: 'cards', tables, credits });
+  const plan = { sector: 'cards', seed: 7, tables: tables.map(({ name, rows }) => ({ name, rows })) };
+  const result = await instance.commands.handle(jobDecider, jobStream(job.jobId), {
+    type: 'CreateJob',
+    job_id: job.jobId,
+    account_id: job.accountId,
+    mode,
+    key_id: 'key_test',
+    config: { version: 1, sector: 'cards', seed: 7, tables: plan.tables },
+    plan,
+    output: { format: job.format ?? 'csv', compression: job.compression ?? 'none' },
+    estimate: { credits, tables },
+    at: job.at,
+  });
+  return result.position;
+}
+
+/** Polls the read model until `predicate` holds (the runner works in the background). */
+export async function until(instance: JobsInstance, predicate: (jobs: JobsState) => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await instance.projections.waitFor(await instance.store.headPosition());
+    if (predicate(instance.jobs())) return;
+    if (Date.now() > deadline) throw new Error(`condition not reached within ${timeoutMs} ms: ${JSON.stringify(Object.values(instance.jobs().jobs).map((job) => [job.id, job.state, job.progress]))}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
