@@ -1,0 +1,40 @@
+import { TIERS, type Tier } from '../core/domain/account/profile.js';
+import { createServices } from '../core/services.js';
+import { createAccount } from '../core/accounts/create-account.js';
+import { UsageError, configFrom, parseOptions } from './options.js';
+
+const USAGE = `usage: finsynth accounts create --tier <${TIERS.join('|')}> [--credits N] [--data DIR] [--json]`;
+
+/**
+ * `finsynth accounts create`: opens an account on the store the server uses (it may be running: the
+ * server's projections pick the new keys up within a second). With --json, stdout holds exactly the
+ * account id and the two keys, and nothing else.
+ */
+export async function accounts(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(args, {
+    tier: { type: 'string' },
+    credits: { type: 'string' },
+    data: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  });
+  if (positionals.length !== 1 || positionals[0] !== 'create') throw new UsageError(USAGE);
+  if (!values.tier || !TIERS.includes(values.tier as Tier)) throw new UsageError(`--tier must be one of ${TIERS.join(', ')}\n${USAGE}`);
+  const credits = values.credits === undefined ? undefined : Number(values.credits);
+  if (credits !== undefined && (!/^\d+$/.test(values.credits!) || !Number.isSafeInteger(credits))) {
+    throw new UsageError(`--credits must be a whole number of credits, not "${values.credits}"`);
+  }
+
+  const services = await createServices(configFrom(values));
+  try {
+    const created = await createAccount(services, { tier: values.tier as Tier, credits });
+    const { account_id, keys } = created;
+    if (values.json) {
+      process.stdout.write(`{"account_id": ${JSON.stringify(account_id)}, "keys": {"live": ${JSON.stringify(keys.live)}, "test": ${JSON.stringify(keys.test)}}}\n`);
+    } else {
+      process.stdout.write(`account ${account_id} (${values.tier})\n  live key: ${keys.live}\n  test key: ${keys.test}\nThe keys are shown this once; keep them.\n`);
+    }
+    return 0;
+  } finally {
+    await services.close();
+  }
+}
