@@ -7,6 +7,7 @@ import { createServices, type Services } from '../../core/services.js';
 import { createAccount } from '../../core/accounts/create-account.js';
 import type { Tier } from '../../core/domain/account/profile.js';
 import { createApp, type App } from '../../api/app.js';
+import type { RouteGroup } from '../../api/route.js';
 import { listen, type RunningServer } from '../../api/server.js';
 
 export interface TestApp {
@@ -23,8 +24,10 @@ export interface TestAppOptions {
   /** Overrides of the configuration; the environment is not read (no postgres, no redis unless given). */
   config?: Partial<Config>;
   clock?: Clock;
-  /** Reuse a data directory (restart tests); a fresh temporary one otherwise. */
+  /** Reuse a data directory (restart tests, several instances); a fresh temporary one otherwise. */
   dataDir?: string;
+  /** Route groups to serve instead of the app's own (tests of the pipeline itself). */
+  groups?: readonly RouteGroup[];
 }
 
 /** The real app on an ephemeral port, with the embedded store in a fresh temporary directory. */
@@ -32,7 +35,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'finsynth-test-')));
   const config = loadConfig({}, { dataDir, port: 0, logLevel: 'silent', poolSize: 2, ...options.config });
   const services = await createServices(config, { clock: options.clock });
-  const app = createApp(services);
+  const app = createApp(services, { groups: options.groups });
   const server = await listen(app, 0);
   return {
     url: server.url,

@@ -1,0 +1,122 @@
+import { expect } from 'chai';
+import { request, openAccount, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
+import { routeGroups } from '../../api/app.js';
+import { defineRoute, type RouteGroup } from '../../api/route.js';
+
+/** A route that fails the way a bug would, to see that nothing of the failure leaks. */
+const failing: RouteGroup = {
+  tag: 'Service',
+  description: 'test only',
+  routes: [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/test/explode',
+      operationId: 'explode',
+      summary: 'throws',
+      scope: null,
+      responses: { 200: { description: 'never' } },
+      handle() {
+        throw new Error('secret internal detail at /srv/finsynth/core/db.ts:42');
+      },
+    }),
+  ],
+};
+
+function expectProblem(response: { status: number; headers: Headers; body: any }, status: number, slug: string, instance: string) {
+  expect(response.status).to.equal(status);
+  expect(response.headers.get('content-type')).to.equal('application/problem+json');
+  expect(response.body).to.include({ type: `https://errors.finsynth.dev/${slug}`, status, instance });
+  expect(response.body.title).to.be.a('string').and.not.empty;
+  expect(response.body.detail).to.be.a('string').and.not.empty;
+  expect(response.headers.get('request-id')).to.equal(response.body.request_id);
+}
+
+describe('problem details on every path', () => {
+  let app: TestApp;
+  let account: TestAccount;
+
+  before(async () => {
+    app = await startTestApp({ groups: [...routeGroups, failing] });
+    account = await openAccount(app);
+  });
+  after(() => app.close());
+  // After every bad request, the service must still serve.
+  afterEach(async () => {
+    expect((await request(app, 'GET', '/healthz')).status).to.equal(200);
+  });
+
+  it('answers an unknown route with 404 route-not-found', async () => {
+    expectProblem(await request(app, 'GET', '/v1/nowhere', { key: account.live }), 404, 'route-not-found', '/v1/nowhere');
+    expectProblem(await request(app, 'GET', '/', {}), 404, 'route-not-found', '/');
+  });
+
+  it('answers a wrong method with 405 and the Allow header', async () => {
+    const response = await request(app, 'PATCH', '/v1/keys', { key: account.live });
+    expectProblem(response, 405, 'method-not-allowed', '/v1/keys');
+    expect(response.headers.get('allow')!.split(', ')).to.include.members(['GET', 'POST']);
+  });
+
+  it('answers malformed JSON with 400 malformed-json', async () => {
+    const response = await request(app, 'POST', '/v1/keys', { key: account.live, body: '{"name": ', headers: { 'content-type': 'application/json' } });
+    expectProblem(response, 400, 'malformed-json', '/v1/keys');
+  });
+
+  it('answers a missing or wrong Content-Type with 415', async () => {
+    const missing = await request(app, 'POST', '/v1/keys', { key: account.live, body: '{}' });
+    expectProblem(missing, 415, 'unsupported-media-type', '/v1/keys');
+    const wrong = await request(app, 'POST', '/v1/keys', { key: account.live, body: '<keys/>', headers: { 'content-type': 'application/xml' } });
+    expectProblem(wrong, 415, 'unsupported-media-type', '/v1/keys');
+    expect(wrong.body.supported).to.deep.equal(['application/json']);
+  });
+
+  it('answers a 10 MB body with 413, without reading it', async () => {
+    const body = `{"name": "${'x'.repeat(10 * 1024 * 1024)}"}`;
+    const response = await request(app, 'POST', '/v1/keys', { key: account.live, body, headers: { 'content-type': 'application/json' } });
+    expectProblem(response, 413, 'payload-too-large', '/v1/keys');
+    expect(response.body.limit_bytes).to.equal(1024 * 1024);
+  });
+
+  it('answers JSON nested 10,000 levels deep with 400 nesting-too-deep', async () => {
+    const body = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const response = await request(app, 'POST', '/v1/keys', { key: account.live, body, headers: { 'content-type': 'application/json' } });
+    expectProblem(response, 400, 'nesting-too-deep', '/v1/keys');
+  });
+
+  it('answers invalid UTF-8 with 400 invalid-encoding', async () => {
+    const body = Buffer.concat([Buffer.from('{"name": "'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]);
+    const response = await request(app, 'POST', '/v1/keys', { key: account.live, body, headers: { 'content-type': 'application/json' } });
+    expectProblem(response, 400, 'invalid-encoding', '/v1/keys');
+  });
+
+  it('lists each failing field with a JSON pointer, also a thousand unknown ones', async () => {
+    const body: Record<string, unknown> = { scopes: ['generate', 'root'], name: '' };
+    for (let index = 0; index < 1000; index += 1) body[`unknown_${index}`] = index;
+    const response = await request(app, 'POST', '/v1/keys', { key: account.live, body });
+    expectProblem(response, 400, 'validation-failed', '/v1/keys');
+    const pointers = response.body.errors.map((error: { pointer: string }) => error.pointer);
+    expect(pointers).to.include.members(['/scopes/1', '/name', '/unknown_0', '/unknown_999']);
+    expect(pointers).to.have.length(1002);
+    expect(response.body.errors.every((error: { in: string }) => error.in === 'body')).to.equal(true);
+  });
+
+  it('validates the query too', async () => {
+    const response = await request(app, 'GET', '/v1/keys?limit=0&colour=red', { key: account.live });
+    expectProblem(response, 400, 'validation-failed', '/v1/keys');
+    expect(response.body.errors).to.deep.include.members([
+      { in: 'query', pointer: '/limit', message: 'must be >= 1' },
+      { in: 'query', pointer: '/colour', message: 'must NOT have additional properties' },
+    ]);
+  });
+
+  it('answers an unexpected exception with 500 and leaks nothing of it', async () => {
+    const response = await request(app, 'GET', '/v1/test/explode');
+    expectProblem(response, 500, 'internal-error', '/v1/test/explode');
+    expect(response.text).not.to.match(/secret|\/srv|db\.ts|stack/);
+  });
+
+  it('puts a Request-Id on every response', async () => {
+    const ids = await Promise.all(['/healthz', '/v1/keys', '/v1/nowhere'].map(async (path) => (await request(app, 'GET', path)).headers.get('request-id')));
+    for (const id of ids) expect(id).to.match(/^req_[0-9A-Za-z]{20}$/);
+    expect(new Set(ids).size).to.equal(3);
+  });
+});
