@@ -26,6 +26,18 @@ export const HttpProblems = {
     status: 405,
     description: 'The path exists but not with this method; the `Allow` header lists the methods it has.',
   }),
+  malformedRequest: defineProblem({
+    slug: 'malformed-request',
+    title: 'Bad Request',
+    status: 400,
+    description: 'The request is not valid HTTP/1.1 (a control character in a header, a broken request line); the connection is closed.',
+  }),
+  headersTooLarge: defineProblem({
+    slug: 'headers-too-large',
+    title: 'Request Header Fields Too Large',
+    status: 431,
+    description: 'The request headers exceed the limit of the server; the connection is closed.',
+  }),
   payloadTooLarge: defineProblem({
     slug: 'payload-too-large',
     title: 'Payload Too Large',

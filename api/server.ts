@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from './app.js';
+import { answerClientError } from './client-error.js';
 
 export interface RunningServer {
   server: Server;
@@ -15,6 +16,7 @@ export async function listen(app: App, port: number, host?: string): Promise<Run
   const server = createServer(app.callback());
   // Keep-alive sockets that a load balancer holds open must not outlive an idle timeout of its own.
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerClientError(app.context.services.config));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../core/config.js';
@@ -95,4 +96,21 @@ export async function request<Body = any>(testApp: Pick<TestApp, 'url'>, method:
   const text = await response.text();
   const type = response.headers.get('content-type') ?? '';
   return { status: response.status, headers: response.headers, body: /json/.test(type) && text ? JSON.parse(text) : text, text };
+}
+
+/**
+ * Bytes on a socket, for what fetch refuses to send (control characters in headers, broken framing).
+ * The request should ask for `Connection: close`; the answer is parsed into status, headers and body.
+ */
+export async function rawRequest(testApp: Pick<TestApp, 'server'>, bytes: string | Buffer): Promise<{ status: number; headers: Record<string, string>; body: any }> {
+  const socket = connect(testApp.server.port, '127.0.0.1');
+  socket.end(bytes);
+  const chunks: Buffer[] = [];
+  for await (const chunk of socket) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  const [head = '', ...rest] = text.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const body = rest.join('\r\n\r\n');
+  return { status: Number(statusLine.split(' ')[1]), headers, body: /json/.test(headers['content-type'] ?? '') ? JSON.parse(body) : body };
 }

@@ -1,0 +1,187 @@
+import { expect } from 'chai';
+import { rawRequest, request, openAccount, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
+import { routeGroups } from '../../api/app.js';
+import { defineRoute, type RouteGroup } from '../../api/route.js';
+import { TestClock } from '../../core/clock.js';
+
+/** A POST that waits until the test lets it finish, and one that fails like a bug: the in-flight and 5xx cases. */
+let enteredSlow: () => void = () => {};
+let releaseSlow: () => void = () => {};
+let failures = 0;
+const testRoutes: RouteGroup = {
+  tag: 'Service',
+  description: 'test only',
+  routes: [
+    defineRoute({
+      method: 'POST',
+      path: '/v1/test/slow',
+      operationId: 'slow',
+      summary: 'waits',
+      scope: 'keys:read',
+      body: { content: { 'application/json': { type: 'object' } } },
+      responses: { 200: { description: 'done' } },
+      async handle(ctx) {
+        const released = new Promise<void>((resolve) => (releaseSlow = resolve));
+        enteredSlow();
+        await released;
+        ctx.body = { done: true };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/test/flaky',
+      operationId: 'flaky',
+      summary: 'fails once',
+      scope: 'keys:read',
+      body: { content: { 'application/json': { type: 'object' } } },
+      responses: { 200: { description: 'done' } },
+      handle(ctx) {
+        failures += 1;
+        if (failures === 1) throw new Error('transient');
+        ctx.body = { attempt: failures };
+      },
+    }),
+  ],
+};
+
+describe('Idempotency-Key', () => {
+  let app: TestApp;
+  let account: TestAccount;
+  const clock = new TestClock(new Date());
+
+  before(async () => {
+    app = await startTestApp({ groups: [...routeGroups, testRoutes], clock });
+    account = await openAccount(app);
+  });
+  after(() => app.close());
+
+  const issue = (key: string, idempotencyKey: string, body: unknown) =>
+    request(app, 'POST', '/v1/keys', { key, body, headers: { 'idempotency-key': idempotencyKey } });
+
+  it('replays the first response to a repeat, without doing the work again', async () => {
+    const first = await issue(account.live, 'k-replay', { name: 'once' });
+    const second = await issue(account.live, 'k-replay', { name: 'once' });
+    expect(first.status).to.equal(201);
+    expect(second.status).to.equal(201);
+    expect(second.body).to.deep.equal(first.body);
+    expect(second.headers.get('idempotent-replayed')).to.equal('true');
+    expect(second.headers.get('content-type')).to.equal(first.headers.get('content-type'));
+    expect(second.headers.get('request-id')).not.to.equal(first.headers.get('request-id'));
+    const keys = await request(app, 'GET', '/v1/keys?limit=100', { key: account.live });
+    expect(keys.body.data.filter((key: { name: string }) => key.name === 'once')).to.have.length(1);
+  });
+
+  it('treats members in another order as the same body', async () => {
+    const first = await issue(account.live, 'k-order', { name: 'ordered', scopes: ['keys:read'] });
+    const second = await request(app, 'POST', '/v1/keys', {
+      key: account.live,
+      body: '{"scopes": ["keys:read"], "name": "ordered"}',
+      headers: { 'idempotency-key': 'k-order', 'content-type': 'application/json' },
+    });
+    expect(second.body.id).to.equal(first.body.id);
+  });
+
+  it('answers 422 to the same key with another body', async () => {
+    await issue(account.live, 'k-reused', { name: 'first' });
+    const reused = await issue(account.live, 'k-reused', { name: 'second' });
+    expect(reused.status).to.equal(422);
+    expect(reused.body.type).to.equal('https://errors.finsynth.dev/idempotency-key-reused');
+  });
+
+  it('answers 409 to a repeat while the first is in flight', async () => {
+    const options = { key: account.live, body: {}, headers: { 'idempotency-key': 'k-slow' } };
+    const entered = new Promise<void>((resolve) => (enteredSlow = resolve));
+    const first = request(app, 'POST', '/v1/test/slow', options);
+    await entered;
+    const conflict = await request(app, 'POST', '/v1/test/slow', options);
+    expect(conflict.status).to.equal(409);
+    expect(conflict.body.type).to.equal('https://errors.finsynth.dev/idempotency-in-flight');
+    releaseSlow();
+    expect((await first).body).to.deep.equal({ done: true });
+    expect((await request(app, 'POST', '/v1/test/slow', options)).body).to.deep.equal({ done: true });
+  });
+
+  it('scopes keys to the mode: the same key with a test key is another request', async () => {
+    const live = await issue(account.live, 'k-mode', { name: 'moded' });
+    const test = await issue(account.test, 'k-mode', { name: 'moded' });
+    expect(test.status).to.equal(201);
+    expect(test.body.mode).to.equal('test');
+    expect(test.body.id).not.to.equal(live.body.id);
+  });
+
+  it('scopes keys to the account', async () => {
+    const other = await openAccount(app);
+    const mine = await issue(account.live, 'k-account', { name: 'x' });
+    const theirs = await issue(other.live, 'k-account', { name: 'x' });
+    expect(theirs.status).to.equal(201);
+    expect(theirs.body.id).not.to.equal(mine.body.id);
+  });
+
+  it('does not keep a 500: the retry does the work', async () => {
+    const options = { key: account.live, body: {}, headers: { 'idempotency-key': 'k-flaky' } };
+    expect((await request(app, 'POST', '/v1/test/flaky', options)).status).to.equal(500);
+    const retry = await request(app, 'POST', '/v1/test/flaky', options);
+    expect(retry.body).to.deep.equal({ attempt: 2 });
+    expect((await request(app, 'POST', '/v1/test/flaky', options)).body).to.deep.equal({ attempt: 2 });
+  });
+
+  it('keeps a client error: its repeat gets the same problem', async () => {
+    const narrow = await issue(account.live, 'k-narrow', { scopes: ['keys:write'] });
+    const first = await issue(narrow.body.secret, 'k-escalate', { scopes: ['billing:write'] });
+    const second = await issue(narrow.body.secret, 'k-escalate', { scopes: ['billing:write'] });
+    expect(first.status).to.equal(403);
+    expect(second.status).to.equal(403);
+    expect(second.body.detail).to.equal(first.body.detail);
+    expect(second.headers.get('content-type')).to.equal('application/problem+json');
+  });
+
+  it('refuses a malformed header, injection attempts included', async () => {
+    for (const value of ['a b', '"unterminated', 'x'.repeat(256), 'k;Set-Cookie:a=b"', 'clé']) {
+      const response = await issue(account.live, value, { name: 'never' });
+      expect(response.status, value).to.equal(400);
+      expect(response.body.type).to.equal('https://errors.finsynth.dev/invalid-idempotency-key');
+    }
+    for (const value of ['k\u0001ey', 'k\u007fey', 'k\rSet-Cookie: a=b']) {
+      const body = '{"name":"never"}';
+      const response = await rawRequest(
+        app,
+        `POST /v1/keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${account.live}\r\nIdempotency-Key: ${value}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      expect(response.status, JSON.stringify(value)).to.equal(400);
+      expect(response.headers['content-type']).to.equal('application/problem+json');
+      expect(response.body.type).to.equal('https://errors.finsynth.dev/malformed-request');
+      expect(response.headers['set-cookie']).to.equal(undefined);
+    }
+    const keys = await request(app, 'GET', '/v1/keys?limit=100', { key: account.live });
+    expect(keys.body.data.some((key: { name: string }) => key.name === 'never')).to.equal(false);
+    expect((await request(app, 'GET', '/healthz')).status).to.equal(200);
+  });
+
+  it('accepts the quoted form of the draft as the same key', async () => {
+    const bare = await issue(account.live, 'k-quoted', { name: 'q' });
+    const quoted = await issue(account.live, '"k-quoted"', { name: 'q' });
+    expect(quoted.body.id).to.equal(bare.body.id);
+  });
+
+  it('keeps a response for 24 hours, then lets the key be used afresh', async () => {
+    const first = await issue(account.live, 'k-expiry', { name: 'e' });
+    clock.advance({ hours: 23, minutes: 59 });
+    expect((await issue(account.live, 'k-expiry', { name: 'e' })).body.id).to.equal(first.body.id);
+    clock.advance({ minutes: 2 });
+    const later = await issue(account.live, 'k-expiry', { name: 'e' });
+    expect(later.status).to.equal(201);
+    expect(later.body.id).not.to.equal(first.body.id);
+  });
+
+  it('survives a restart: the record is in the store', async () => {
+    const dataDir = app.config.dataDir;
+    const first = await issue(account.live, 'k-restart', { name: 'r' });
+    await app.server.close();
+    await app.services.close();
+    app = await startTestApp({ groups: [...routeGroups, testRoutes], clock, dataDir });
+    const replayed = await issue(account.live, 'k-restart', { name: 'r' });
+    expect(replayed.body).to.deep.equal(first.body);
+    expect(replayed.headers.get('idempotent-replayed')).to.equal('true');
+  });
+});
