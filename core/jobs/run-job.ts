@@ -24,9 +24,10 @@ export interface JobContext {
  * so an instance that dies between the two is taken over and charges nothing twice.
  *
  * A cancel removes every file and releases the credits; a lost lease or a shutdown only drops this
- * attempt's part files and leaves the job to the runner that holds (or will take over) its lease.
+ * attempt's part files and leaves the job to the runner that holds (or will take over) its lease. A
+ * graceful shutdown (`handOver`) ends the lease at once, so that another instance need not wait for it.
  */
-export async function runJob(context: JobContext, claimed: JobState, stopping: AbortSignal): Promise<void> {
+export async function runJob(context: JobContext, claimed: JobState, stopping: AbortSignal, handOver: () => boolean): Promise<void> {
   const { commands, credits, generate, clock, instanceId, resultsDir } = context;
   const job = claimed.created!;
   const attempt = claimed.lease!.attempt;
@@ -66,7 +67,11 @@ export async function runJob(context: JobContext, claimed: JobState, stopping: A
   } catch (error) {
     await lease.stop();
     const reason = controller.signal.reason as StopReason | undefined;
-    if (reason === 'lease-lost' || reason === 'stopping') return;
+    if (reason === 'lease-lost') return;
+    if (reason === 'stopping') {
+      if (handOver()) await handBack(context, job.job_id);
+      return;
+    }
     await removeJobDirectory(resultsDir, job.job_id);
     if (reason === 'cancel') {
       await credits.release(job.account_id, job.job_id, 'job cancelled');
@@ -86,4 +91,12 @@ async function* countRows(chunks: AsyncIterable<TableChunk>, progress: TableProg
     progress.rows_done += chunk.rows;
     yield chunk.bytes;
   }
+}
+
+/** Ends this runner's lease now: a progress event whose lease expires at once. */
+async function handBack(context: JobContext, jobId: string): Promise<void> {
+  const { commands, clock, instanceId } = context;
+  const { state } = await commands.load(jobDecider, jobStream(jobId));
+  const command = { type: 'RecordProgress', instanceId, tables: state.progress, at: clock.now().toISOString(), leaseMs: 0 } as const;
+  await commands.handle(jobDecider, jobStream(jobId), command).catch(() => undefined);
 }

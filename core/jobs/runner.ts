@@ -35,6 +35,7 @@ export class JobRunner {
   private readonly stopping = new AbortController();
   private loop: Promise<void> | undefined;
   private lastSweep = 0;
+  private handOver = false;
 
   constructor(private readonly options: JobRunnerOptions) {
     this.instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -45,8 +46,13 @@ export class JobRunner {
     this.loop ??= this.follow();
   }
 
-  /** Stops claiming and abandons the jobs in hand: their part files are removed and their leases left to expire, so another instance finishes them. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming and stops the jobs in hand, removing their part files. With `handOver` their leases
+   * end at once (a graceful shutdown: another instance takes them over at its next poll); without, they
+   * are left to expire, as when an instance dies.
+   */
+  async stop({ handOver = false } = {}): Promise<void> {
+    this.handOver = handOver;
     this.stopping.abort();
     await this.loop;
     await Promise.all(this.active.values());
@@ -88,7 +94,7 @@ export class JobRunner {
       this.options.commands.handle(jobDecider, jobStream(job.id), { type: 'ClaimJob', instanceId: this.instanceId, at, leaseMs: this.options.leaseMs }),
     );
     if (!claimed) return;
-    const run = runJob(this.context, claimed.state as JobState, this.stopping.signal)
+    const run = runJob(this.context, claimed.state as JobState, this.stopping.signal, () => this.handOver)
       .catch((error: unknown) => this.context.onError(error))
       .finally(() => this.active.delete(job.id));
     this.active.set(job.id, run);
