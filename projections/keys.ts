@@ -4,6 +4,7 @@ import type { Scope } from '../core/auth/scopes.js';
 import type { Tier } from '../core/domain/account/profile.js';
 import type { AccountOpened } from '../core/domain/account/profile.js';
 import type { KeyIssued, KeyRevoked } from '../core/domain/account/keys.js';
+import type { SubscriptionRenewed, SubscriptionUpgraded } from '../core/domain/account/subscription.js';
 import type { Projection } from './projection.js';
 
 export interface KeyRecord {
@@ -31,10 +32,13 @@ export interface KeysModel {
 
 export const KEYS_PROJECTION = 'keys';
 
+/** Subscription events carry no account id: the stream (`account-<id>`) names the account. */
+const accountIdOf = (event: RecordedEvent): string => event.stream.slice('account-'.length);
+
 export const keysProjection: Projection<KeysModel> = {
   name: KEYS_PROJECTION,
-  version: 1,
-  handles: ['AccountOpened', 'KeyIssued', 'KeyRevoked'],
+  version: 2,
+  handles: ['AccountOpened', 'SubscriptionUpgraded', 'SubscriptionRenewed', 'KeyIssued', 'KeyRevoked'],
   initialState: () => ({ bySha256: new Map(), byId: new Map(), tiers: new Map() }),
   apply(state, event: RecordedEvent) {
     switch (event.type) {
@@ -43,6 +47,13 @@ export const keysProjection: Projection<KeysModel> = {
         state.tiers.set(data.account_id, data.tier);
         break;
       }
+      // The rate limit follows the tier from the moment the change takes effect.
+      case 'SubscriptionUpgraded':
+        state.tiers.set(accountIdOf(event), (event.data as SubscriptionUpgraded['data']).to_tier);
+        break;
+      case 'SubscriptionRenewed':
+        state.tiers.set(accountIdOf(event), (event.data as SubscriptionRenewed['data']).tier);
+        break;
       case 'KeyIssued': {
         const data = event.data as KeyIssued['data'];
         const record: KeyRecord = { ...data, revoked_at: null };

@@ -5,11 +5,6 @@ import type { Tier } from '../domain/account/profile.js';
 import type { Services } from '../services.js';
 import { issueKey } from './keys.js';
 
-/** The credits service's grant, as the contract between the workstreams names it. */
-interface CreditGrants {
-  grant(input: { accountId: string; amount: number; reference: string; reason: string }): Promise<{ position: number }>;
-}
-
 export interface CreatedAccount {
   account_id: string;
   keys: { live: string; test: string };
@@ -22,10 +17,7 @@ export interface CreatedAccount {
  * account, grants its starting credits (exactly `credits`, or the tier's monthly allowance), and
  * issues one live and one test key holding every scope.
  */
-export async function createAccount(
-  services: Services & { credits?: CreditGrants },
-  options: { tier: Tier; credits?: number },
-): Promise<CreatedAccount> {
+export async function createAccount(services: Services, options: { tier: Tier; credits?: number }): Promise<CreatedAccount> {
   const accountId = newAccountId();
   const metadata = { correlation_id: accountId };
   await services.commands.handle(
@@ -34,8 +26,7 @@ export async function createAccount(
     { type: 'OpenAccount', accountId, tier: options.tier, at: services.clock.now().toISOString() },
     { metadata },
   );
-  // Until the credits workstream composes its service, accounts open without a grant (integration pending).
-  await services.credits?.grant({
+  await services.credits.grant({
     accountId,
     amount: options.credits ?? services.pricing.tiers[options.tier].included_credits,
     reference: `opening-${accountId}`,
