@@ -13,11 +13,13 @@ import { HttpProblems } from './problems.js';
 import type { RouteGroup } from './route.js';
 import { serviceRoutes } from './routes/service.js';
 import { keysRoutes } from './routes/keys.js';
+import { configsRoutes } from './routes/configs.js';
 
 /** Every group of operations the service serves; each workstream adds its group with one line. */
 export const routeGroups: RouteGroup[] = [
   serviceRoutes,
   keysRoutes,
+  configsRoutes,
 ];
 
 export interface AppOptions {

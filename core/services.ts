@@ -15,6 +15,9 @@ import { CreditsService } from './credits/credits-service.js';
 import { BillingService } from './billing/billing-service.js';
 import { SandboxPaymentProvider } from './billing/sandbox-payment-provider.js';
 import { scheduleRenewals } from './billing/renewals.js';
+import { ConfigService } from './configs/service.js';
+import { packCatalog } from './configs/packs-catalog.js';
+import cards from '../plugins/cards/index.js';
 import { accountsDueForRenewal, BILLING_PROJECTION, type BillingModel } from '../projections/billing.js';
 
 /**
@@ -34,6 +37,8 @@ export interface Services {
   credits: CreditsService;
   /** Subscriptions, renewals and credit purchases. */
   billing: BillingService;
+  /** Generation configs and overlays: validate, estimate, compose, save; `resolve` turns a job's config input into a valid config. */
+  configs: ConfigService;
   /** The Prometheus registry served at /metrics; each module registers its own metrics here. */
   metrics: Registry;
   /** Stops the projections (writing their snapshots), then closes the connections. */
@@ -80,6 +85,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     projections: runner,
     credits,
     billing,
+    configs: new ConfigService({ catalog: packCatalog([cards]), commands, credits, clock }),
     rateLimits: new RateLimits(pricing, redis),
     metrics: new Registry(),
     async close() {

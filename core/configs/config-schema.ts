@@ -1,4 +1,6 @@
 import type { JsonSchema } from '../events/registry.js';
+import { distributionSchema } from '../generation/distributions.js';
+import { dataTypes } from '../generation/types/index.js';
 
 /**
  * The generation config (DESIGN.md section 6) as JSON Schema 2020-12: the one document that ajv
@@ -11,42 +13,22 @@ import type { JsonSchema } from '../events/registry.js';
 
 export const CONFIG_VERSION = 1;
 export const MAX_TABLES = 50;
-/** Per table, for jobs; quick generation has tighter limits of its own (core/configs/quick-limits.ts). */
+/** Per table, for jobs; quick generation has tighter limits of its own (core/configs/quick-request.ts). */
 export const MAX_ROWS_PER_TABLE = 100_000_000;
 
-export const DISTRIBUTIONS = ['normal', 'lognormal', 'uniform', 'exponential', 'pareto', 'poisson'] as const;
-export type Distribution = (typeof DISTRIBUTIONS)[number];
-
-/** The parameters each distribution needs; `min` and `max` clamp any of them, and bound `uniform`. */
-export const DISTRIBUTION_PARAMETERS: Record<Distribution, readonly string[]> = {
-  normal: ['mean', 'stddev'],
-  lognormal: ['mu', 'sigma'],
-  uniform: ['min', 'max'],
-  exponential: ['rate'],
-  pareto: ['alpha', 'scale'],
-  poisson: ['lambda'],
-};
+/** The numeric distributions of the engine, with the parameters each needs (from its own schema). */
+export const DISTRIBUTION_PARAMETERS: Record<string, readonly string[]> = Object.fromEntries(
+  distributionSchema.oneOf.map((variant) => [variant.properties.distribution.const, variant.required.filter((member) => member !== 'distribution')]),
+);
 
 export const OUTPUT_FORMATS = ['ndjson', 'csv', 'json'] as const;
 export const COMPRESSIONS = ['none', 'gzip'] as const;
 
-export interface ColumnOverride {
-  distribution?: Distribution;
-  mean?: number;
-  stddev?: number;
-  mu?: number;
-  sigma?: number;
-  min?: number;
-  max?: number;
-  rate?: number;
-  alpha?: number;
-  scale?: number;
-  lambda?: number;
-  /** Share of rows whose value is null, 0 to 1. */
-  null_rate?: number;
-  /** For enum columns: relative weight of each value (values not listed keep weight 0). */
-  weights?: Record<string, number>;
-}
+/**
+ * Overrides of one column: the parameters its data type lets a config change (GET /v1/catalog/types
+ * lists them as `overridable`: a distribution and its parameters, enum weights, …) and `null_rate`.
+ */
+export type ColumnOverride = Record<string, unknown> & { null_rate?: number; distribution?: string };
 
 export interface TableConfig {
   name: string;
@@ -64,43 +46,29 @@ export interface GenerationConfig {
   output?: { format?: (typeof OUTPUT_FORMATS)[number]; compression?: (typeof COMPRESSIONS)[number] };
 }
 
-const positive = { type: 'number', exclusiveMinimum: 0 };
-const finite = { type: 'number' };
+/** Every parameter that some data type lets a config override, with the schema that type gives it. */
+const overridableParameters: Record<string, JsonSchema> = Object.fromEntries(
+  dataTypes.flatMap((type) => type.overridable.map((name) => [name, ((type.params.properties ?? {}) as Record<string, JsonSchema>)[name] ?? {}])),
+);
 
 const columnOverrideSchema: JsonSchema = {
   type: 'object',
-  description: 'Overrides of one column. `distribution` with its parameters for numeric columns, `null_rate`, `weights` for enum columns.',
+  description: "Overrides of one column: parameters its data type lists as `overridable` in GET /v1/catalog/types (a distribution and its parameters, enum weights, …), and `null_rate` for nullable columns.",
   additionalProperties: false,
   minProperties: 1,
   properties: {
-    distribution: { enum: [...DISTRIBUTIONS] },
-    mean: finite,
-    stddev: positive,
-    mu: finite,
-    sigma: positive,
-    min: finite,
-    max: finite,
-    rate: positive,
-    alpha: positive,
-    scale: positive,
-    lambda: positive,
-    null_rate: { type: 'number', minimum: 0, maximum: 1 },
-    weights: {
-      type: 'object',
-      minProperties: 1,
-      additionalProperties: { type: 'number', minimum: 0 },
-    },
+    ...overridableParameters,
+    null_rate: { type: 'number', minimum: 0, maximum: 1, description: 'Share of rows whose value is null.' },
   },
-  allOf: DISTRIBUTIONS.map((distribution) => ({
+  allOf: Object.entries(DISTRIBUTION_PARAMETERS).map(([distribution, parameters]) => ({
     if: { properties: { distribution: { const: distribution } }, required: ['distribution'] },
-    then: { required: [...DISTRIBUTION_PARAMETERS[distribution]] },
+    then: { required: [...parameters] },
   })),
-  dependentRequired: Object.fromEntries(
-    ['mean', 'stddev', 'mu', 'sigma', 'rate', 'alpha', 'scale', 'lambda'].map((parameter) => [parameter, ['distribution']]),
-  ),
 };
 
 export const identifierPattern = '^[a-z][a-z0-9_]{0,62}$';
+/** A faker locale name (en_GB, de, en_AU_ocker); which ones exist is checked against the engine. */
+export const localePattern = '^[a-z]{2,3}(_[A-Za-z]+){0,2}$';
 
 export const configSchema: JsonSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -114,7 +82,7 @@ export const configSchema: JsonSchema = {
     version: { const: CONFIG_VERSION, description: 'Format version of this document.' },
     sector: { type: 'string', pattern: identifierPattern, description: 'A sector of GET /v1/catalog.' },
     seed: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'The same seed gives the same bytes.' },
-    locale: { type: 'string', pattern: '^[a-z]{2,3}(_[A-Z]{2})?$', description: 'e.g. en_GB.' },
+    locale: { type: 'string', pattern: localePattern, description: 'e.g. en_GB.' },
     tables: {
       type: 'array',
       minItems: 1,

@@ -1,6 +1,6 @@
+import { DEFAULT_LOCALE } from '../generation/locale-pools.js';
 import { CONFIG_VERSION, type GenerationConfig, type TableConfig } from './config-schema.js';
 
-export const DEFAULT_LOCALE = 'en_GB';
 export const DEFAULT_OUTPUT = { format: 'ndjson', compression: 'none' } as const;
 
 /**

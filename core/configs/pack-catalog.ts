@@ -9,10 +9,12 @@ export interface PackColumn {
   name: string;
   /** A data type of GET /v1/catalog/types. */
   type: string;
-  /** Numeric columns accept a distribution override. */
-  numeric: boolean;
-  /** Enum columns accept `weights` over these values. */
-  values?: readonly string[];
+  /** Only nullable columns take a `null_rate`. */
+  nullable: boolean;
+  /** The parameters of its type that a config may override. */
+  overridable: readonly string[];
+  /** Why the column's parameters with these overrides applied are not valid for its type; empty when they are. */
+  checkOverride(override: Record<string, unknown>): string[];
 }
 
 export interface PackTable {

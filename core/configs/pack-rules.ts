@@ -1,6 +1,7 @@
+import { isKnownLocale } from '../generation/locale-pools.js';
 import type { ColumnOverride, GenerationConfig, TableConfig } from './config-schema.js';
 import { toPointer, type ConfigIssue } from './issues.js';
-import type { PackCatalog, PackTable } from './pack-catalog.js';
+import type { PackCatalog, PackColumn, PackTable } from './pack-catalog.js';
 import { schemaIssues } from './schema-issues.js';
 
 /**
@@ -13,6 +14,9 @@ export function packIssues(config: GenerationConfig, catalog: PackCatalog): Conf
     return [{ pointer: '/sector', message: `unknown sector "${config.sector}"; known: ${catalog.sectorNames().join(', ')}` }];
   }
   const issues: ConfigIssue[] = [];
+  if (config.locale !== undefined && !isKnownLocale(config.locale)) {
+    issues.push({ pointer: '/locale', message: `unknown locale "${config.locale}"; use a faker locale name such as en_GB, en_US, de or fr` });
+  }
   const seen = new Set<string>();
   config.tables.forEach((table, index) => {
     if (seen.has(table.name)) issues.push({ pointer: toPointer(['tables', index, 'name']), message: `the table "${table.name}" is listed twice` });
@@ -44,25 +48,18 @@ function tableIssues(table: TableConfig, packTable: PackTable, at: (string | num
   return issues;
 }
 
-function overrideIssues(override: ColumnOverride, column: PackTable['columns'][number], at: (string | number)[]): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
-  if (override.distribution !== undefined && !column.numeric) {
-    issues.push({ pointer: toPointer([...at, 'distribution']), message: `"${column.name}" is of type ${column.type}: only numeric columns take a distribution` });
+function overrideIssues(override: ColumnOverride, column: PackColumn, at: (string | number)[]): ConfigIssue[] {
+  const { null_rate: nullRate, ...parameters } = override;
+  const issues: ConfigIssue[] = Object.keys(parameters)
+    .filter((name) => !column.overridable.includes(name))
+    .map((name) => ({
+      pointer: toPointer([...at, name]),
+      message: `"${column.name}" is of type ${column.type}, which lets a config override ${column.overridable.length ? column.overridable.join(', ') : 'none of its parameters'}`,
+      key: true,
+    }));
+  if (nullRate !== undefined && !column.nullable) {
+    issues.push({ pointer: toPointer([...at, 'null_rate']), message: `"${column.name}" is not nullable`, key: true });
   }
-  if (override.min !== undefined && override.max !== undefined && override.min > override.max) {
-    issues.push({ pointer: toPointer([...at, 'min']), message: 'min must not exceed max' });
-  }
-  if (override.weights !== undefined) {
-    if (!column.values) {
-      issues.push({ pointer: toPointer([...at, 'weights']), message: `"${column.name}" is of type ${column.type}: only enum columns take weights` });
-    } else {
-      for (const value of Object.keys(override.weights).filter((value) => !column.values!.includes(value))) {
-        issues.push({ pointer: toPointer([...at, 'weights', value]), message: `"${value}" is not a value of "${column.name}"; values: ${column.values.join(', ')}`, key: true });
-      }
-      if (Object.values(override.weights).every((weight) => weight === 0)) {
-        issues.push({ pointer: toPointer([...at, 'weights']), message: 'at least one weight must be above 0' });
-      }
-    }
-  }
-  return issues;
+  if (issues.length > 0) return issues;
+  return column.checkOverride(parameters).map((message) => ({ pointer: toPointer(at), message }));
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { EventMetadata } from '../events/envelope.js';
 import type { CommandHandler } from '../domain/command-handler.js';
 import type { DocumentContent, DocumentModel, DocumentState, Owner } from '../domain/config/document-decider.js';
 import { savedConfigs } from '../domain/config/index.js';
@@ -12,7 +13,7 @@ import type { ConfigIssue } from './issues.js';
 import { normaliseConfig } from './normalise.js';
 import type { PackCatalog } from './pack-catalog.js';
 import { requireValidConfig, validateConfig } from './validate.js';
-import type { YamlSource } from './yaml-source.js';
+import { parseYamlSource, type YamlSource } from './yaml-source.js';
 
 export interface BalanceReader {
   balance(accountId: string): Promise<{ credits_available: number }>;
@@ -37,6 +38,13 @@ export interface ResolvedConfig {
 export type ValidationResult =
   | { valid: true; config: GenerationConfig; errors: []; estimate: ConfigEstimate }
   | { valid: false; errors: ConfigIssue[] };
+
+export interface ValidationReport {
+  valid: boolean;
+  errors: ConfigIssue[];
+  config: GenerationConfig | null;
+  estimate: BalancedEstimate | null;
+}
 
 export interface BalancedEstimate extends ConfigEstimate {
   mode: Owner['mode'];
@@ -87,6 +95,18 @@ export class ConfigService implements DocumentLoader {
     };
   }
 
+  /** An inline config (JSON or YAML) that must be valid: a 400 `invalid-config` (or `invalid-yaml`) otherwise. */
+  requireValid(input: { config: unknown } | { config_yaml: string }): GenerationConfig {
+    const source = 'config_yaml' in input ? parseYamlSource(input.config_yaml) : undefined;
+    return requireValidConfig(source ? source.value : (input as { config: unknown }).config, this.deps.catalog, source);
+  }
+
+  /** A validation as the API answers it: the normal form and the estimate against the balance when valid, null otherwise. */
+  async report(owner: Owner, validation: ValidationResult): Promise<ValidationReport> {
+    if (!validation.valid) return { valid: false, errors: validation.errors, config: null, estimate: null };
+    return { valid: true, errors: [], config: validation.config, estimate: await this.estimate(owner, validation.config) };
+  }
+
   /** Validation never throws for an invalid config: it answers what is wrong (YAML that cannot be read still throws). */
   async validate(owner: Owner, input: ConfigInput): Promise<ValidationResult> {
     const document = await readConfigInput(input, owner, this);
@@ -124,33 +144,33 @@ export class ConfigService implements DocumentLoader {
     return { ...composition, validation: this.check(composition.config) };
   }
 
-  async saveConfig(owner: Owner, name: string, config: GenerationConfig): Promise<SavedDocument> {
-    return this.save(savedConfigs, owner, name, normaliseConfig(config) as unknown as DocumentContent);
+  async saveConfig(owner: Owner, name: string, config: GenerationConfig, metadata?: EventMetadata): Promise<SavedDocument> {
+    return this.save(savedConfigs, owner, name, normaliseConfig(config) as unknown as DocumentContent, metadata);
   }
 
-  async updateConfig(owner: Owner, id: string, changes: { name?: string; config?: GenerationConfig }): Promise<SavedDocument> {
+  async updateConfig(owner: Owner, id: string, changes: { name?: string; config?: GenerationConfig }, metadata?: EventMetadata): Promise<SavedDocument> {
     const content = changes.config && (normaliseConfig(changes.config) as unknown as DocumentContent);
-    return this.update(savedConfigs, owner, id, changes.name, content);
+    return this.update(savedConfigs, owner, id, { name: changes.name, content }, metadata);
   }
 
-  async deleteConfig(owner: Owner, id: string): Promise<number> {
-    return this.delete(savedConfigs, owner, id);
+  async deleteConfig(owner: Owner, id: string, metadata?: EventMetadata): Promise<number> {
+    return this.delete(savedConfigs, owner, id, metadata);
   }
 
   async getConfig(owner: Owner, id: string): Promise<SavedDocument> {
     return this.get(savedConfigs, owner, id);
   }
 
-  async saveOverlay(owner: Owner, name: string, overlay: Record<string, unknown>): Promise<SavedDocument> {
-    return this.save(savedOverlays, owner, name, overlay);
+  async saveOverlay(owner: Owner, name: string, overlay: Record<string, unknown>, metadata?: EventMetadata): Promise<SavedDocument> {
+    return this.save(savedOverlays, owner, name, overlay, metadata);
   }
 
-  async updateOverlay(owner: Owner, id: string, changes: { name?: string; overlay?: Record<string, unknown> }): Promise<SavedDocument> {
-    return this.update(savedOverlays, owner, id, changes.name, changes.overlay);
+  async updateOverlay(owner: Owner, id: string, changes: { name?: string; overlay?: Record<string, unknown> }, metadata?: EventMetadata): Promise<SavedDocument> {
+    return this.update(savedOverlays, owner, id, { name: changes.name, content: changes.overlay }, metadata);
   }
 
-  async deleteOverlay(owner: Owner, id: string): Promise<number> {
-    return this.delete(savedOverlays, owner, id);
+  async deleteOverlay(owner: Owner, id: string, metadata?: EventMetadata): Promise<number> {
+    return this.delete(savedOverlays, owner, id, metadata);
   }
 
   async getOverlay(owner: Owner, id: string): Promise<SavedDocument> {
@@ -165,21 +185,22 @@ export class ConfigService implements DocumentLoader {
     return (await this.getOverlay(owner, id)).content;
   }
 
-  private async save<Noun extends string>(model: DocumentModel<Noun>, owner: Owner, name: string, content: DocumentContent): Promise<SavedDocument> {
+  private async save<Noun extends string>(model: DocumentModel<Noun>, owner: Owner, name: string, content: DocumentContent, metadata?: EventMetadata): Promise<SavedDocument> {
     const id = model.newId();
-    const result = await this.deps.commands.handle(model.decider, model.stream(id), { type: 'Save', id, owner, name, content, at: this.now() });
+    const result = await this.deps.commands.handle(model.decider, model.stream(id), { type: 'Save', id, owner, name, content, at: this.now() }, { metadata });
     return view(result.state, result.position);
   }
 
-  private async update<Noun extends string>(model: DocumentModel<Noun>, owner: Owner, id: string, name?: string, content?: DocumentContent): Promise<SavedDocument> {
+  private async update<Noun extends string>(model: DocumentModel<Noun>, owner: Owner, id: string, changes: { name?: string; content?: DocumentContent }, metadata?: EventMetadata): Promise<SavedDocument> {
     requireId(model, id);
-    const result = await this.deps.commands.handle(model.decider, model.stream(id), { type: 'Update', id, owner, name, content, at: this.now() });
+    const command = { type: 'Update' as const, id, owner, ...changes, at: this.now() };
+    const result = await this.deps.commands.handle(model.decider, model.stream(id), command, { metadata });
     return view(result.state, result.position);
   }
 
-  private async delete<Noun extends string>(model: DocumentModel<Noun>, owner: Owner, id: string): Promise<number> {
+  private async delete<Noun extends string>(model: DocumentModel<Noun>, owner: Owner, id: string, metadata?: EventMetadata): Promise<number> {
     requireId(model, id);
-    return (await this.deps.commands.handle(model.decider, model.stream(id), { type: 'Delete', id, owner, at: this.now() })).position;
+    return (await this.deps.commands.handle(model.decider, model.stream(id), { type: 'Delete', id, owner, at: this.now() }, { metadata })).position;
   }
 
   private async get<Noun extends string>(model: DocumentModel<Noun>, owner: Owner, id: string): Promise<SavedDocument> {

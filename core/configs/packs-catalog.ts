@@ -1,0 +1,48 @@
+import { checkColumnParams, columnParams, parentsOf } from '../packs/manifest.js';
+import type { PackDefinition, TableDefinition } from '../packs/sdk.js';
+import { dataTypeByName } from '../generation/types/index.js';
+import type { PackCatalog, PackColumn, PackTable } from './pack-catalog.js';
+
+/** The config machinery's view of loaded sector packs (those the pack host accepted). */
+export function packCatalog(packs: readonly PackDefinition[]): PackCatalog {
+  const sectors = new Map(packs.map((pack) => [pack.name, Object.keys(pack.tables).map((name) => packTable(pack, name))]));
+  return {
+    sectorNames: () => [...sectors.keys()],
+    tables: (sector) => sectors.get(sector),
+  };
+}
+
+function packTable(pack: PackDefinition, name: string): PackTable {
+  const table: TableDefinition = pack.tables[name];
+  return {
+    name,
+    weight: table.credits_per_1000_rows,
+    columns: Object.entries(table.columns).map(([columnName, definition]): PackColumn => {
+      const params = columnParams(definition);
+      return {
+        name: columnName,
+        type: definition.type,
+        nullable: definition.nullable === true,
+        overridable: dataTypeByName.get(definition.type)?.overridable ?? [],
+        checkOverride: (override) => [...checkColumnParams(definition.type, { ...params, ...override }), ...unknownWeights({ ...params, ...override })],
+      };
+    }),
+    references: parentsOf(pack, name),
+    optionsSchema: {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(Object.entries(table.options ?? {}).map(([option, definition]) => [option, definition.schema])),
+    },
+  };
+}
+
+/** Weights must name values the column can take (its `values`, or its `codes`); the type's schema cannot say so. */
+function unknownWeights(params: Record<string, unknown>): string[] {
+  const values = (params.values ?? params.codes) as string[] | undefined;
+  const weights = params.weights as Record<string, number> | undefined;
+  if (!values || !weights) return [];
+  const unknown = Object.keys(weights).filter((value) => !values.includes(value));
+  const messages = unknown.length ? [`weights name values the column cannot take: ${unknown.join(', ')} (values: ${values.join(', ')})`] : [];
+  if (!values.some((value) => (weights[value] ?? 0) > 0)) messages.push('weights must give at least one value a weight above 0');
+  return messages;
+}
