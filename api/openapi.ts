@@ -123,7 +123,8 @@ export function openApiDocument(groups: readonly RouteGroup[], config: Config): 
       paths[route.path]![route.method.toLowerCase()] = operation(route, group.tag);
     }
   }
-  const tags = [...new Set(groups.map((group) => group.tag))];
+  const served = new Set(groups.map((group) => group.tag));
+  const tags = (Object.keys(TAG_DESCRIPTIONS) as Tag[]).filter((tag) => served.has(tag));
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',

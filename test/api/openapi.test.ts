@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { request, openAccount, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
+import { ResponseChecker } from '../support/openapi.js';
+import { routeGroups } from '../../api/app.js';
+import { buildRouter } from '../../api/router.js';
+import { allProblemTypes } from '../../core/problems.js';
+
+describe('the OpenAPI document', () => {
+  let app: TestApp;
+  let account: TestAccount;
+  let document: any;
+
+  before(async () => {
+    app = await startTestApp();
+    account = await openAccount(app);
+    document = (await request(app, 'GET', '/v1/openapi.json')).body;
+  });
+  after(() => app.close());
+
+  it('is OpenAPI 3.1 and has every route of the router, and nothing else', () => {
+    expect(document.openapi).to.equal('3.1.0');
+    const routed = new Set(
+      buildRouter(routeGroups).stack.flatMap((layer) =>
+        layer.methods.filter((method) => method !== 'HEAD').map((method) => `${method} ${String(layer.path)}`),
+      ),
+    );
+    const documented = new Set(
+      Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
+        Object.keys(operations).map((method) => `${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ':$1')}`),
+      ),
+    );
+    expect([...documented].sort()).to.deep.equal([...routed].sort());
+  });
+
+  it('gives every operation a unique id, a tag, responses and its problems', () => {
+    const ids = new Set<string>();
+    const tags = new Set(document.tags.map((tag: { name: string }) => tag.name));
+    for (const operations of Object.values(document.paths as Record<string, Record<string, any>>)) {
+      for (const operation of Object.values(operations)) {
+        expect(ids.has(operation.operationId), operation.operationId).to.equal(false);
+        ids.add(operation.operationId);
+        expect(tags.has(operation.tags[0]), operation.operationId).to.equal(true);
+        expect(operation.responses['500']['x-problem-slugs']).to.include('internal-error');
+        if (operation.security.length > 0) expect(operation.responses['401']['x-problem-slugs']).to.include('unauthorized');
+      }
+    }
+  });
+
+  it('lists every problem slug with its type URI', () => {
+    const listed = document['x-problem-types'].map((type: { slug: string }) => type.slug);
+    expect(listed).to.include.members(allProblemTypes().map((type) => type.slug));
+    for (const type of document['x-problem-types']) expect(type.type).to.equal(`https://errors.finsynth.dev/${type.slug}`);
+  });
+
+  it("has the groups of the interface as tags", () => {
+    const tags = document.tags.map((tag: { name: string }) => tag.name);
+    expect(tags).to.include.members(['Generation', 'Jobs', 'Catalog', 'Configuration', 'Usage', 'Billing', 'Keys', 'Audit']);
+  });
+
+  it('describes the real responses of the keys and service operations, problems included', async () => {
+    const checker = new ResponseChecker(document);
+    const exchanges: [string, string, string, Parameters<typeof request>[3]][] = [
+      ['GET', '/healthz', '/healthz', {}],
+      ['GET', '/readyz', '/readyz', {}],
+      ['GET', '/metrics', '/metrics', {}],
+      ['GET', '/v1/openapi.json', '/v1/openapi.json', {}],
+      ['POST', '/v1/keys', '/v1/keys', { key: account.live, body: { name: 'documented' } }],
+      ['POST', '/v1/keys', '/v1/keys', { key: account.live, body: { scopes: [] } }],
+      ['POST', '/v1/keys', '/v1/keys', { key: account.live, body: '{', headers: { 'content-type': 'application/json' } }],
+      ['POST', '/v1/keys', '/v1/keys', { key: account.live, body: 'name', headers: { 'content-type': 'text/plain' } }],
+      ['GET', '/v1/keys', '/v1/keys', { key: account.live }],
+      ['GET', '/v1/keys', '/v1/keys', {}],
+      ['GET', '/v1/keys?limit=1', '/v1/keys', { key: account.test }],
+      ['DELETE', '/v1/keys/key_missing', '/v1/keys/{id}', { key: account.live }],
+    ];
+    for (const [method, url, template, options] of exchanges) {
+      checker.check(method, template, await request(app, method, url, options));
+    }
+    const issued = await request(app, 'POST', '/v1/keys', { key: account.live, body: { scopes: ['keys:read'] } });
+    checker.check('POST', '/v1/keys', issued);
+    checker.check('POST', '/v1/keys', await request(app, 'POST', '/v1/keys', { key: issued.body.secret, body: {} }));
+    checker.check('DELETE', '/v1/keys/{id}', await request(app, 'DELETE', `/v1/keys/${issued.body.id}`, { key: account.live }));
+  });
+});
