@@ -13,12 +13,18 @@ import { HttpProblems } from './problems.js';
 import type { RouteGroup } from './route.js';
 import { serviceRoutes } from './routes/service.js';
 import { keysRoutes } from './routes/keys.js';
+import { usageRoutes } from './routes/usage.js';
+import { billingRoutes } from './routes/billing.js';
+import { auditRoutes } from './routes/audit.js';
 import { configsRoutes } from './routes/configs.js';
 
 /** Every group of operations the service serves; each workstream adds its group with one line. */
 export const routeGroups: RouteGroup[] = [
   serviceRoutes,
   keysRoutes,
+  usageRoutes,
+  billingRoutes,
+  auditRoutes,
   configsRoutes,
 ];
 

@@ -1,5 +1,6 @@
 import { serve } from './serve.js';
 import { accounts } from './accounts.js';
+import { audit } from './audit.js';
 import { UsageError } from './options.js';
 
 /** A subcommand: its arguments in, its exit code out. Human output to stderr unless it is the result. */
@@ -9,6 +10,7 @@ export type Command = (args: string[]) => Promise<number>;
 const commands: Record<string, Command> = {
   serve,
   accounts,
+  audit,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,0 +1,83 @@
+import { auditAccount, type AuditedMovement } from '../../core/credits/account-audit.js';
+import { accountStream } from '../../core/domain/account/index.js';
+import { LEDGER_PROJECTION, ledgerBalance, type LedgerModel } from '../../projections/ledger.js';
+import { paginate } from '../pagination.js';
+import { defineRoute, type RouteGroup } from '../route.js';
+import { listQuery, type ListQuery } from '../schemas.js';
+
+const balance = { type: 'object', required: ['credits_available', 'credits_reserved'], properties: { credits_available: { type: 'integer' }, credits_reserved: { type: 'integer' } } };
+
+const movementSchema = {
+  type: 'object',
+  required: ['position', 'revision', 'type', 'reference', 'recorded_at', 'change', 'credits_available', 'credits_reserved', 'hash', 'hash_valid'],
+  properties: {
+    position: { type: 'integer', description: 'Global position of the event in the store.' },
+    revision: { type: 'integer', description: 'Revision of the event in the account stream.' },
+    type: { type: 'string', examples: ['CreditsDebited'] },
+    reference: { type: 'string' },
+    recorded_at: { type: 'string', format: 'date-time' },
+    change: balance,
+    credits_available: { type: 'integer', description: 'Running balance after this movement.' },
+    credits_reserved: { type: 'integer' },
+    hash: { type: 'string', description: 'SHA-256 chaining this event to the previous one of the stream.' },
+    hash_valid: { type: 'boolean' },
+  },
+};
+
+const verdictSchema = {
+  type: 'object',
+  required: ['holds', 'chain_intact', 'chain_breaks', 'events', 'replayed', 'projected', 'balance_matches'],
+  properties: {
+    holds: { type: 'boolean', description: 'The chain is intact and the replayed balance equals the projection\'s.' },
+    chain_intact: { type: 'boolean' },
+    chain_breaks: { type: 'array', items: { type: 'object', properties: { stream: { type: 'string' }, revision: { type: 'integer' }, position: { type: 'integer' }, reason: { type: 'string' } } } },
+    events: { type: 'integer', description: 'Events of the account stream replayed.' },
+    replayed: balance,
+    projected: balance,
+    balance_matches: { type: 'boolean' },
+  },
+};
+
+export const auditRoutes: RouteGroup = {
+  tag: 'Audit',
+  description: 'The credit history of the account, replayed from its events and verified.',
+  routes: [
+    defineRoute<Record<string, never>, ListQuery>({
+      method: 'GET',
+      path: '/v1/audit/credits',
+      operationId: 'auditCredits',
+      summary: 'Audit the credit history',
+      description:
+        'Replays the account stream from its first event. `data` lists the credit movements in order, each with its running balance, position and hash (test-mode work moves no credit and is not listed); `verdict` covers the whole history: the hash chain, and the replayed balance against the balance the ledger projection shows.',
+      scope: 'audit:read',
+      query: listQuery,
+      responses: {
+        200: {
+          description: 'The verdict and a page of movements.',
+          content: {
+            'application/json': {
+              type: 'object',
+              required: ['account_id', 'verdict', 'data', 'has_more', 'next_cursor'],
+              properties: {
+                account_id: { type: 'string' },
+                verdict: verdictSchema,
+                data: { type: 'array', items: movementSchema },
+                has_more: { type: 'boolean' },
+                next_cursor: { type: ['string', 'null'] },
+              },
+            },
+          },
+        },
+      },
+      async handle(ctx, { query }) {
+        const { accountId } = ctx.state.auth;
+        const { store, projections } = ctx.services;
+        const events = await store.readStream(accountStream(accountId));
+        await projections.waitFor(events.at(-1)?.position ?? 0);
+        const { credits_available, credits_reserved } = ledgerBalance(projections.state<LedgerModel>(LEDGER_PROJECTION), accountId);
+        const { verdict, movements } = auditAccount(accountStream(accountId), events, { credits_available, credits_reserved });
+        ctx.body = { account_id: accountId, verdict, ...paginate<AuditedMovement>(movements, (movement) => String(movement.position), query) };
+      },
+    }),
+  ],
+};

@@ -1,0 +1,211 @@
+import { TIERS, type Tier } from '../../core/domain/account/profile.js';
+import { toMinorUnits } from '../../core/billing/money.js';
+import { PaymentDeclined, PaymentProviderUnavailable, UnknownCreditPack } from '../../core/billing/payment-provider.js';
+import { defineProblem, problem } from '../../core/problems.js';
+import { BILLING_PROJECTION, type BillingModel, type BillingRecord } from '../../projections/billing.js';
+import type { ApiContext } from '../context.js';
+import { paginate } from '../pagination.js';
+import { defineRoute, type RouteGroup } from '../route.js';
+import { listQuery, pageSchema, type ListQuery } from '../schemas.js';
+
+export const LiveKeyRequired = defineProblem({
+  slug: 'live-key-required',
+  title: 'Forbidden',
+  status: 403,
+  description: 'Buying credits and changing the subscription move money and credits: only a live key may. Test keys run in the sandbox, where nothing is charged.',
+});
+
+const money = {
+  type: 'object',
+  required: ['amount', 'currency'],
+  properties: {
+    amount: { type: 'integer', description: 'In the currency\'s minor unit (cents).' },
+    currency: { type: 'string', examples: ['EUR'] },
+  },
+};
+const tier = { enum: [...TIERS] };
+const time = { type: 'string', format: 'date-time' };
+
+const subscriptionSchema = {
+  type: 'object',
+  required: ['tier', 'current_period_start', 'current_period_end', 'pending_change', 'monthly_price', 'included_credits', 'rate_limit_per_s', 'concurrent_jobs'],
+  properties: {
+    tier,
+    current_period_start: time,
+    current_period_end: time,
+    pending_change: {
+      oneOf: [{ type: 'null' }, { type: 'object', required: ['tier', 'effective_at'], properties: { tier, effective_at: time } }],
+      description: 'A downgrade waiting for the end of the period.',
+    },
+    monthly_price: money,
+    included_credits: { type: 'integer', description: 'Credits granted at each renewal.' },
+    rate_limit_per_s: { type: 'integer' },
+    concurrent_jobs: { type: ['integer', 'null'], description: 'null: unlimited.' },
+  },
+};
+
+const tierChangeSchema = {
+  type: 'object',
+  required: ['change', 'effective_at', 'credits_granted', 'amount', 'currency', 'message', 'subscription'],
+  properties: {
+    change: { enum: ['upgraded', 'downgrade_scheduled', 'downgrade_cancelled', 'unchanged'] },
+    effective_at: { ...time, description: 'Now for an upgrade; the end of the period for a downgrade.' },
+    credits_granted: { type: 'integer', description: 'Upgrade: the allowance difference, prorated for the rest of the period.' },
+    amount: { type: 'integer', description: 'Charged now, minor units: the price difference, prorated.' },
+    currency: { type: 'string' },
+    message: { type: 'string' },
+    subscription: subscriptionSchema,
+  },
+};
+
+const balanceSchema = {
+  type: 'object',
+  required: ['credits_available', 'credits_reserved', 'credit_packs'],
+  properties: {
+    credits_available: { type: 'integer' },
+    credits_reserved: { type: 'integer', description: 'Held for jobs that are queued or running.' },
+    credit_packs: {
+      type: 'array',
+      items: { type: 'object', required: ['pack', 'credits', 'price'], properties: { pack: { type: 'string' }, credits: { type: 'integer' }, price: money } },
+    },
+  },
+};
+
+const purchaseSchema = {
+  type: 'object',
+  required: ['id', 'pack', 'credits', 'amount', 'currency', 'payment_id', 'credits_available', 'credits_reserved'],
+  properties: {
+    id: { type: 'string', examples: ['pur_…'] },
+    pack: { type: 'string' },
+    credits: { type: 'integer' },
+    amount: { type: 'integer' },
+    currency: { type: 'string' },
+    payment_id: { type: 'string' },
+    credits_available: { type: 'integer' },
+    credits_reserved: { type: 'integer' },
+  },
+};
+
+const historySchema = {
+  type: 'object',
+  required: ['id', 'type', 'at', 'description', 'amount', 'currency', 'credits', 'tier', 'reference'],
+  properties: {
+    id: { type: 'string' },
+    type: { enum: ['upgrade', 'downgrade_scheduled', 'downgrade_cancelled', 'renewal', 'purchase', 'purchase_declined'] },
+    at: time,
+    description: { type: 'string' },
+    amount: { type: 'integer', description: 'Charged, in minor units; 0 for a decline or a scheduled change.' },
+    currency: { type: ['string', 'null'] },
+    credits: { type: 'integer', description: 'Credits granted.' },
+    tier: { oneOf: [tier, { type: 'null' }] },
+    reference: { type: ['string', 'null'], description: 'The purchase id, for purchases.' },
+  },
+};
+
+function requireLiveKey(ctx: ApiContext): void {
+  if (ctx.state.auth.mode !== 'live') throw problem(LiveKeyRequired, 'this operation needs a live key; test keys are not charged and cannot buy or change anything');
+}
+
+const historyView = ({ position: _position, ...line }: BillingRecord) => line;
+
+/**
+ * The subscription, the balance and credit purchases, the billing history. The subscription and the
+ * balance are folded from the account stream (what the next decision sees); the history is a projection.
+ */
+export const billingRoutes: RouteGroup = {
+  tag: 'Billing',
+  description: 'Subscription, credit balance and purchases, billing history.',
+  routes: [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/billing/subscription',
+      operationId: 'getSubscription',
+      summary: 'Get the subscription',
+      scope: 'billing:read',
+      responses: { 200: { description: 'The subscription.', content: { 'application/json': subscriptionSchema } } },
+      async handle(ctx) {
+        ctx.body = await ctx.services.billing.subscription(ctx.state.auth.accountId);
+      },
+    }),
+    defineRoute<Record<string, never>, Record<string, never>, { tier: Tier }>({
+      method: 'POST',
+      path: '/v1/billing/subscription',
+      operationId: 'changeTier',
+      summary: 'Change tier',
+      description:
+        'An upgrade takes effect now: the allowance difference is granted and the price difference charged, both prorated for the rest of the period. A downgrade takes effect at the end of the period; asking for the current tier cancels a scheduled downgrade. The answer says which. Live keys only; honours Idempotency-Key.',
+      scope: 'billing:write',
+      body: { content: { 'application/json': { type: 'object', required: ['tier'], additionalProperties: false, properties: { tier } } } },
+      responses: { 200: { description: 'What changed, and when.', content: { 'application/json': tierChangeSchema } } },
+      problems: [LiveKeyRequired],
+      async handle(ctx, { body }) {
+        requireLiveKey(ctx);
+        const { position: _position, ...answer } = await ctx.services.billing.changeTier(ctx.state.auth.accountId, body.tier);
+        ctx.body = answer;
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/billing/credits',
+      operationId: 'getCredits',
+      summary: 'Get the credit balance',
+      description: 'Credits available and reserved (held for jobs), and the credit packs one can buy.',
+      scope: 'billing:read',
+      responses: { 200: { description: 'The balance.', content: { 'application/json': balanceSchema } } },
+      async handle(ctx) {
+        const { pricing } = ctx.services.billing;
+        ctx.body = {
+          ...(await ctx.services.credits.balance(ctx.state.auth.accountId)),
+          credit_packs: Object.entries(pricing.credit_packs).map(([pack, offer]) => ({
+            pack,
+            credits: offer.credits,
+            price: { amount: toMinorUnits(offer.price, pricing.currency), currency: pricing.currency },
+          })),
+        };
+      },
+    }),
+    defineRoute<Record<string, never>, Record<string, never>, { pack: string; payment_token: string }>({
+      method: 'POST',
+      path: '/v1/billing/credits',
+      operationId: 'purchaseCredits',
+      summary: 'Buy a credit pack',
+      description:
+        'Charges the pack\'s price to the payment method (`payment_token`, from the payment provider\'s client library; the sandbox tokens are listed in docs/credits.md) and grants its credits. A declined payment grants nothing: 402 `payment-declined` with `decline_code`. Live keys only; send an Idempotency-Key so that a retry never pays twice.',
+      scope: 'billing:write',
+      body: {
+        content: {
+          'application/json': {
+            type: 'object',
+            required: ['pack', 'payment_token'],
+            additionalProperties: false,
+            properties: { pack: { type: 'string', minLength: 1, maxLength: 64 }, payment_token: { type: 'string', minLength: 1, maxLength: 200 } },
+          },
+        },
+      },
+      responses: { 201: { description: 'The purchase, and the balance after it.', content: { 'application/json': purchaseSchema } } },
+      problems: [LiveKeyRequired, UnknownCreditPack, PaymentDeclined, PaymentProviderUnavailable],
+      async handle(ctx, { body }) {
+        requireLiveKey(ctx);
+        const { position: _position, ...purchase } = await ctx.services.billing.purchase({ accountId: ctx.state.auth.accountId, pack: body.pack, paymentToken: body.payment_token });
+        ctx.status = 201;
+        ctx.body = purchase;
+      },
+    }),
+    defineRoute<Record<string, never>, ListQuery>({
+      method: 'GET',
+      path: '/v1/billing/history',
+      operationId: 'listBillingHistory',
+      summary: 'Billing history',
+      description: 'Subscription changes, renewals and credit purchases (declined ones too), newest first, with amounts and currency.',
+      scope: 'billing:read',
+      query: listQuery,
+      responses: { 200: { description: 'A page of the history.', content: { 'application/json': pageSchema(historySchema) } } },
+      async handle(ctx, { query }) {
+        await ctx.services.projections.waitFor(await ctx.services.store.headPosition());
+        const account = ctx.services.projections.state<BillingModel>(BILLING_PROJECTION).get(ctx.state.auth.accountId);
+        const page = paginate([...(account?.history ?? [])].reverse(), (line) => line.id, query);
+        ctx.body = { ...page, data: page.data.map(historyView) };
+      },
+    }),
+  ],
+};

@@ -1,0 +1,111 @@
+import type { Mode } from '../../core/events/envelope.js';
+import { Problems, problem } from '../../core/problems.js';
+import { USAGE_PROJECTION, type UsageModel, type UsageRecord } from '../../projections/usage.js';
+import { usageRecords, usageSummary, type UsagePeriod } from '../../projections/usage-queries.js';
+import type { ApiContext } from '../context.js';
+import { paginate } from '../pagination.js';
+import { defineRoute, type RouteGroup } from '../route.js';
+import { listQuery, pageSchema, type ListQuery } from '../schemas.js';
+
+const period = {
+  from: { type: 'string', format: 'date-time', description: 'Inclusive. Default: the start of the current billing period.' },
+  to: { type: 'string', format: 'date-time', description: 'Exclusive. Default: now.' },
+};
+
+const totals = { operations: { type: 'integer' }, rows: { type: 'integer' }, credits: { type: 'integer' } };
+const breakdown = (key: Record<string, unknown>) => ({ type: 'array', items: { type: 'object', properties: { ...key, ...totals } } });
+const modeUsage = {
+  type: 'object',
+  required: ['operations', 'rows', 'credits', 'refunded', 'by_day', 'by_sector', 'by_table', 'by_key'],
+  properties: {
+    ...totals,
+    refunded: { type: 'object', properties: { operations: { type: 'integer' }, credits: { type: 'integer' } }, description: 'Work refunded after its debit (it failed): not in the totals.' },
+    by_day: breakdown({ date: { type: 'string', format: 'date' } }),
+    by_sector: breakdown({ sector: { type: 'string' } }),
+    by_table: breakdown({ sector: { type: 'string' }, table: { type: 'string' } }),
+    by_key: breakdown({ key_id: { type: ['string', 'null'] } }),
+  },
+};
+
+const summarySchema = {
+  type: 'object',
+  required: ['from', 'to', 'live', 'test'],
+  properties: {
+    from: { type: 'string', format: 'date-time' },
+    to: { type: 'string', format: 'date-time' },
+    live: { ...modeUsage, description: 'Credits charged to live keys.' },
+    test: { ...modeUsage, description: 'Sandbox work of test keys: `credits` is what it would have cost; nothing was charged.' },
+  },
+};
+
+const recordSchema = {
+  type: 'object',
+  required: ['id', 'reference', 'operation', 'mode', 'key_id', 'sector', 'tables', 'rows', 'credits', 'refunded', 'created_at'],
+  properties: {
+    id: { type: 'string' },
+    reference: { type: 'string', description: 'The request id of a quick generation, or the job id.' },
+    operation: { type: 'string', examples: ['quick', 'job'] },
+    mode: { enum: ['live', 'test'] },
+    key_id: { type: ['string', 'null'] },
+    sector: { type: 'string' },
+    tables: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, ...totals } } },
+    rows: { type: 'integer' },
+    credits: { type: 'integer' },
+    refunded: { type: 'boolean' },
+    created_at: { type: 'string', format: 'date-time' },
+  },
+};
+
+const recordView = ({ id, reference, operation, mode, key_id, sector, tables, rows, credits, refunded, recorded_at }: UsageRecord) =>
+  ({ id, reference, operation, mode, key_id, sector, tables, rows, credits, refunded, created_at: recorded_at });
+
+/** The period asked for; by default the current billing period up to now. Refuses a period that ends before it starts. */
+async function periodOf(ctx: ApiContext, query: UsagePeriod): Promise<Required<UsagePeriod>> {
+  const from = query.from ?? (await ctx.services.billing.subscription(ctx.state.auth.accountId)).current_period_start;
+  const to = query.to ?? ctx.services.clock.now().toISOString();
+  if (Date.parse(to) < Date.parse(from)) throw problem(Problems.badRequest, `the period ends (${to}) before it starts (${from})`);
+  return { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+}
+
+/** Usage is a projection: reads wait until it has applied every event written before the request. */
+async function usageModel(ctx: ApiContext): Promise<UsageModel> {
+  await ctx.services.projections.waitFor(await ctx.services.store.headPosition());
+  return ctx.services.projections.state<UsageModel>(USAGE_PROJECTION);
+}
+
+export const usageRoutes: RouteGroup = {
+  tag: 'Usage',
+  description: 'Credit consumption over a period, and the usage records it is made of.',
+  routes: [
+    defineRoute<Record<string, never>, UsagePeriod>({
+      method: 'GET',
+      path: '/v1/usage',
+      operationId: 'getUsage',
+      summary: 'Usage over a period',
+      description: 'Totals, then per UTC day, sector, table and key; live and test apart. Refunded work counts only under `refunded`.',
+      scope: 'usage:read',
+      query: { properties: period },
+      responses: { 200: { description: 'The usage summary.', content: { 'application/json': summarySchema } } },
+      async handle(ctx, { query }) {
+        const range = await periodOf(ctx, query);
+        ctx.body = { ...range, ...usageSummary(await usageModel(ctx), ctx.state.auth.accountId, range) };
+      },
+    }),
+    defineRoute<Record<string, never>, ListQuery & UsagePeriod & { mode?: Mode }>({
+      method: 'GET',
+      path: '/v1/usage/records',
+      operationId: 'listUsageRecords',
+      summary: 'Usage records',
+      description: 'One record per charged (live) or sandbox (test) operation, newest first; filter by period and mode.',
+      scope: 'usage:read',
+      query: { properties: { ...listQuery.properties, from: { ...period.from, description: 'Inclusive.' }, to: { ...period.to, description: 'Exclusive.' }, mode: { enum: ['live', 'test'] } } },
+      responses: { 200: { description: 'A page of usage records.', content: { 'application/json': pageSchema(recordSchema) } } },
+      async handle(ctx, { query }) {
+        const { limit, cursor, ...filter } = query;
+        const records = usageRecords(await usageModel(ctx), ctx.state.auth.accountId, filter);
+        const page = paginate(records, (record) => record.id, { limit, cursor });
+        ctx.body = { ...page, data: page.data.map(recordView) };
+      },
+    }),
+  ],
+};

@@ -1,0 +1,24 @@
+import { GENESIS_HASH, type RecordedEvent } from '../events/envelope.js';
+import { chainHash } from '../events/hash-chain.js';
+
+/**
+ * Follows the hash chains of any number of streams at once, one event at a time, in any order that
+ * keeps each stream's own order (a stream read, or the whole store in global order). The next event
+ * chains from the stored hash, so one altered event is named alone rather than every event after it.
+ */
+export class ChainChecker {
+  private readonly heads = new Map<string, { hash: string; revision: number }>();
+
+  /** Null when the event follows its stream's chain; else why it does not. */
+  check(event: RecordedEvent): string | null {
+    const head = this.heads.get(event.stream) ?? { hash: GENESIS_HASH, revision: -1 };
+    this.heads.set(event.stream, { hash: event.hash, revision: event.revision });
+    if (event.revision !== head.revision + 1) return `expected revision ${head.revision + 1}, found ${event.revision}`;
+    if (chainHash(head.hash, event) !== event.hash) return 'the hash does not match the event content: the stored event was altered';
+    return null;
+  }
+
+  get streams(): number {
+    return this.heads.size;
+  }
+}
