@@ -17,6 +17,7 @@ import { usageRoutes } from './routes/usage.js';
 import { billingRoutes } from './routes/billing.js';
 import { auditRoutes } from './routes/audit.js';
 import { configsRoutes } from './routes/configs.js';
+import { catalogRoutes } from './routes/catalog.js';
 
 /** Every group of operations the service serves; each workstream adds its group with one line. */
 export const routeGroups: RouteGroup[] = [
@@ -26,6 +27,7 @@ export const routeGroups: RouteGroup[] = [
   billingRoutes,
   auditRoutes,
   configsRoutes,
+  catalogRoutes,
 ];
 
 export interface AppOptions {

@@ -17,6 +17,7 @@ import { SandboxPaymentProvider } from './billing/sandbox-payment-provider.js';
 import { scheduleRenewals } from './billing/renewals.js';
 import { ConfigService } from './configs/service.js';
 import { packCatalog } from './configs/packs-catalog.js';
+import { Catalog } from './configs/catalog.js';
 import cards from '../plugins/cards/index.js';
 import { accountsDueForRenewal, BILLING_PROJECTION, type BillingModel } from '../projections/billing.js';
 
@@ -39,6 +40,8 @@ export interface Services {
   billing: BillingService;
   /** Generation configs and overlays: validate, estimate, compose, save; `resolve` turns a job's config input into a valid config. */
   configs: ConfigService;
+  /** What the loaded sector packs offer, as GET /v1/catalog shows it. */
+  catalog: Catalog;
   /** The Prometheus registry served at /metrics; each module registers its own metrics here. */
   metrics: Registry;
   /** Stops the projections (writing their snapshots), then closes the connections. */
@@ -86,6 +89,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     credits,
     billing,
     configs: new ConfigService({ catalog: packCatalog([cards]), commands, credits, clock }),
+    catalog: new Catalog([cards]),
     rateLimits: new RateLimits(pricing, redis),
     metrics: new Registry(),
     async close() {

@@ -1,0 +1,199 @@
+import { createHash } from 'node:crypto';
+import { Problems } from '../../core/problems.js';
+import type { ApiContext } from '../context.js';
+import { defineRoute, type RouteGroup } from '../route.js';
+import { identifierPattern } from '../../core/configs/config-schema.js';
+import { LIMITS } from '../../core/configs/catalog.js';
+
+/**
+ * Catalog answers carry an ETag (a hash of the body) and `Cache-Control: private, no-cache`: clients
+ * keep them and revalidate with If-None-Match, getting 304 and no body while the packs are the same.
+ */
+function cacheable(ctx: ApiContext, body: unknown): void {
+  const json = JSON.stringify(body);
+  const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+  ctx.set('Cache-Control', 'private, no-cache');
+  ctx.set('ETag', etag);
+  if (matches(ctx.get('If-None-Match'), etag)) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.type = 'application/json';
+  ctx.body = json;
+}
+
+/**
+ * RFC 9110 section 13.1.2: If-None-Match compares weakly, and `*` matches any current representation.
+ * (Koa's `ctx.fresh` also gives up when the request says `Cache-Control: no-cache`, which fetch clients
+ * add to every conditional request: that is for shared caches, not for the origin.)
+ */
+function matches(ifNoneMatch: string, etag: string): boolean {
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((candidate) => opaque(candidate) === opaque(etag));
+}
+
+const name = { type: 'string', pattern: identifierPattern };
+const etagHeaders = {
+  ETag: { description: 'Changes when the catalog does.', schema: { type: 'string' } },
+  'Cache-Control': { description: '`private, no-cache`: keep it, revalidate with If-None-Match.', schema: { type: 'string' } },
+};
+const notModified = { description: 'Not modified since the ETag given in If-None-Match.' };
+
+const limitsSchema = {
+  type: 'object',
+  description: 'Bounds of one request. Quick generation answers in the exchange; above its bounds, use a job (POST /v1/jobs).',
+  properties: {
+    quick: {
+      type: 'object',
+      properties: {
+        max_rows_per_table: { const: LIMITS.quick.max_rows_per_table },
+        max_rows_per_request: { const: LIMITS.quick.max_rows_per_request },
+        max_tables: { const: LIMITS.quick.max_tables },
+      },
+    },
+    jobs: { type: 'object', properties: { max_rows_per_table: { const: LIMITS.jobs.max_rows_per_table }, max_tables: { const: LIMITS.jobs.max_tables } } },
+  },
+};
+const tableSummary = {
+  type: 'object',
+  required: ['name', 'description', 'credits_per_1000_rows', 'default_rows', 'references'],
+  properties: {
+    name: { type: 'string' },
+    description: { type: 'string' },
+    credits_per_1000_rows: { type: 'number', description: 'The row cost: credits per 1,000 rows, rounded up per table, at least 1.' },
+    default_rows: { type: 'integer' },
+    references: { type: 'array', items: { type: 'string' }, description: 'The tables this one references.' },
+  },
+};
+const sectorSchema = {
+  type: 'object',
+  required: ['name', 'version', 'description', 'tables'],
+  properties: { name: { type: 'string' }, version: { type: 'string' }, description: { type: 'string' }, tables: { type: 'array', items: tableSummary } },
+};
+const typeSchema = {
+  type: 'object',
+  required: ['name', 'description', 'json_type', 'params', 'overridable'],
+  properties: {
+    name: { type: 'string' },
+    description: { type: 'string' },
+    json_type: { type: 'string' },
+    format: { type: ['string', 'null'] },
+    params: { type: 'object', description: 'JSON Schema of the parameters a column of this type takes.' },
+    overridable: { type: 'array', items: { type: 'string' }, description: 'Parameters a generation config may override per column.' },
+    example: {},
+  },
+};
+const tableSchema = {
+  ...tableSummary,
+  required: [...tableSummary.required, 'per_parent', 'columns', 'options'],
+  properties: {
+    ...tableSummary.properties,
+    per_parent: { type: ['string', 'null'], description: 'Generated per row of this parent table.' },
+    columns: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'type', 'description', 'nullable', 'params', 'references'],
+        properties: {
+          name: { type: 'string' },
+          type: { type: 'string' },
+          description: { type: 'string' },
+          nullable: { type: 'boolean' },
+          null_rate: { type: ['number', 'null'] },
+          example: {},
+          params: { type: 'object' },
+          references: { type: ['string', 'null'], description: 'The table a reference column points at.' },
+        },
+      },
+    },
+    options: {
+      type: 'array',
+      items: { type: 'object', required: ['name', 'description', 'schema', 'default'], properties: { name: { type: 'string' }, description: { type: 'string' }, schema: { type: 'object' }, default: {} } },
+    },
+  },
+};
+
+export const catalogRoutes: RouteGroup = {
+  tag: 'Catalog',
+  description: 'The sector packs, their table schemas and the data types: what a generation request may name.',
+  routes: [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/catalog',
+      operationId: 'getCatalog',
+      summary: 'List sector packs and data types',
+      description: 'Every sector pack (name, version, description, tables with their row cost), the data types, and the request limits.',
+      scope: 'catalog:read',
+      responses: {
+        200: {
+          description: 'The catalog.',
+          headers: etagHeaders,
+          content: {
+            'application/json': {
+              type: 'object',
+              required: ['sectors', 'types', 'limits', 'default_locale'],
+              properties: { sectors: { type: 'array', items: sectorSchema }, types: { type: 'array', items: typeSchema }, limits: limitsSchema, default_locale: { type: 'string' } },
+            },
+          },
+        },
+        304: notModified,
+      },
+      handle(ctx) {
+        cacheable(ctx, ctx.services.catalog.overview());
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/catalog/types',
+      operationId: 'listDataTypes',
+      summary: 'List the data types',
+      description: 'Each column type: what it generates, its JSON type and format, its parameters (JSON Schema) and which of them a config may override.',
+      scope: 'catalog:read',
+      responses: {
+        200: {
+          description: 'All data types (one page).',
+          headers: etagHeaders,
+          content: {
+            'application/json': {
+              type: 'object',
+              required: ['data', 'has_more', 'next_cursor'],
+              properties: { data: { type: 'array', items: typeSchema }, has_more: { const: false }, next_cursor: { type: 'null' } },
+            },
+          },
+        },
+        304: notModified,
+      },
+      handle(ctx) {
+        cacheable(ctx, { data: ctx.services.catalog.types(), has_more: false, next_cursor: null });
+      },
+    }),
+    defineRoute<{ sector: string }>({
+      method: 'GET',
+      path: '/v1/catalog/sectors/{sector}',
+      operationId: 'getSector',
+      summary: 'Get one sector pack',
+      scope: 'catalog:read',
+      params: { sector: name },
+      responses: { 200: { description: 'The sector pack and its tables.', headers: etagHeaders, content: { 'application/json': sectorSchema } }, 304: notModified },
+      problems: [Problems.notFound],
+      handle(ctx, { params }) {
+        cacheable(ctx, ctx.services.catalog.sector(params.sector));
+      },
+    }),
+    defineRoute<{ sector: string; table: string }>({
+      method: 'GET',
+      path: '/v1/catalog/sectors/{sector}/tables/{table}',
+      operationId: 'getTableSchema',
+      summary: "Get one table's schema",
+      description: 'Columns (type, description, nullability, example, parameters), references, and options with their JSON Schemas and defaults.',
+      scope: 'catalog:read',
+      params: { sector: name, table: name },
+      responses: { 200: { description: 'The table schema.', headers: etagHeaders, content: { 'application/json': tableSchema } }, 304: notModified },
+      problems: [Problems.notFound],
+      handle(ctx, { params }) {
+        cacheable(ctx, ctx.services.catalog.table(params.sector, params.table));
+      },
+    }),
+  ],
+};

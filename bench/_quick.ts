@@ -1,0 +1,52 @@
+import autocannon from 'autocannon';
+
+/**
+ * The quick-generation scenario of issue 4, run by bench/api.ts against a running app: POST
+ * /v1/generate/quick for 1,000 rows of cards transactions, at 16 connections, as JSON.
+ *
+ * Each account is rate-limited by its tier (100 requests/s at scale), so the scenario spreads its
+ * requests over the keys it is given, round-robin: give enough keys (scale, sandbox keys, so that
+ * no credit is spent) that the limiter is never what is measured. Any non-2xx answer fails the run:
+ * latencies of refusals are not latencies of generation.
+ */
+export interface QuickScenarioOptions {
+  url: string;
+  keys: readonly string[];
+  connections?: number;
+  durationSeconds?: number;
+}
+
+export interface QuickScenarioResult {
+  quick_rps: number;
+  quick_p50_ms: number;
+  quick_p99_ms: number;
+}
+
+export const QUICK_BODY = JSON.stringify({ sector: 'cards', tables: [{ name: 'transactions', rows: 1000 }], seed: 1 });
+
+export async function quickScenario({ url, keys, connections = 16, durationSeconds = 10 }: QuickScenarioOptions): Promise<QuickScenarioResult> {
+  if (keys.length === 0) throw new Error('quickScenario needs at least one key');
+  let next = 0;
+  const result = await autocannon({
+    url: `${url.replace(/\/$/, '')}/v1/generate/quick`,
+    connections,
+    duration: durationSeconds,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: QUICK_BODY,
+        setupRequest: (request) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${keys[next++ % keys.length]}` } }),
+      },
+    ],
+  });
+  if (result.non2xx > 0 || result.errors > 0) {
+    const codes = Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => `${code}: ${stats.count}`).join(', ');
+    throw new Error(`quick scenario: ${result.non2xx} non-2xx answers and ${result.errors} errors (${codes}); give more keys if 429`);
+  }
+  return {
+    quick_rps: Math.round(result.requests.average),
+    quick_p50_ms: result.latency.p50,
+    quick_p99_ms: result.latency.p99,
+  };
+}
