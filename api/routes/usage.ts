@@ -9,7 +9,7 @@ import { listQuery, pageSchema, type ListQuery } from '../schemas.js';
 
 const period = {
   from: { type: 'string', format: 'date-time', description: 'Inclusive. Default: the start of the current billing period.' },
-  to: { type: 'string', format: 'date-time', description: 'Exclusive. Default: now.' },
+  to: { type: 'string', format: 'date-time', description: 'Exclusive. Default: none (everything up to now).' },
 };
 
 const totals = { operations: { type: 'integer' }, rows: { type: 'integer' }, credits: { type: 'integer' } };
@@ -32,7 +32,7 @@ const summarySchema = {
   required: ['from', 'to', 'live', 'test'],
   properties: {
     from: { type: 'string', format: 'date-time' },
-    to: { type: 'string', format: 'date-time' },
+    to: { type: ['string', 'null'], format: 'date-time', description: 'null: up to now.' },
     live: { ...modeUsage, description: 'Credits charged to live keys.' },
     test: { ...modeUsage, description: 'Sandbox work of test keys: `credits` is what it would have cost; nothing was charged.' },
   },
@@ -59,12 +59,15 @@ const recordSchema = {
 const recordView = ({ id, reference, operation, mode, key_id, sector, tables, rows, credits, refunded, recorded_at }: UsageRecord) =>
   ({ id, reference, operation, mode, key_id, sector, tables, rows, credits, refunded, created_at: recorded_at });
 
-/** The period asked for; by default the current billing period up to now. Refuses a period that ends before it starts. */
-async function periodOf(ctx: ApiContext, query: UsagePeriod): Promise<Required<UsagePeriod>> {
-  const from = query.from ?? (await ctx.services.billing.subscription(ctx.state.auth.accountId)).current_period_start;
-  const to = query.to ?? ctx.services.clock.now().toISOString();
-  if (Date.parse(to) < Date.parse(from)) throw problem(Problems.badRequest, `the period ends (${to}) before it starts (${from})`);
-  return { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+/**
+ * The period asked for; by default from the start of the current billing period, with no end (events
+ * carry the store's time of recording). Refuses a period that ends before it starts.
+ */
+async function periodOf(ctx: ApiContext, query: UsagePeriod): Promise<{ from: string; to: string | null }> {
+  const from = new Date(query.from ?? (await ctx.services.billing.subscription(ctx.state.auth.accountId)).current_period_start).toISOString();
+  const to = query.to === undefined ? null : new Date(query.to).toISOString();
+  if (to !== null && to < from) throw problem(Problems.badRequest, `the period ends (${to}) before it starts (${from})`);
+  return { from, to };
 }
 
 /** Usage is a projection: reads wait until it has applied every event written before the request. */
@@ -88,7 +91,7 @@ export const usageRoutes: RouteGroup = {
       responses: { 200: { description: 'The usage summary.', content: { 'application/json': summarySchema } } },
       async handle(ctx, { query }) {
         const range = await periodOf(ctx, query);
-        ctx.body = { ...range, ...usageSummary(await usageModel(ctx), ctx.state.auth.accountId, range) };
+        ctx.body = { ...range, ...usageSummary(await usageModel(ctx), ctx.state.auth.accountId, { from: range.from, to: range.to ?? undefined }) };
       },
     }),
     defineRoute<Record<string, never>, ListQuery & UsagePeriod & { mode?: Mode }>({

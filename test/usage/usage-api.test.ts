@@ -1,0 +1,83 @@
+import { expect } from 'chai';
+import { TestClock } from '../../core/clock.js';
+import type { DebitRequest } from '../../core/credits/credits-service.js';
+import { openAccount, request, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
+
+describe('usage over HTTP', () => {
+  const clock = new TestClock('2020-01-01T00:00:00.000Z');
+  let app: TestApp;
+  let account: TestAccount;
+  let liveKeyId: string;
+
+  const debit = (reference: string, mode: 'live' | 'test', sector: string, rows: number, credits: number): DebitRequest => ({
+    accountId: account.accountId, mode, keyId: mode === 'live' ? liveKeyId : 'key_test', reference, operation: 'quick', sector,
+    tables: [{ name: 'transactions', rows, credits }], credits,
+  });
+
+  before(async () => {
+    app = await startTestApp({ clock });
+    account = await openAccount(app, { tier: 'developer', credits: 100 });
+    liveKeyId = (await request(app, 'GET', '/v1/keys', { key: account.live })).body.data[0].id;
+    const { credits } = app.services;
+    await credits.debit(debit('req_1', 'live', 'cards', 2000, 4));
+    await credits.debit(debit('req_2', 'live', 'banking', 500, 1));
+    await credits.debit(debit('req_3', 'test', 'cards', 9000, 18));
+    await credits.debit(debit('req_4', 'live', 'cards', 1000, 2));
+    await credits.refund(account.accountId, 'req_4', 'generation failed');
+    await credits.reserve({ accountId: account.accountId, mode: 'live', keyId: liveKeyId, reference: 'job_1', sector: 'lending', tables: [{ name: 'loans', rows: 10_000, credits: 20 }], credits: 20 });
+    await credits.settle(account.accountId, 'job_1', { tables: [{ name: 'loans', rows: 5000, credits: 10 }] });
+  });
+  after(() => app.close());
+
+  it('sums consumption over a period, live and test apart, per day, sector, table and key; refunds are not consumption', async () => {
+    const response = await request(app, 'GET', '/v1/usage?from=2000-01-01T00:00:00Z', { key: account.live });
+    expect(response.status).to.equal(200);
+    const { live, test } = response.body;
+    expect(live).to.include({ operations: 3, rows: 7500, credits: 15 });
+    expect(live.refunded).to.deep.equal({ operations: 1, credits: 2 });
+    expect(live.by_sector).to.deep.equal([
+      { sector: 'banking', operations: 1, rows: 500, credits: 1 },
+      { sector: 'cards', operations: 1, rows: 2000, credits: 4 },
+      { sector: 'lending', operations: 1, rows: 5000, credits: 10 },
+    ]);
+    expect(live.by_table).to.deep.include({ sector: 'lending', table: 'loans', operations: 1, rows: 5000, credits: 10 });
+    expect(live.by_key).to.deep.equal([{ key_id: liveKeyId, operations: 3, rows: 7500, credits: 15 }]);
+    expect(live.by_day).to.have.length(1);
+    expect(live.by_day[0]).to.include({ operations: 3, credits: 15 });
+    expect(test).to.include({ operations: 1, rows: 9000, credits: 18 });
+    expect(test.by_key).to.deep.equal([{ key_id: 'key_test', operations: 1, rows: 9000, credits: 18 }]);
+    expect((await request(app, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({ credits_available: 85 });
+  });
+
+  it('a period that holds none of the work sums to zero; a period ending before it starts is refused', async () => {
+    const empty = await request(app, 'GET', '/v1/usage?from=2001-01-01T00:00:00Z&to=2001-02-01T00:00:00Z', { key: account.live });
+    expect(empty.body).to.deep.include({ from: '2001-01-01T00:00:00.000Z', to: '2001-02-01T00:00:00.000Z' });
+    expect(empty.body.live).to.include({ operations: 0, credits: 0 });
+    const reversed = await request(app, 'GET', '/v1/usage?from=2001-02-01T00:00:00Z&to=2001-01-01T00:00:00Z', { key: account.live });
+    expect(reversed.status).to.equal(400);
+    const malformed = await request(app, 'GET', '/v1/usage?from=yesterday', { key: account.live });
+    expect(malformed.status).to.equal(400);
+  });
+
+  it('lists the records newest first, filtered by mode and period, page by page', async () => {
+    const all = await request(app, 'GET', '/v1/usage/records', { key: account.live });
+    expect(all.body.data.map((r: { reference: string }) => r.reference)).to.deep.equal(['job_1', 'req_4', 'req_3', 'req_2', 'req_1']);
+    expect(all.body.data[1]).to.include({ refunded: true, credits: 2, operation: 'quick', mode: 'live' });
+    expect(all.body.data[0]).to.include({ operation: 'job', sector: 'lending', rows: 5000, credits: 10, key_id: liveKeyId });
+    const test = await request(app, 'GET', '/v1/usage/records?mode=test', { key: account.test });
+    expect(test.body.data.map((r: { reference: string }) => r.reference)).to.deep.equal(['req_3']);
+    const first = await request(app, 'GET', '/v1/usage/records?mode=live&limit=2', { key: account.live });
+    expect(first.body).to.include({ has_more: true });
+    const rest = await request(app, 'GET', `/v1/usage/records?mode=live&limit=2&cursor=${first.body.next_cursor}`, { key: account.live });
+    expect(rest.body.data.map((r: { reference: string }) => r.reference)).to.deep.equal(['req_2', 'req_1']);
+    expect(rest.body).to.include({ has_more: false, next_cursor: null });
+    const later = await request(app, 'GET', '/v1/usage/records?from=2100-01-01T00:00:00Z', { key: account.live });
+    expect(later.body.data).to.deep.equal([]);
+  });
+
+  it('needs the usage:read scope', async () => {
+    const issued = await request(app, 'POST', '/v1/keys', { key: account.live, body: { scopes: ['generate'] } });
+    const response = await request(app, 'GET', '/v1/usage', { key: issued.body.secret });
+    expect(response.status).to.equal(403);
+  });
+});
