@@ -1,6 +1,4 @@
 import { TIERS, type Tier } from '../core/domain/account/profile.js';
-import { createServices } from '../core/services.js';
-import { createAccount } from '../core/accounts/create-account.js';
 import { UsageError, configFrom, parseOptions } from './options.js';
 
 const USAGE = `usage: finsynth accounts create --tier <${TIERS.join('|')}> [--credits N] [--data DIR] [--json]`;
@@ -24,6 +22,8 @@ export async function accounts(args: string[]): Promise<number> {
     throw new UsageError(`--credits must be a whole number of credits, not "${values.credits}"`);
   }
 
+  // Loaded once the arguments are known to be good, so that a usage error answers at once.
+  const [{ createServices }, { createAccount }] = await Promise.all([import('../core/services.js'), import('../core/accounts/create-account.js')]);
   const services = await createServices(configFrom(values));
   try {
     const created = await createAccount(services, { tier: values.tier as Tier, credits });

@@ -1,26 +1,27 @@
-import { serve } from './serve.js';
-import { accounts } from './accounts.js';
-import { audit } from './audit.js';
 import { UsageError } from './options.js';
 
 /** A subcommand: its arguments in, its exit code out. Human output to stderr unless it is the result. */
 export type Command = (args: string[]) => Promise<number>;
 
-/** Every subcommand of `finsynth`; each workstream registers its own with one line. */
-const commands: Record<string, Command> = {
-  serve,
-  accounts,
-  audit,
+/**
+ * Every subcommand of `finsynth`; each workstream registers its own with one line. Each is loaded
+ * when called: the service's modules take seconds to load, a usage message should not.
+ */
+const commands: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./serve.js')).serve,
+  accounts: async () => (await import('./accounts.js')).accounts,
+  audit: async () => (await import('./audit.js')).audit,
 };
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
-  const command = name === undefined ? undefined : commands[name];
-  if (!command) {
+  const load = name === undefined ? undefined : commands[name];
+  if (!load) {
     process.stderr.write(`usage: finsynth <${Object.keys(commands).join('|')}> [options]\n`);
     return name === undefined || name === '--help' ? 0 : 2;
   }
   try {
+    const command = await load();
     return await command(args);
   } catch (error) {
     if (error instanceof UsageError) {
