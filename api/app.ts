@@ -5,6 +5,7 @@ import { problem } from '../core/problems.js';
 import type { Services } from '../core/services.js';
 import type { ApiContext, ApiContextExtensions, ApiState } from './context.js';
 import { requestId } from './middleware/request-id.js';
+import { closeWhenDraining } from './middleware/close-when-draining.js';
 import { accessLog } from './middleware/access-log.js';
 import { problemDetails } from './middleware/problem-details.js';
 import { buildRouter } from './router.js';
@@ -61,6 +62,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   app.silent = true;
 
   app.use(requestId);
+  app.use(closeWhenDraining);
   app.use(accessLog(logger, durations));
   app.use(problemDetails(logger));
   app.use(router.routes());

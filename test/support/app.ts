@@ -9,6 +9,7 @@ import { createAccount } from '../../core/accounts/create-account.js';
 import type { Tier } from '../../core/domain/account/profile.js';
 import { createApp, type App } from '../../api/app.js';
 import type { RouteGroup } from '../../api/route.js';
+import type { Logger } from 'pino';
 import { listen, type RunningServer } from '../../api/server.js';
 
 export interface TestApp {
@@ -29,6 +30,8 @@ export interface TestAppOptions {
   dataDir?: string;
   /** Route groups to serve instead of the app's own (tests of the pipeline itself). */
   groups?: readonly RouteGroup[];
+  /** Where the app logs; silent otherwise. */
+  logger?: Logger;
 }
 
 /** The real app on an ephemeral port, with the embedded store in a fresh temporary directory. */
@@ -36,7 +39,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'finsynth-test-')));
   const config = loadConfig({}, { dataDir, port: 0, logLevel: 'silent', poolSize: 2, ...options.config });
   const services = await createServices(config, { clock: options.clock });
-  const app = createApp(services, { groups: options.groups });
+  const app = createApp(services, { groups: options.groups, logger: options.logger });
   const server = await listen(app, 0);
   return {
     url: server.url,
