@@ -1,4 +1,5 @@
 import type { Rng } from './prng.js';
+import { isoDate, isoTimestamp } from './time-format.js';
 import { drawIban, IBAN_COUNTRIES } from './realism/iban.js';
 import { drawIsin } from './realism/isin.js';
 import { drawPan } from './realism/pan.js';
@@ -43,6 +44,10 @@ export const helpers = {
   fromMinor(minor: number, currency: string): number {
     return minor / 10 ** helpers.minorUnits(currency);
   },
+  /** ISO 8601 UTC text of an instant (ms since the epoch), much faster than Date#toISOString. */
+  isoTimestamp,
+  /** YYYY-MM-DD of an instant (ms since the epoch). */
+  isoDate,
   ibanCountries: IBAN_COUNTRIES,
   currencies,
   currencyByCode,

@@ -2,11 +2,10 @@ import { fmix32, mix } from '../prng.js';
 import { defineDataType } from './data-type.js';
 
 const HEX = '0123456789abcdef';
+const BYTE_HEX = Array.from({ length: 256 }, (_, byte) => HEX[byte >>> 4] + HEX[byte & 15]);
 
 function hex8(value: number): string {
-  let out = '';
-  for (let shift = 28; shift >= 0; shift -= 4) out += HEX[(value >>> shift) & 15];
-  return out;
+  return BYTE_HEX[value >>> 24] + BYTE_HEX[(value >>> 16) & 255] + BYTE_HEX[(value >>> 8) & 255] + BYTE_HEX[value & 255];
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isoDateOfDay, isoTimestamp } from '../time-format.js';
 import { defineDataType } from './data-type.js';
 
 const DAY_MS = 86_400_000;
@@ -30,7 +31,7 @@ export const date = defineDataType<{ from: string; to: string; business_days?: b
     return (rng) => {
       let day = rng.int(first, last);
       if (business_days) day = Math.min(last, Math.max(first, toBusinessDay(day, rng.next() < 0.5)));
-      return new Date(day * DAY_MS).toISOString().slice(0, 10);
+      return isoDateOfDay(day);
     };
   },
 });
@@ -47,6 +48,6 @@ export const timestamp = defineDataType<{ from: string; to: string }>({
     const start = Date.parse(from);
     const end = Date.parse(to);
     if (!(end >= start)) throw new Error(`timestamp range ${from}..${to} is empty or not ISO 8601`);
-    return (rng) => new Date(start + Math.floor(rng.next() * (end - start))).toISOString();
+    return (rng) => isoTimestamp(start + Math.floor(rng.next() * (end - start)));
   },
 });

@@ -1,0 +1,169 @@
+import { randomInt } from 'node:crypto';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { problem } from '../problems.js';
+import { checkColumnParams, columnParams, parentsOf } from '../packs/manifest.js';
+import type { PackDefinition } from '../packs/sdk.js';
+import { DEFAULT_LOCALE, isKnownLocale } from './locale-pools.js';
+import { GenerationProblems } from './problems.js';
+import { DISTRIBUTION_KEYS } from './types/numeric.js';
+import { dataTypeByName } from './types/index.js';
+
+/**
+ * A generation request resolved against a pack: every table to generate or to size, its row count,
+ * options with defaults applied, and validated column overrides. A plan is plain JSON (jobs store it in
+ * their events) and is everything the engine needs: the same plan gives the same bytes.
+ */
+export interface Plan {
+  sector: string;
+  pack_version: string;
+  seed: number;
+  locale: string;
+  /** Requested tables first, in request order, then the parents sized for their references. */
+  tables: PlanTable[];
+}
+
+export interface PlanTable {
+  name: string;
+  rows: number;
+  /** False for a parent that is only sized so that references resolve (it is not output). */
+  requested: boolean;
+  options: Record<string, unknown>;
+  columns: Record<string, ColumnOverride>;
+}
+
+/** A per-column override from a generation config: some parameters of the column's type, and `null_rate`. */
+export type ColumnOverride = Record<string, unknown> & { null_rate?: number };
+
+export interface PlanRequest {
+  sector: string;
+  seed?: number;
+  locale?: string;
+  tables: { name: string; rows?: number; options?: Record<string, unknown>; columns?: Record<string, ColumnOverride> }[];
+}
+
+export interface PackSource {
+  require(sector: string): PackDefinition;
+}
+
+/** Rows in one table of one plan; keys stay unique up to 2^32 rows, this keeps well below. */
+export const MAX_TABLE_ROWS = 1_000_000_000;
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats.default(ajv);
+
+export function buildPlan(packs: PackSource, request: PlanRequest): Plan {
+  const pack = packs.require(request.sector);
+  const locale = request.locale ?? DEFAULT_LOCALE;
+  if (!isKnownLocale(locale)) throw problem(GenerationProblems.unknownLocale, `Locale "${locale}" is unknown; use a faker locale name such as en_GB, en_US, de or fr.`);
+  const seed = request.seed ?? randomInt(0, 2 ** 32);
+  if (!Number.isSafeInteger(seed) || seed < 0) throw problem(GenerationProblems.invalidPlan, `The seed must be a non-negative integer, not ${String(seed)}.`);
+  if (!request.tables.length) throw problem(GenerationProblems.invalidPlan, 'The request names no table.');
+
+  const requested = new Map<string, PlanTable>();
+  for (const table of request.tables) {
+    const definition = pack.tables[table.name];
+    if (!definition) {
+      throw problem(GenerationProblems.unknownTable, `Sector "${pack.name}" has no table "${table.name}"; its tables are ${Object.keys(pack.tables).join(', ')}.`, { sector: pack.name, table: table.name });
+    }
+    if (requested.has(table.name)) throw problem(GenerationProblems.invalidPlan, `Table "${table.name}" is named twice.`);
+    const rows = table.rows ?? definition.default_rows;
+    if (!Number.isInteger(rows) || rows < 0 || rows > MAX_TABLE_ROWS) {
+      throw problem(GenerationProblems.invalidPlan, `Table "${table.name}": rows must be an integer from 0 to ${MAX_TABLE_ROWS}, not ${String(rows)}.`);
+    }
+    requested.set(table.name, {
+      name: table.name,
+      rows,
+      requested: true,
+      options: resolveOptions(pack, table.name, table.options ?? {}),
+      columns: checkOverrides(pack, table.name, table.columns ?? {}),
+    });
+  }
+  const tables = [...requested.values(), ...sizeParents(pack, requested)];
+  for (const table of tables) {
+    for (const parent of parentsOf(pack, table.name)) {
+      if (table.rows > 0 && tables.find((t) => t.name === parent)!.rows === 0) {
+        throw problem(GenerationProblems.invalidPlan, `Table "${table.name}" has rows that reference "${parent}", which has none.`);
+      }
+    }
+  }
+  return { sector: pack.name, pack_version: pack.version, seed, locale, tables };
+}
+
+/**
+ * Parents that the request does not name still get a row count so that references resolve: the child's
+ * rows scaled by the ratio of the pack's default row counts, the largest over the children.
+ */
+function sizeParents(pack: PackDefinition, requested: Map<string, PlanTable>): PlanTable[] {
+  const rows = new Map<string, number>([...requested].map(([name, table]) => [name, table.rows]));
+  const closure = new Set(requested.keys());
+  for (const name of closure) for (const parent of parentsOf(pack, name)) closure.add(parent);
+  const size = (name: string): number => {
+    const known = rows.get(name);
+    if (known !== undefined) return known;
+    let largest = 0;
+    for (const child of closure) {
+      if (!parentsOf(pack, child).includes(name)) continue;
+      const ratio = pack.tables[name].default_rows / pack.tables[child].default_rows;
+      largest = Math.max(largest, Math.ceil(size(child) * ratio));
+    }
+    const sized = Math.min(MAX_TABLE_ROWS, largest);
+    rows.set(name, sized);
+    return sized;
+  };
+  return [...closure]
+    .filter((name) => !requested.has(name))
+    .map((name) => ({ name, rows: size(name), requested: false, options: resolveOptions(pack, name, {}), columns: {} }));
+}
+
+function resolveOptions(pack: PackDefinition, table: string, given: Record<string, unknown>): Record<string, unknown> {
+  const declared = pack.tables[table].options ?? {};
+  const resolved: Record<string, unknown> = {};
+  for (const [name, option] of Object.entries(declared)) resolved[name] = option.default;
+  for (const [name, value] of Object.entries(given)) {
+    const option = declared[name];
+    if (!option) {
+      const known = Object.keys(declared);
+      throw problem(GenerationProblems.invalidOptions, `Table "${table}" has no option "${name}"; ${known.length ? `its options are ${known.join(', ')}` : 'it takes no options'}.`, { table, option: name });
+    }
+    if (!ajv.validate(option.schema, value)) {
+      throw problem(GenerationProblems.invalidOptions, `Table "${table}", option "${name}": ${ajv.errorsText(ajv.errors, { dataVar: 'value' })}.`, { table, option: name });
+    }
+    resolved[name] = value;
+  }
+  return resolved;
+}
+
+function checkOverrides(pack: PackDefinition, table: string, overrides: Record<string, ColumnOverride>): Record<string, ColumnOverride> {
+  const columns = pack.tables[table].columns;
+  for (const [name, override] of Object.entries(overrides)) {
+    const refuse = (reason: string) => problem(GenerationProblems.invalidOverride, `Table "${table}", column "${name}": ${reason}.`, { table, column: name });
+    const column = columns[name];
+    if (!column) throw refuse(`no such column; the table's columns are ${Object.keys(columns).join(', ')}`);
+    if (typeof override !== 'object' || override === null || Array.isArray(override)) throw refuse('an override is an object of parameters');
+    if (column.type === 'id' || column.type === 'reference') throw refuse(`a ${column.type} column cannot be overridden (keys and references must stay valid)`);
+    const type = dataTypeByName.get(column.type)!;
+    const { null_rate, ...params } = override;
+    if (null_rate !== undefined && (typeof null_rate !== 'number' || null_rate < 0 || null_rate > 1)) throw refuse('null_rate must be a number from 0 to 1');
+    const refused = Object.keys(params).filter((key) => !type.overridable.includes(key));
+    if (refused.length) {
+      throw refuse(`type ${type.name} does not accept ${refused.map((key) => `"${key}"`).join(', ')} as an override${type.overridable.length ? ` (it accepts ${type.overridable.join(', ')}, null_rate)` : ' (only null_rate)'}`);
+    }
+    const merged = mergeParams(columnParams(column), params);
+    const reasons = checkColumnParams(type.name, merged);
+    if (reasons.length) throw refuse(reasons.join('; '));
+    try {
+      type.compile(merged, { tableSeed: 0, get pools(): never { throw new Error('not needed to check an override'); } });
+    } catch (error) {
+      throw refuse((error as Error).message);
+    }
+  }
+  return overrides;
+}
+
+/** An override naming a distribution replaces the column's whole distribution (its bounds included). */
+export function mergeParams(base: Record<string, unknown>, override: Record<string, unknown>): Record<string, unknown> {
+  const merged = { ...base };
+  if ('distribution' in override) for (const key of DISTRIBUTION_KEYS) delete merged[key];
+  return { ...merged, ...override };
+}

@@ -1,0 +1,130 @@
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { problem } from '../problems.js';
+import type { PackRegistry } from '../packs/registry.js';
+import { hashString } from './prng.js';
+import { ChunkLayout } from './layout.js';
+import type { Plan } from './plan.js';
+import { GenerationProblems } from './problems.js';
+import type { ChunkTask } from './worker.js';
+import type { Format } from './writers.js';
+
+export interface PoolOptions {
+  /** Worker threads (default: the machine's cores). */
+  size?: number;
+  /** A chunk that takes longer fails, and its worker is replaced: a generator that never returns. */
+  chunkTimeoutMs?: number;
+  /** Heap limit of each worker: a generator that exhausts it fails its chunk, not the service. */
+  workerMemoryMb?: number;
+}
+
+export interface GenerateOptions {
+  format: Format;
+  signal?: AbortSignal;
+  /** Called after each chunk is delivered, with the rows delivered so far and the table's total. */
+  onProgress?: (rowsDone: number, rowsTotal: number) => void;
+}
+
+/**
+ * The generation pool: piscina worker threads that turn chunks of a plan into bytes. `generate` yields a
+ * table's chunks in order while keeping a bounded number in flight (memory stays bounded whatever the
+ * table's size), so a caller streams millions of rows to a file or a response without holding them.
+ * The same plan yields the same bytes whatever the pool's size.
+ */
+export class GenerationPool {
+  readonly size: number;
+  private readonly piscina: Piscina;
+  private readonly chunkTimeoutMs: number;
+  private readonly workerMemoryMb: number;
+
+  constructor(
+    private readonly packs: PackRegistry,
+    { size = availableParallelism(), chunkTimeoutMs = 30_000, workerMemoryMb = 512 }: PoolOptions = {},
+  ) {
+    this.size = Math.max(1, Math.floor(size));
+    this.chunkTimeoutMs = chunkTimeoutMs;
+    this.workerMemoryMb = workerMemoryMb;
+    this.piscina = new Piscina({
+      filename: new URL('./worker-entry.mjs', import.meta.url).href,
+      minThreads: this.size,
+      maxThreads: this.size,
+      idleTimeout: 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: workerMemoryMb, maxYoungGenerationSizeMb: 64 },
+    });
+  }
+
+  /** The table's bytes, chunk by chunk, in order. Breaking out of the loop cancels the chunks in flight. */
+  async *generate(plan: Plan, table: string, { format, signal, onProgress }: GenerateOptions): AsyncGenerator<Uint8Array> {
+    const pack = this.packs.loaded(plan.sector);
+    const layout = new ChunkLayout(pack.definition, plan, table);
+    const planJson = JSON.stringify(plan);
+    const base = { pack_url: pack.module_url, plan_id: `${hashString(planJson).toString(36)}-${planJson.length}`, plan, table, format };
+    const stop = new AbortController();
+    const abort = () => stop.abort(signal?.reason);
+    signal?.addEventListener('abort', abort, { once: true });
+    const inFlight: Promise<Uint8Array>[] = [];
+    const window = this.size * 2;
+    let next = 0;
+    let delivered = 0;
+    let rowsDone = 0;
+    try {
+      signal?.throwIfAborted();
+      while (next < layout.count || inFlight.length) {
+        while (next < layout.count && inFlight.length < window) {
+          const chunk = layout.at(next++);
+          const running = this.runChunk({ ...base, chunk }, stop.signal, signal);
+          running.catch(() => undefined); // observed when its turn comes; avoid an unhandled rejection before then
+          inFlight.push(running);
+        }
+        const bytes = await inFlight.shift()!;
+        rowsDone += layout.at(delivered++).rows;
+        yield bytes;
+        onProgress?.(rowsDone, layout.rows);
+      }
+    } finally {
+      signal?.removeEventListener('abort', abort);
+      if (inFlight.length) stop.abort(new Error('generation stopped'));
+    }
+  }
+
+  /** The whole table in memory: for small results (quick generation), never for jobs. */
+  async bytes(plan: Plan, table: string, options: GenerateOptions): Promise<Buffer> {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of this.generate(plan, table, options)) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  }
+
+  /** Rows the table will have in this plan: what progress counts towards. */
+  rowsOf(plan: Plan, table: string): number {
+    return new ChunkLayout(this.packs.require(plan.sector), plan, table).rows;
+  }
+
+  private async runChunk(task: ChunkTask, stop: AbortSignal, caller: AbortSignal | undefined): Promise<Uint8Array> {
+    const timeout = AbortSignal.timeout(this.chunkTimeoutMs);
+    try {
+      return (await this.piscina.run(task, { signal: AbortSignal.any([stop, timeout]) })) as Uint8Array;
+    } catch (error) {
+      if (caller?.aborted) throw caller.reason ?? error;
+      if (stop.aborted) throw error;
+      const where = `Sector pack "${task.plan.sector}", table "${task.table}", chunk ${task.chunk.index} (rows ${task.chunk.first_row}–${task.chunk.first_row + task.chunk.rows - 1})`;
+      throw problem(GenerationProblems.generationFailed, `${where}: ${reason(error, timeout.aborted, this.chunkTimeoutMs, this.workerMemoryMb)}`, {
+        sector: task.plan.sector,
+        table: task.table,
+        chunk: task.chunk.index,
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.piscina.destroy();
+  }
+}
+
+function reason(error: unknown, timedOut: boolean, timeoutMs: number, memoryMb: number): string {
+  if (timedOut) return `the generator did not finish within ${timeoutMs / 1000} s (an endless loop?); its worker was replaced.`;
+  const { code, message } = error as { code?: string; message?: string };
+  if (code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory|heap limit/i.test(message ?? '')) {
+    return `the generator ran out of memory (worker heap limit ${memoryMb} MB); its worker was replaced.`;
+  }
+  return `the generator failed: ${message ?? String(error)}`;
+}

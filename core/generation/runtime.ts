@@ -1,0 +1,236 @@
+import type { PackDefinition, RowContext, TableDefinition } from '../packs/sdk.js';
+import { columnParams } from '../packs/manifest.js';
+import { helpers } from './helpers.js';
+import { localePools } from './locale-pools.js';
+import { mergeParams, type Plan, type PlanTable } from './plan.js';
+import { fmix32, hashString, mix, Rng, tableSeed } from './prng.js';
+import { dataTypeByName, type DataType, type Row, type Sampler } from './types/index.js';
+import { rowKey } from './types/identifiers.js';
+
+/**
+ * A plan compiled against its pack, in one thread: each table's columns become samplers (with the
+ * config's overrides), and any row of a flat table can be regenerated from its index. That is how
+ * references work without parent rows in memory: a child asks for its parent's key, or its whole row,
+ * and gets exactly the values the parent table's output holds.
+ */
+export class PlanRuntime {
+  private readonly tables = new Map<string, TableRuntime>();
+  private readonly planTables: Map<string, PlanTable>;
+
+  constructor(
+    readonly pack: PackDefinition,
+    readonly plan: Plan,
+  ) {
+    this.planTables = new Map(plan.tables.map((table) => [table.name, table]));
+  }
+
+  table(name: string): TableRuntime {
+    let runtime = this.tables.get(name);
+    if (!runtime) {
+      const planned = this.planTables.get(name);
+      if (!planned) throw new Error(`table "${name}" is not part of this plan`);
+      runtime = new TableRuntime(this, planned, this.pack.tables[name]);
+      this.tables.set(name, runtime);
+    }
+    return runtime;
+  }
+
+  rowsOf(table: string): number {
+    const planned = this.planTables.get(table);
+    if (!planned) throw new Error(`table "${table}" is not part of this plan`);
+    return planned.rows;
+  }
+}
+
+export interface CompiledColumn {
+  name: string;
+  type: DataType;
+  nullable: boolean;
+  nullRate: number;
+  /** Money columns: the fixed currency, or the column holding the row's currency. */
+  currency?: string;
+  currencyColumn?: string;
+  /** Reference columns: the table they point at. */
+  references?: string;
+  fill: Sampler;
+}
+
+const EMPTY_ROW: Row = Object.freeze({}) as Row;
+const TWO_POW_32 = 4294967296;
+const LOOKUP_CACHE_SIZE = 4096;
+
+export class TableRuntime {
+  readonly name: string;
+  readonly rows: number;
+  readonly seed: number;
+  readonly columns: CompiledColumn[];
+  readonly parentTable: string | undefined;
+  readonly keyPrefix: string | undefined;
+  readonly rng = new Rng();
+  readonly context: TableContext;
+  private readonly nullables: CompiledColumn[];
+  private readonly referenceSeeds = new Map<string, number>();
+  /** Rows looked up by other tables, direct-mapped by index: bounded memory, and parents repeat a lot. */
+  private readonly lookupIndices = new Float64Array(LOOKUP_CACHE_SIZE).fill(-1);
+  private readonly lookupRows: Row[] = new Array(LOOKUP_CACHE_SIZE);
+  private busy = false;
+
+  constructor(
+    readonly plan: PlanRuntime,
+    planned: PlanTable,
+    readonly definition: TableDefinition,
+  ) {
+    this.name = planned.name;
+    this.rows = planned.rows;
+    this.seed = tableSeed(plan.plan.seed, planned.name);
+    this.parentTable = definition.per_parent;
+    const env = { tableSeed: this.seed, get pools() { return localePools(plan.plan.locale); } };
+    this.columns = Object.entries(definition.columns).map(([name, column]) => {
+      const override = planned.columns[name] ?? {};
+      const { null_rate: overriddenNullRate, ...overrideParams } = override;
+      const params = mergeParams(columnParams(column), overrideParams);
+      const type = dataTypeByName.get(column.type)!;
+      const nullRate = Number(overriddenNullRate ?? column.null_rate ?? 0);
+      return {
+        name,
+        type,
+        nullable: Boolean(column.nullable) || nullRate > 0,
+        nullRate,
+        currency: params.currency as string | undefined,
+        currencyColumn: params.currency_column as string | undefined,
+        references: column.type === 'reference' ? String(column.table) : undefined,
+        fill: column.type === 'reference' ? this.referenceFill(name, String(column.table)) : type.compile(params, env),
+      };
+    });
+    const keyColumn = Object.values(definition.columns).find((column) => column.type === 'id');
+    this.keyPrefix = keyColumn ? String(keyColumn.prefix) : undefined;
+    this.nullables = this.columns.filter((column) => column.nullRate > 0);
+    this.context = new TableContext(this, planned.options);
+  }
+
+  private referenceFill(column: string, table: string): Sampler {
+    const parent = this.plan.table(table);
+    if (table === this.parentTable) return () => parent.key(this.context.parent);
+    return (_rng, _row, index) => parent.key(this.refIndex(column, index));
+  }
+
+  /** The parent index a row's reference column points at: a pure function of (seed, table, column, row). */
+  refIndex(column: string, index: number): number {
+    let seed = this.referenceSeeds.get(column);
+    if (seed === undefined) {
+      seed = mix(this.seed, hashString(column));
+      this.referenceSeeds.set(column, seed);
+    }
+    const target = this.columns.find((c) => c.name === column)?.references;
+    if (!target) throw new Error(`table "${this.name}" has no reference column "${column}"`);
+    if (target === this.parentTable) throw new Error(`column "${column}" points at the owning parent; a per-parent row is addressed by its parent`);
+    return Math.floor((fmix32(mix(seed, index)) / TWO_POW_32) * this.plan.rowsOf(target));
+  }
+
+  key(index: number): string {
+    if (!this.keyPrefix) throw new Error(`table "${this.name}" has no id column`);
+    return rowKey(this.keyPrefix, this.seed, index);
+  }
+
+  /** Row `index` of a flat table, as another table sees it (the same values its own output holds). */
+  lookup(index: number): Row {
+    const slot = index & (LOOKUP_CACHE_SIZE - 1);
+    if (this.lookupIndices[slot] === index) return this.lookupRows[slot];
+    if (this.busy) throw new Error(`table "${this.name}" cannot look up its own rows while generating one`);
+    const row = this.flatRow(index);
+    this.lookupIndices[slot] = index;
+    this.lookupRows[slot] = row;
+    return row;
+  }
+
+  flatRow(index: number): Row {
+    if (this.parentTable) throw new Error(`table "${this.name}" is generated per parent; its rows cannot be addressed by index`);
+    this.rng.reseed(this.seed, index);
+    const ctx = this.context;
+    ctx.index = index;
+    ctx.parent = -1;
+    ctx.position = 0;
+    ctx.count = 1;
+    return this.build(undefined);
+  }
+
+  /** Starts a parent's rows: seeds the parent's stream and returns the state from the table's `start`. */
+  beginParent(parent: number, count: number, firstRow: number): unknown {
+    this.rng.reseed(this.seed, parent);
+    const ctx = this.context;
+    ctx.parent = parent;
+    ctx.count = count;
+    ctx.position = 0;
+    ctx.index = firstRow;
+    return this.definition.start ? this.definition.start(ctx) : undefined;
+  }
+
+  /** The next row of the current parent. */
+  parentRow(state: unknown, position: number, index: number): Row {
+    const ctx = this.context;
+    ctx.position = position;
+    ctx.index = index;
+    return this.build(state);
+  }
+
+  private build(state: unknown): Row {
+    this.busy = true;
+    try {
+      const { rng, context } = this;
+      // The generator returns a fresh object per row (the SDK's contract), completed here in place.
+      const row: Row = this.definition.row ? this.definition.row(context, state) : {};
+      const index = context.index;
+      for (const column of this.columns) {
+        if (row[column.name] === undefined) row[column.name] = column.fill(rng, row, index);
+      }
+      for (const column of this.nullables) {
+        if (rng.next() < column.nullRate) row[column.name] = null;
+      }
+      return row;
+    } finally {
+      this.busy = false;
+    }
+  }
+}
+
+/** The RowContext a table's generator receives; one per table, updated in place for each row. */
+class TableContext implements RowContext<Record<string, unknown>> {
+  index = 0;
+  parent = -1;
+  position = 0;
+  count = 1;
+  readonly rows: number;
+  readonly rng: Rng;
+  readonly draw: Record<string, (row?: Row) => unknown>;
+  readonly helpers = helpers;
+
+  constructor(
+    private readonly runtime: TableRuntime,
+    readonly options: Record<string, unknown>,
+  ) {
+    this.rows = runtime.rows;
+    this.rng = runtime.rng;
+    this.draw = Object.fromEntries(runtime.columns.map((column) => [column.name, (row?: Row) => column.fill(this.rng, row ?? EMPTY_ROW, this.index)]));
+  }
+
+  ref(column: string): number {
+    if (this.runtime.parentTable && this.runtime.columns.find((c) => c.name === column)?.references === this.runtime.parentTable) return this.parent;
+    return this.runtime.refIndex(column, this.index);
+  }
+
+  lookup(table: string, index: number): Row {
+    return this.runtime.plan.table(table).lookup(index);
+  }
+
+  key(table: string, index: number): string {
+    return this.runtime.plan.table(table).key(index);
+  }
+
+  refOf(table: string, index: number, column: string): number {
+    return this.runtime.plan.table(table).refIndex(column, index);
+  }
+
+  rowsOf(table: string): number {
+    return this.runtime.plan.rowsOf(table);
+  }
+}

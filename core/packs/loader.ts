@@ -1,0 +1,94 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { checkManifest } from './manifest.js';
+import { PackRegistry, type LoadedPack, type RefusedPack } from './registry.js';
+import type { PackDefinition } from './sdk.js';
+
+/**
+ * Finds and loads sector packs: the built-ins (each directory of plugins/), then the third-party packs
+ * the configuration lists (a directory, or the name of an npm package installed beside the service).
+ * A pack that cannot be imported, fails its manifest, or reuses a loaded pack's name is refused with a
+ * message naming it and the reasons; the others load.
+ */
+export const BUILTIN_PACKS_DIR = fileURLToPath(new URL('../../plugins/', import.meta.url));
+
+const ENTRY_FILES = ['index.ts', 'index.mts', 'index.mjs', 'index.js'];
+
+export interface LoadPacksOptions {
+  /** Directory holding one directory per built-in pack. */
+  builtinDir?: string;
+  /** Third-party packs: directories or npm package names (config.packs). */
+  extra?: readonly string[];
+}
+
+export async function loadPacks({ builtinDir = BUILTIN_PACKS_DIR, extra = [] }: LoadPacksOptions = {}): Promise<PackRegistry> {
+  const sources: { source: string; locate: () => string }[] = [
+    ...builtinDirectories(builtinDir).map((dir) => ({ source: `builtin:${dir.split('/').pop()}`, locate: () => directoryEntry(dir) })),
+    ...extra.map((entry) => ({ source: entry, locate: () => locateThirdParty(entry) })),
+  ];
+  const loaded: LoadedPack[] = [];
+  const refused: RefusedPack[] = [];
+  for (const { source, locate } of sources) {
+    const outcome = await loadOne(source, locate);
+    if ('reasons' in outcome) {
+      refused.push(outcome);
+      continue;
+    }
+    const clash = loaded.find((pack) => pack.definition.name === outcome.definition.name);
+    if (clash) refused.push({ source, name: outcome.definition.name, reasons: [`a pack named "${outcome.definition.name}" is already loaded from ${clash.source}`] });
+    else loaded.push(outcome);
+  }
+  return new PackRegistry(loaded, refused);
+}
+
+/** The message an operator reads for a refused pack. */
+export function refusalMessage(refused: RefusedPack): string {
+  return `sector pack ${refused.name ? `"${refused.name}" ` : ''}from ${refused.source} refused: ${refused.reasons.join('; ')}`;
+}
+
+async function loadOne(source: string, locate: () => string): Promise<LoadedPack | RefusedPack> {
+  let moduleUrl: string;
+  let definition: unknown;
+  try {
+    moduleUrl = locate();
+    const imported = (await import(moduleUrl)) as { default?: unknown };
+    definition = imported.default;
+  } catch (error) {
+    return { source, name: null, reasons: [`its module cannot be loaded: ${(error as Error).message.split('\n')[0]}`] };
+  }
+  if (definition === undefined) return { source, name: null, reasons: ['its module has no default export (export default definePack({...}))'] };
+  const name = typeof (definition as { name?: unknown })?.name === 'string' ? String((definition as { name: string }).name) : null;
+  const reasons = checkManifest(definition);
+  if (reasons.length) return { source, name, reasons };
+  return { definition: definition as PackDefinition, module_url: moduleUrl, source };
+}
+
+function builtinDirectories(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .sort()
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isDirectory() && ENTRY_FILES.some((file) => existsSync(join(path, file))));
+}
+
+function locateThirdParty(entry: string): string {
+  const path = resolve(entry);
+  if (existsSync(path)) {
+    return statSync(path).isDirectory() ? directoryEntry(path) : pathToFileURL(path).href;
+  }
+  // An npm package: resolved the way the service's own imports are, from its node_modules.
+  return import.meta.resolve(entry);
+}
+
+/** The module of a pack directory: its package.json `main`, else index.ts / .mts / .mjs / .js. */
+function directoryEntry(dir: string): string {
+  const manifestPath = join(dir, 'package.json');
+  if (existsSync(manifestPath)) {
+    const main = (JSON.parse(readFileSync(manifestPath, 'utf8')) as { main?: string }).main;
+    if (main) return pathToFileURL(resolve(dir, main)).href;
+  }
+  const entry = ENTRY_FILES.find((file) => existsSync(join(dir, file)));
+  if (!entry) throw new Error(`no ${ENTRY_FILES.join(', ')} in ${dir}`);
+  return pathToFileURL(join(dir, entry)).href;
+}

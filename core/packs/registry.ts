@@ -1,0 +1,111 @@
+import { problem } from '../problems.js';
+import { GenerationProblems } from '../generation/problems.js';
+import { columnParams, parentsOf } from './manifest.js';
+import type { PackDefinition, TableDefinition } from './sdk.js';
+import { dataTypeByName, dataTypes, describeDataType } from '../generation/types/index.js';
+
+/** A pack the host accepted: its definition and the module the workers import to run it. */
+export interface LoadedPack {
+  definition: PackDefinition;
+  /** file: URL of the pack's module. */
+  module_url: string;
+  /** Where it came from: `builtin`, a directory, or an npm package name. */
+  source: string;
+}
+
+/** A pack the host refused, and every reason. */
+export interface RefusedPack {
+  source: string;
+  name: string | null;
+  reasons: string[];
+}
+
+/**
+ * The loaded sector packs, and their descriptions as the catalog serves them (JSON-ready, snake_case).
+ */
+export class PackRegistry {
+  private readonly byName: Map<string, LoadedPack>;
+
+  constructor(
+    packs: readonly LoadedPack[],
+    readonly refused: readonly RefusedPack[] = [],
+  ) {
+    this.byName = new Map(packs.map((pack) => [pack.definition.name, pack]));
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()].sort();
+  }
+
+  get(name: string): LoadedPack | undefined {
+    return this.byName.get(name);
+  }
+
+  /** The pack of a sector, or the `unknown-sector` problem. */
+  require(name: string): PackDefinition {
+    return this.loaded(name).definition;
+  }
+
+  loaded(name: string): LoadedPack {
+    const pack = this.byName.get(name);
+    if (!pack) {
+      throw problem(GenerationProblems.unknownSector, `No sector "${name}"; the sectors are ${this.names().join(', ') || 'none'}.`, { sector: name });
+    }
+    return pack;
+  }
+
+  /** The catalog: every pack (with its tables) and every data type. */
+  describe() {
+    return { sectors: this.names().map((name) => this.describePack(name)), data_types: this.describeDataTypes() };
+  }
+
+  describeDataTypes() {
+    return dataTypes.map(describeDataType);
+  }
+
+  describePack(name: string) {
+    const { definition } = this.loaded(name);
+    return {
+      name: definition.name,
+      version: definition.version,
+      description: definition.description,
+      tables: Object.keys(definition.tables).map((table) => this.describeTable(name, table)),
+    };
+  }
+
+  /** One table's schema; `undefined` when the sector has no such table. */
+  describeTable(sector: string, table: string) {
+    const pack = this.require(sector);
+    const definition: TableDefinition | undefined = pack.tables[table];
+    if (!definition) return undefined;
+    return {
+      name: table,
+      description: definition.description,
+      default_rows: definition.default_rows,
+      credits_per_1000_rows: definition.credits_per_1000_rows,
+      generated_per: definition.per_parent ?? null,
+      columns: Object.entries(definition.columns).map(([column, spec]) => {
+        const type = dataTypeByName.get(spec.type)!;
+        return {
+          name: column,
+          type: spec.type,
+          nullable: Boolean(spec.nullable) || (spec.null_rate ?? 0) > 0,
+          description: spec.description,
+          example: spec.example ?? type.example,
+          params: columnParams(spec),
+          overridable: [...type.overridable, ...(spec.type === 'id' || spec.type === 'reference' ? [] : ['null_rate'])],
+        };
+      }),
+      references: Object.entries(definition.columns)
+        .filter(([, spec]) => spec.type === 'reference')
+        .map(([column, spec]) => ({ column, table: String(spec.table) })),
+      parents: parentsOf(pack, table),
+      options: Object.entries(definition.options ?? {}).map(([option, spec]) => ({
+        name: option,
+        description: spec.description,
+        schema: spec.schema,
+        default: spec.default,
+      })),
+    };
+  }
+}
