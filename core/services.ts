@@ -52,15 +52,17 @@ export interface ServiceOverrides {
   /** A store opened by the caller (tests: MemoryEventStore); closed with the services all the same. */
   store?: EventStore;
   clock?: Clock;
+  /** Prices and limits other than the pricing file's (the API bench lifts the rate limit it measures around). */
+  pricing?: Pricing;
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
   const clock = overrides.clock ?? systemClock;
-  const pricing = loadPricing();
+  const pricing = overrides.pricing ?? loadPricing();
   const store = overrides.store ?? (await openEventStore(config));
   const registry = new EventRegistry(eventDefinitions);
   const runner = new ProjectionRunner(store, registry, projections);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   try {
     await runner.start();
   } catch (error) {
@@ -99,4 +101,16 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await store.close();
     },
   };
+}
+
+/**
+ * Connects before serving, so that the first requests already share the fleet's limits. An outage
+ * (at start or later) is not fatal: ioredis reconnects in the background, and meanwhile the rate
+ * limiter's memory insurance answers, which is why its connection errors are not raised further.
+ */
+async function connectRedis(url: string): Promise<Redis> {
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, connectTimeout: 2000 });
+  redis.on('error', () => {});
+  await redis.connect().catch(() => {});
+  return redis;
 }
