@@ -9,11 +9,9 @@ export interface PackColumn {
   name: string;
   /** A data type of GET /v1/catalog/types. */
   type: string;
-  /** Only nullable columns take a `null_rate`. */
-  nullable: boolean;
-  /** The parameters of its type that a config may override. */
+  /** What a config may override: parameters of its type, and `null_rate` (any column but keys and references). */
   overridable: readonly string[];
-  /** Why the column's parameters with these overrides applied are not valid for its type; empty when they are. */
+  /** Why the column's parameters with these overrides (but null_rate) applied are not valid for its type; empty when they are. */
   checkOverride(override: Record<string, unknown>): string[];
 }
 

@@ -49,17 +49,11 @@ function tableIssues(table: TableConfig, packTable: PackTable, at: (string | num
 }
 
 function overrideIssues(override: ColumnOverride, column: PackColumn, at: (string | number)[]): ConfigIssue[] {
-  const { null_rate: nullRate, ...parameters } = override;
-  const issues: ConfigIssue[] = Object.keys(parameters)
-    .filter((name) => !column.overridable.includes(name))
-    .map((name) => ({
-      pointer: toPointer([...at, name]),
-      message: `"${column.name}" is of type ${column.type}, which lets a config override ${column.overridable.length ? column.overridable.join(', ') : 'none of its parameters'}`,
-      key: true,
-    }));
-  if (nullRate !== undefined && !column.nullable) {
-    issues.push({ pointer: toPointer([...at, 'null_rate']), message: `"${column.name}" is not nullable`, key: true });
+  const refused = Object.keys(override).filter((name) => !column.overridable.includes(name));
+  if (refused.length > 0) {
+    const accepted = column.overridable.length ? column.overridable.join(', ') : 'nothing (keys and references stay as generated)';
+    return refused.map((name) => ({ pointer: toPointer([...at, name]), message: `"${column.name}" is of type ${column.type}, which lets a config override ${accepted}`, key: true }));
   }
-  if (issues.length > 0) return issues;
+  const { null_rate: _nullRate, ...parameters } = override;
   return column.checkOverride(parameters).map((message) => ({ pointer: toPointer(at), message }));
 }

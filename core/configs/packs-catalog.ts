@@ -3,6 +3,9 @@ import type { PackDefinition, TableDefinition } from '../packs/sdk.js';
 import { dataTypeByName } from '../generation/types/index.js';
 import type { PackCatalog, PackColumn, PackTable } from './pack-catalog.js';
 
+/** Keys and references must stay valid: they take no override at all, not even a null rate. */
+const KEY_TYPES: readonly string[] = ['id', 'reference'];
+
 /** The config machinery's view of loaded sector packs (those the pack host accepted). */
 export function packCatalog(packs: readonly PackDefinition[]): PackCatalog {
   const sectors = new Map(packs.map((pack) => [pack.name, Object.keys(pack.tables).map((name) => packTable(pack, name))]));
@@ -22,8 +25,7 @@ function packTable(pack: PackDefinition, name: string): PackTable {
       return {
         name: columnName,
         type: definition.type,
-        nullable: definition.nullable === true,
-        overridable: dataTypeByName.get(definition.type)?.overridable ?? [],
+        overridable: [...(dataTypeByName.get(definition.type)?.overridable ?? []), ...(KEY_TYPES.includes(definition.type) ? [] : ['null_rate'])],
         checkOverride: (override) => [...checkColumnParams(definition.type, { ...params, ...override }), ...unknownWeights({ ...params, ...override })],
       };
     }),

@@ -72,7 +72,7 @@ tables:
       colour: { null_rate: 0.5 }
       entry_mode: { distribution: uniform, min: 0, max: 1 }
       status: { weights: { cheque: 1 } }
-      amount: { null_rate: 0.5 }
+      transaction_id: { null_rate: 0.5 }
     options: { fraud_rate: 0.9 }
   - name: loans
     rows: 10
@@ -82,9 +82,9 @@ tables:
     expect(result.errors).to.deep.equal([
       { pointer: '/tables/0/options/fraud_rate', message: 'must be <= 0.5', line: 11, column: 28 },
       { pointer: '/tables/0/columns/colour', message: 'the table "transactions" has no column "colour"', line: 7, column: 7 },
-      { pointer: '/tables/0/columns/entry_mode/distribution', message: '"entry_mode" is of type enum, which lets a config override weights', line: 8, column: 21 },
-      { pointer: '/tables/0/columns/entry_mode/min', message: '"entry_mode" is of type enum, which lets a config override weights', line: 8, column: 44 },
-      { pointer: '/tables/0/columns/entry_mode/max', message: '"entry_mode" is of type enum, which lets a config override weights', line: 8, column: 52 },
+      { pointer: '/tables/0/columns/entry_mode/distribution', message: '"entry_mode" is of type enum, which lets a config override weights, null_rate', line: 8, column: 21 },
+      { pointer: '/tables/0/columns/entry_mode/min', message: '"entry_mode" is of type enum, which lets a config override weights, null_rate', line: 8, column: 44 },
+      { pointer: '/tables/0/columns/entry_mode/max', message: '"entry_mode" is of type enum, which lets a config override weights, null_rate', line: 8, column: 52 },
       {
         pointer: '/tables/0/columns/status',
         message: 'weights name values the column cannot take: cheque (values: approved, declined, reversed)',
@@ -92,7 +92,12 @@ tables:
         column: 15,
       },
       { pointer: '/tables/0/columns/status', message: 'weights must give at least one value a weight above 0', line: 9, column: 15 },
-      { pointer: '/tables/0/columns/amount/null_rate', message: '"amount" is not nullable', line: 10, column: 17 },
+      {
+        pointer: '/tables/0/columns/transaction_id/null_rate',
+        message: '"transaction_id" is of type id, which lets a config override nothing (keys and references stay as generated)',
+        line: 10,
+        column: 25,
+      },
       { pointer: '/tables/1/name', message: 'the sector "cards" has no table "loans"; known: cardholders, cards, merchants, transactions', line: 12, column: 11 },
       { pointer: '/tables/2/name', message: 'the table "transactions" is listed twice', line: 14, column: 11 },
     ]);
