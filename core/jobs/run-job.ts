@@ -3,7 +3,7 @@ import type { CommandHandler } from '../domain/command-handler.js';
 import { jobDecider, jobStream, type JobState, type ResultFile, type TableProgress } from '../domain/job/index.js';
 import { failureProblem } from './failure.js';
 import { keepLease, type StopReason } from './lease-keeper.js';
-import type { JobCredits, TableChunk, TableGenerator } from './ports.js';
+import type { JobCredits, TableGenerator } from './ports.js';
 import { jobDirectory, partFileName, removeJobDirectory, removeStalePartFiles, resultFileName, writeResultFile } from './result-files.js';
 
 export interface JobContext {
@@ -46,7 +46,8 @@ export async function runJob(context: JobContext, claimed: JobState, stopping: A
     for (const entry of progress) {
       table = entry.name;
       const file = resultFileName(entry.name, format, compression);
-      const chunks = countRows(generate(job.plan, entry.name, format, controller.signal), entry);
+      const onProgress = (rowsDone: number) => (entry.rows_done = rowsDone);
+      const chunks = generate(job.plan, entry.name, { format, signal: controller.signal, onProgress });
       const written = await writeResultFile({
         directory,
         file,
@@ -82,14 +83,6 @@ export async function runJob(context: JobContext, claimed: JobState, stopping: A
     await commands.handle(jobDecider, stream, { type: 'FailJob', instanceId, problem: failureProblem(error, table), at: clock.now().toISOString() });
   } finally {
     stopping.removeEventListener('abort', onStopping);
-  }
-}
-
-/** Passes the chunks' bytes on to the file while counting the table's rows for the heartbeat. */
-async function* countRows(chunks: AsyncIterable<TableChunk>, progress: TableProgress): AsyncIterable<Uint8Array> {
-  for await (const chunk of chunks) {
-    progress.rows_done += chunk.rows;
-    yield chunk.bytes;
   }
 }
 

@@ -18,7 +18,8 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 async function expectedBytes(rows: number, format: 'csv' | 'ndjson' = 'csv'): Promise<Buffer> {
   const parts: Uint8Array[] = [];
   const plan = { seed: 7, tables: [{ name: 'transactions', rows }] };
-  for await (const chunk of rowsGenerator()(plan, 'transactions', format, new AbortController().signal)) parts.push(chunk.bytes);
+  const options = { format, signal: new AbortController().signal, onProgress: () => undefined };
+  for await (const bytes of rowsGenerator()(plan, 'transactions', options)) parts.push(bytes);
   return Buffer.concat(parts);
 }
 
