@@ -25,6 +25,7 @@ export interface ChunkSpec {
 export class ChunkLayout {
   readonly count: number;
   readonly rows: number;
+  private readonly chunkRows: number;
   private readonly parents: number;
   private readonly parentsPerChunk: number;
 
@@ -32,10 +33,11 @@ export class ChunkLayout {
     const planned = plan.tables.find((t) => t.name === table);
     if (!planned) throw new Error(`table "${table}" is not part of the plan`);
     this.rows = planned.rows;
+    this.chunkRows = plan.chunk_rows ?? CHUNK_ROWS;
     const parentTable = pack.tables[table].per_parent;
     this.parents = parentTable ? plan.tables.find((t) => t.name === parentTable)!.rows : 0;
-    this.parentsPerChunk = parentTable && this.rows > 0 ? Math.max(1, Math.floor((CHUNK_ROWS * this.parents) / this.rows)) : 0;
-    const units = parentTable ? (this.rows > 0 ? Math.ceil(this.parents / this.parentsPerChunk) : 0) : Math.ceil(this.rows / CHUNK_ROWS);
+    this.parentsPerChunk = parentTable && this.rows > 0 ? Math.max(1, Math.floor((this.chunkRows * this.parents) / this.rows)) : 0;
+    const units = parentTable ? (this.rows > 0 ? Math.ceil(this.parents / this.parentsPerChunk) : 0) : Math.ceil(this.rows / this.chunkRows);
     // An empty table still has one (empty) chunk, which carries the CSV header or the empty JSON array.
     this.count = Math.max(1, units);
   }
@@ -47,8 +49,8 @@ export class ChunkLayout {
   at(index: number): ChunkSpec {
     const last = index === this.count - 1;
     if (!this.perParent) {
-      const first = index * CHUNK_ROWS;
-      return { index, first_row: first, rows: Math.max(0, Math.min(CHUNK_ROWS, this.rows - first)), last };
+      const first = index * this.chunkRows;
+      return { index, first_row: first, rows: Math.max(0, Math.min(this.chunkRows, this.rows - first)), last };
     }
     const start = index * this.parentsPerChunk;
     const end = Math.min(this.parents, start + this.parentsPerChunk);

@@ -21,6 +21,12 @@ export interface Plan {
   locale: string;
   /** Requested tables first, in request order, then the parents sized for their references. */
   tables: PlanTable[];
+  /**
+   * Rows per chunk of flat tables (per-parent chunks hold about as many); CHUNK_ROWS unless set. Part of
+   * the plan because per-parent tables spread their rows chunk by chunk, so the split must be the same
+   * everywhere. The pack test kit lowers it to cross chunk boundaries with few rows.
+   */
+  chunk_rows?: number;
 }
 
 export interface PlanTable {
