@@ -33,7 +33,7 @@ export const ReservationClosed = defineProblem({
 export function insufficientCredits(required: number, available: number): ProblemError {
   return problem(
     InsufficientCredits,
-    `This request needs ${required} credits; the account has ${available} available.`,
+    `This request needs ${required} ${required === 1 ? 'credit' : 'credits'}; the account has ${available} available.`,
     { credits_required: required, credits_available: available },
   );
 }
