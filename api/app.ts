@@ -19,6 +19,7 @@ import { billingRoutes } from './routes/billing.js';
 import { auditRoutes } from './routes/audit.js';
 import { configsRoutes } from './routes/configs.js';
 import { catalogRoutes } from './routes/catalog.js';
+import { generationRoutes } from './routes/generation.js';
 
 /** Every group of operations the service serves; each workstream adds its group with one line. */
 export const routeGroups: RouteGroup[] = [
@@ -29,6 +30,7 @@ export const routeGroups: RouteGroup[] = [
   auditRoutes,
   configsRoutes,
   catalogRoutes,
+  generationRoutes,
 ];
 
 export interface AppOptions {

@@ -18,7 +18,9 @@ import { scheduleRenewals } from './billing/renewals.js';
 import { ConfigService } from './configs/service.js';
 import { packCatalog } from './configs/packs-catalog.js';
 import { Catalog } from './configs/catalog.js';
-import cards from '../plugins/cards/index.js';
+import { createEngine } from './generation/engine.js';
+import type { PackRegistry } from './packs/registry.js';
+import type { GenerationPool } from './generation/pool.js';
 import { accountsDueForRenewal, BILLING_PROJECTION, type BillingModel } from '../projections/billing.js';
 
 /**
@@ -40,6 +42,10 @@ export interface Services {
   billing: BillingService;
   /** Generation configs and overlays: validate, estimate, compose, save; `resolve` turns a job's config input into a valid config. */
   configs: ConfigService;
+  /** The loaded sector packs (ENGINE). */
+  packs: PackRegistry;
+  /** The generation worker pool (ENGINE). */
+  pool: GenerationPool;
   /** What the loaded sector packs offer, as GET /v1/catalog shows it. */
   catalog: Catalog;
   /** The Prometheus registry served at /metrics; each module registers its own metrics here. */
@@ -70,6 +76,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     await store.close();
     throw error;
   }
+  const engine = await createEngine(config);
   const commands = new CommandHandler(store, registry);
   const credits = new CreditsService(commands);
   const billing = new BillingService(credits, new SandboxPaymentProvider(), pricing, clock);
@@ -90,13 +97,16 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     projections: runner,
     credits,
     billing,
-    configs: new ConfigService({ catalog: packCatalog([cards]), commands, credits, clock }),
-    catalog: new Catalog([cards]),
+    configs: new ConfigService({ catalog: packCatalog(engine.packs), commands, credits, clock }),
+    catalog: new Catalog(engine.packs),
+    packs: engine.packs,
+    pool: engine.pool,
     rateLimits: new RateLimits(pricing, redis),
     metrics: new Registry(),
     async close() {
       await renewals.stop();
       await runner.stop();
+      await engine.close();
       redis?.disconnect();
       await store.close();
     },

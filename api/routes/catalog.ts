@@ -55,21 +55,41 @@ const limitsSchema = {
     jobs: { type: 'object', properties: { max_rows_per_table: { const: LIMITS.jobs.max_rows_per_table }, max_tables: { const: LIMITS.jobs.max_tables } } },
   },
 };
-const tableSummary = {
+const columnSchema = {
   type: 'object',
-  required: ['name', 'description', 'credits_per_1000_rows', 'default_rows', 'references'],
+  required: ['name', 'type', 'nullable', 'description', 'params', 'overridable'],
+  properties: {
+    name: { type: 'string' },
+    type: { type: 'string', description: 'A data type of GET /v1/catalog/types.' },
+    nullable: { type: 'boolean' },
+    description: { type: 'string' },
+    example: {},
+    params: { type: 'object', description: "The type's parameters as the pack sets them." },
+    overridable: { type: 'array', items: { type: 'string' }, description: 'What a generation config may override for this column.' },
+  },
+};
+const tableSchema = {
+  type: 'object',
+  required: ['name', 'description', 'default_rows', 'credits_per_1000_rows', 'generated_per', 'columns', 'references', 'parents', 'options'],
   properties: {
     name: { type: 'string' },
     description: { type: 'string' },
-    credits_per_1000_rows: { type: 'number', description: 'The row cost: credits per 1,000 rows, rounded up per table, at least 1.' },
     default_rows: { type: 'integer' },
-    references: { type: 'array', items: { type: 'string' }, description: 'The tables this one references.' },
+    credits_per_1000_rows: { type: 'number', description: 'The row cost: credits per 1,000 rows, rounded up per table, at least 1.' },
+    generated_per: { type: ['string', 'null'], description: 'Generated per row of this parent table.' },
+    columns: { type: 'array', items: columnSchema },
+    references: { type: 'array', items: { type: 'object', required: ['column', 'table'], properties: { column: { type: 'string' }, table: { type: 'string' } } } },
+    parents: { type: 'array', items: { type: 'string' }, description: 'The tables this one references.' },
+    options: {
+      type: 'array',
+      items: { type: 'object', required: ['name', 'description', 'schema', 'default'], properties: { name: { type: 'string' }, description: { type: 'string' }, schema: { type: 'object' }, default: {} } },
+    },
   },
 };
 const sectorSchema = {
   type: 'object',
   required: ['name', 'version', 'description', 'tables'],
-  properties: { name: { type: 'string' }, version: { type: 'string' }, description: { type: 'string' }, tables: { type: 'array', items: tableSummary } },
+  properties: { name: { type: 'string' }, version: { type: 'string' }, description: { type: 'string' }, tables: { type: 'array', items: tableSchema } },
 };
 const typeSchema = {
   type: 'object',
@@ -84,35 +104,6 @@ const typeSchema = {
     example: {},
   },
 };
-const tableSchema = {
-  ...tableSummary,
-  required: [...tableSummary.required, 'per_parent', 'columns', 'options'],
-  properties: {
-    ...tableSummary.properties,
-    per_parent: { type: ['string', 'null'], description: 'Generated per row of this parent table.' },
-    columns: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['name', 'type', 'description', 'nullable', 'params', 'references'],
-        properties: {
-          name: { type: 'string' },
-          type: { type: 'string' },
-          description: { type: 'string' },
-          nullable: { type: 'boolean' },
-          null_rate: { type: ['number', 'null'] },
-          example: {},
-          params: { type: 'object' },
-          references: { type: ['string', 'null'], description: 'The table a reference column points at.' },
-        },
-      },
-    },
-    options: {
-      type: 'array',
-      items: { type: 'object', required: ['name', 'description', 'schema', 'default'], properties: { name: { type: 'string' }, description: { type: 'string' }, schema: { type: 'object' }, default: {} } },
-    },
-  },
-};
 
 export const catalogRoutes: RouteGroup = {
   tag: 'Catalog',
@@ -123,7 +114,7 @@ export const catalogRoutes: RouteGroup = {
       path: '/v1/catalog',
       operationId: 'getCatalog',
       summary: 'List sector packs and data types',
-      description: 'Every sector pack (name, version, description, tables with their row cost), the data types, and the request limits.',
+      description: 'Every sector pack (name, version, description, tables with their row cost and schema), the data types, and the request limits.',
       scope: 'catalog:read',
       responses: {
         200: {

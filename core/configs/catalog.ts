@@ -1,93 +1,44 @@
-import { describeDataType, dataTypes } from '../generation/types/index.js';
 import { DEFAULT_LOCALE } from '../generation/locale-pools.js';
-import { columnParams, parentsOf } from '../packs/manifest.js';
-import type { PackDefinition, TableDefinition } from '../packs/sdk.js';
+import type { PackRegistry } from '../packs/registry.js';
 import { Problems, problem } from '../problems.js';
 import { MAX_ROWS_PER_TABLE, MAX_TABLES } from './config-schema.js';
 import { QUICK_LIMITS } from './quick-request.js';
-
-/**
- * The catalog of GET /v1/catalog…: what the loaded sector packs offer, as JSON. Built once from the
- * packs the host accepted; the views are plain data, so their ETags are stable while the packs are.
- */
-export class Catalog {
-  private readonly packs: ReadonlyMap<string, PackDefinition>;
-
-  constructor(packs: readonly PackDefinition[]) {
-    this.packs = new Map(packs.map((pack) => [pack.name, pack]));
-  }
-
-  overview() {
-    return {
-      sectors: [...this.packs.values()].map((pack) => this.sectorView(pack)),
-      types: this.types(),
-      limits: LIMITS,
-      default_locale: DEFAULT_LOCALE,
-    };
-  }
-
-  sector(name: string) {
-    return this.sectorView(this.pack(name));
-  }
-
-  table(sector: string, name: string) {
-    const pack = this.pack(sector);
-    const table = pack.tables[name];
-    if (!table) throw problem(Problems.notFound, `the sector "${sector}" has no table "${name}"; its tables: ${Object.keys(pack.tables).join(', ')}`);
-    return {
-      ...this.tableSummary(pack, name, table),
-      per_parent: table.per_parent ?? null,
-      columns: Object.entries(table.columns).map(([column, definition]) => ({
-        name: column,
-        type: definition.type,
-        description: definition.description,
-        nullable: definition.nullable === true,
-        null_rate: definition.null_rate ?? null,
-        example: definition.example ?? null,
-        params: columnParams(definition),
-        references: definition.type === 'reference' ? String(definition.table) : null,
-      })),
-      options: Object.entries(table.options ?? {}).map(([option, definition]) => ({
-        name: option,
-        description: definition.description,
-        schema: definition.schema,
-        default: definition.default,
-      })),
-    };
-  }
-
-  types() {
-    return dataTypes.map(describeDataType);
-  }
-
-  private pack(name: string): PackDefinition {
-    const pack = this.packs.get(name);
-    if (!pack) throw problem(Problems.notFound, `no sector "${name}"; the sectors: ${[...this.packs.keys()].join(', ')}`);
-    return pack;
-  }
-
-  private sectorView(pack: PackDefinition) {
-    return {
-      name: pack.name,
-      version: pack.version,
-      description: pack.description,
-      tables: Object.entries(pack.tables).map(([name, table]) => this.tableSummary(pack, name, table)),
-    };
-  }
-
-  private tableSummary(pack: PackDefinition, name: string, table: TableDefinition) {
-    return {
-      name,
-      description: table.description,
-      credits_per_1000_rows: table.credits_per_1000_rows,
-      default_rows: table.default_rows,
-      references: parentsOf(pack, name),
-    };
-  }
-}
 
 /** What one request may ask for: quick generation answers in the exchange, jobs write files. */
 export const LIMITS = {
   quick: QUICK_LIMITS,
   jobs: { max_rows_per_table: MAX_ROWS_PER_TABLE, max_tables: MAX_TABLES },
 } as const;
+
+/**
+ * The catalog of GET /v1/catalog…: the engine's descriptions of the loaded packs (JSON-ready), with the
+ * request limits, and 404 problems for what does not exist (the engine's `unknown-sector` is a 400,
+ * right for a generation request that names it, wrong for a resource path).
+ */
+export class Catalog {
+  constructor(private readonly packs: PackRegistry) {}
+
+  overview() {
+    return { sectors: this.packs.describe().sectors, types: this.packs.describeDataTypes(), limits: LIMITS, default_locale: DEFAULT_LOCALE };
+  }
+
+  sector(name: string) {
+    this.requireSector(name);
+    return this.packs.describePack(name);
+  }
+
+  table(sector: string, name: string) {
+    this.requireSector(sector);
+    const table = this.packs.describeTable(sector, name);
+    if (!table) throw problem(Problems.notFound, `the sector "${sector}" has no table "${name}"; its tables: ${Object.keys(this.packs.require(sector).tables).join(', ')}`);
+    return table;
+  }
+
+  types() {
+    return this.packs.describeDataTypes();
+  }
+
+  private requireSector(name: string): void {
+    if (!this.packs.get(name)) throw problem(Problems.notFound, `no sector "${name}"; the sectors: ${this.packs.names().join(', ')}`);
+  }
+}

@@ -1,13 +1,16 @@
 import { checkColumnParams, columnParams, parentsOf } from '../packs/manifest.js';
+import type { PackRegistry } from '../packs/registry.js';
 import type { PackDefinition, TableDefinition } from '../packs/sdk.js';
 import { dataTypeByName } from '../generation/types/index.js';
+import { mergeParams } from '../generation/plan.js';
 import type { PackCatalog, PackColumn, PackTable } from './pack-catalog.js';
 
 /** Keys and references must stay valid: they take no override at all, not even a null rate. */
 const KEY_TYPES: readonly string[] = ['id', 'reference'];
 
-/** The config machinery's view of loaded sector packs (those the pack host accepted). */
-export function packCatalog(packs: readonly PackDefinition[]): PackCatalog {
+/** The config machinery's view of the loaded sector packs (those the pack host accepted). */
+export function packCatalog(registry: Pick<PackRegistry, 'names' | 'require'>): PackCatalog {
+  const packs = registry.names().map((name) => registry.require(name));
   const sectors = new Map(packs.map((pack) => [pack.name, Object.keys(pack.tables).map((name) => packTable(pack, name))]));
   return {
     sectorNames: () => [...sectors.keys()],
@@ -26,7 +29,10 @@ function packTable(pack: PackDefinition, name: string): PackTable {
         name: columnName,
         type: definition.type,
         overridable: [...(dataTypeByName.get(definition.type)?.overridable ?? []), ...(KEY_TYPES.includes(definition.type) ? [] : ['null_rate'])],
-        checkOverride: (override) => [...checkColumnParams(definition.type, { ...params, ...override }), ...unknownWeights({ ...params, ...override })],
+        checkOverride: (override) => {
+          const merged = mergeParams(params, override);
+          return [...checkColumnParams(definition.type, merged), ...unknownWeights(merged)];
+        },
       };
     }),
     references: parentsOf(pack, name),

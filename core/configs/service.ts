@@ -81,7 +81,12 @@ export type ComposeResult = Composition & { validation: ValidationResult };
  * streams, read through their deciders, so a read right after a write always sees it).
  */
 export class ConfigService implements DocumentLoader {
-  constructor(private readonly deps: ConfigServiceDeps) {}
+  /** The packs as config rules see them (quick generation checks its requests with the same rules). */
+  readonly catalog: PackCatalog;
+
+  constructor(private readonly deps: ConfigServiceDeps) {
+    this.catalog = deps.catalog;
+  }
 
   /** For JOBS: `{config} | {config_yaml} | {config_id, overlays}` to a valid, normalised config and its estimate, or a ProblemError. */
   async resolve(owner: Owner, input: ConfigInput): Promise<ResolvedConfig> {

@@ -19,7 +19,7 @@ describe('catalog API over HTTP', () => {
     expect(cards.version).to.match(/^\d+\.\d+\.\d+/);
     const transactions = cards.tables.find((table: { name: string }) => table.name === 'transactions');
     expect(transactions).to.include({ credits_per_1000_rows: 2 });
-    expect(transactions.references).to.include.members(['cards', 'merchants']);
+    expect(transactions.parents).to.include.members(['cards', 'merchants']);
     expect(response.body.types.map((type: { name: string }) => type.name)).to.include.members(['iban', 'pan', 'money', 'enum']);
     expect(response.body.limits.quick).to.deep.equal({ max_rows_per_table: 10000, max_rows_per_request: 50000, max_tables: 10 });
   });
@@ -30,8 +30,9 @@ describe('catalog API over HTTP', () => {
     expect(sector.body.tables.map((table: { name: string }) => table.name)).to.include('transactions');
     const table = await request(app, 'GET', '/v1/catalog/sectors/cards/tables/transactions', { key: account.live });
     expect(table.status).to.equal(200);
-    expect(table.body).to.include({ name: 'transactions', per_parent: 'cards' });
-    expect(table.body.columns.find((column: { name: string }) => column.name === 'card_id')).to.include({ type: 'reference', references: 'cards' });
+    expect(table.body).to.include({ name: 'transactions', generated_per: 'cards' });
+    expect(table.body.columns.find((column: { name: string }) => column.name === 'card_id')).to.include({ type: 'reference' });
+    expect(table.body.references).to.deep.include({ column: 'card_id', table: 'cards' });
     expect(table.body.options.find((option: { name: string }) => option.name === 'fraud_rate')).to.deep.include({ default: 0.002, schema: { type: 'number', minimum: 0, maximum: 0.5 } });
     const types = await request(app, 'GET', '/v1/catalog/types', { key: account.live });
     expect(types.body).to.include({ has_more: false, next_cursor: null });

@@ -117,7 +117,9 @@ describe('configuration API over HTTP', () => {
     });
     const refused = await request(app, 'POST', '/v1/configs/estimate', { key: account.live, body: { config: { ...config, sector: 'crypto' } } });
     expect(refused.status).to.equal(400);
-    expect(refused.body.errors).to.deep.equal([{ pointer: '/sector', message: 'unknown sector "crypto"; known: cards' }]);
+    expect(refused.body.errors).to.have.length(1);
+    expect(refused.body.errors[0]).to.include({ pointer: '/sector' });
+    expect(refused.body.errors[0].message).to.match(/^unknown sector "crypto"; known: .*cards/);
     const neither = await request(app, 'POST', '/v1/configs/validate', { key: account.live, body: { something: 1 } });
     expect(neither.status).to.equal(400);
   });

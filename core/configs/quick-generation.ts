@@ -1,0 +1,72 @@
+import type { CreditsService } from '../credits/credits-service.js';
+import type { Owner } from '../domain/config/document-decider.js';
+import { buildPlan } from '../generation/plan.js';
+import type { GenerationPool } from '../generation/pool.js';
+import type { Format } from '../generation/writers.js';
+import type { PackRegistry } from '../packs/registry.js';
+import { estimateConfig } from './estimate.js';
+import type { PackCatalog } from './pack-catalog.js';
+import { quickConfig, type QuickRequest } from './quick-request.js';
+import { requireValidConfig } from './validate.js';
+
+export interface QuickDeps {
+  catalog: PackCatalog;
+  packs: PackRegistry;
+  pool: GenerationPool;
+  credits: Pick<CreditsService, 'debit' | 'refund'>;
+}
+
+export interface QuickCall {
+  owner: Owner;
+  keyId: string;
+  /** The request id: the debit's reference, so a debit is never taken twice for one request. */
+  reference: string;
+  request: QuickRequest;
+  format: Format;
+}
+
+export interface QuickResult {
+  sector: string;
+  seed: number;
+  /** Requested tables, in request order, each as its bytes in the format asked. */
+  tables: { name: string; rows: number; bytes: Uint8Array }[];
+  rows: number;
+  credits_charged: number;
+}
+
+/**
+ * Quick generation: check, charge, generate, and give the charge back if generation fails. Every
+ * refusal (limits, pack rules, 402) comes before any byte is generated; a test key's debit records
+ * sandbox usage and moves no credit. The answer is buffered (quick limits bound it), so a failure can
+ * still be refunded and reported as a problem instead of a truncated body.
+ */
+export async function quickGenerate(deps: QuickDeps, call: QuickCall): Promise<QuickResult> {
+  const config = requireValidConfig(quickConfig(call.request), deps.catalog);
+  const plan = buildPlan(deps.packs, config);
+  const estimate = estimateConfig(config, deps.catalog);
+  await deps.credits.debit({
+    accountId: call.owner.accountId,
+    mode: call.owner.mode,
+    keyId: call.keyId,
+    reference: call.reference,
+    operation: 'quick_generation',
+    sector: config.sector,
+    tables: estimate.tables.map(({ name, rows, credits }) => ({ name, rows, credits })),
+    credits: estimate.credits,
+  });
+  try {
+    const tables = [];
+    for (const { name, rows } of config.tables) tables.push({ name, rows, bytes: await collect(deps.pool.generate(plan, name, { format: call.format })) });
+    return { sector: plan.sector, seed: plan.seed, tables, rows: estimate.rows, credits_charged: call.owner.mode === 'live' ? estimate.credits : 0 };
+  } catch (error) {
+    // Also in test mode: the sandbox usage record is given back like a live charge.
+    await deps.credits.refund(call.owner.accountId, call.reference, `quick generation failed: ${(error as Error).message}`);
+    throw error;
+  }
+}
+
+async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  return Buffer.concat(parts);
+}

@@ -1,0 +1,130 @@
+import { expect } from 'chai';
+import { openAccount, request, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
+
+const ERRORS = 'https://errors.finsynth.dev';
+const transactions = (rows: number, extra: Record<string, unknown> = {}) => ({ sector: 'cards', tables: [{ name: 'transactions', rows }], ...extra });
+
+describe('quick generation over HTTP', () => {
+  let app: TestApp;
+  let account: TestAccount;
+  const quick = (key: string, body: unknown, accept?: string) =>
+    request(app, 'POST', '/v1/generate/quick', { key, body, headers: accept ? { accept } : {} });
+  /** NDJSON is not one JSON document: read as text (the shared helper parses every *json* media type). */
+  const quickNdjson = async (key: string, body: unknown) => {
+    const response = await fetch(`${app.url}/v1/generate/quick`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/x-ndjson' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  };
+  const balance = async (key: string) => (await request(app, 'GET', '/v1/billing/credits', { key })).body.credits_available as number;
+
+  before(async () => {
+    app = await startTestApp();
+    account = await openAccount(app, { credits: 10 });
+  });
+  after(() => app.close());
+
+  it('answers JSON by default with the rows, the seed, the row count, the charge and the mode', async () => {
+    const response = await quick(account.test, transactions(300, { seed: 7 }));
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('content-type')).to.match(/^application\/json/);
+    expect(response.body).to.include({ sector: 'cards', seed: 7, rows: 300, credits_charged: 0, mode: 'test' });
+    expect(Object.keys(response.body.tables)).to.deep.equal(['transactions']);
+    const rows = response.body.tables.transactions;
+    expect(rows).to.have.length(300);
+    expect(rows[0]).to.include.keys('transaction_id', 'card_id', 'amount', 'currency');
+    expect(response.headers.get('finsynth-seed')).to.equal('7');
+  });
+
+  it('is reproducible: the same seed gives the same bytes; without one, the seed drawn is returned', async () => {
+    const first = await quick(account.test, transactions(200, { seed: 99 }));
+    const again = await quick(account.test, transactions(200, { seed: 99 }));
+    expect(again.text).to.equal(first.text);
+    const drawn = await quick(account.test, transactions(50));
+    expect(drawn.body.seed).to.be.a('number');
+    const replayed = await quick(account.test, transactions(50, { seed: drawn.body.seed }));
+    expect(replayed.body.tables).to.deep.equal(drawn.body.tables);
+  });
+
+  it('returns only the requested tables; their references point into the parents a request would return', async () => {
+    const alone = await quick(account.test, transactions(100, { seed: 3 }));
+    expect(Object.keys(alone.body.tables)).to.deep.equal(['transactions']);
+    const both = await quick(account.test, { sector: 'cards', seed: 3, tables: [{ name: 'cards', rows: 50 }, { name: 'transactions', rows: 100 }] });
+    expect(Object.keys(both.body.tables)).to.deep.equal(['cards', 'transactions']);
+    const cardIds = new Set(both.body.tables.cards.map((card: { card_id: string }) => card.card_id));
+    for (const row of both.body.tables.transactions) expect(cardIds.has(row.card_id), row.card_id).to.equal(true);
+  });
+
+  it('answers NDJSON: a table\'s rows, or `{table, row}` lines for several tables', async () => {
+    const one = await quickNdjson(account.test, transactions(20, { seed: 1 }));
+    expect(one.headers.get('content-type')).to.match(/^application\/x-ndjson/);
+    const lines = one.text.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(lines).to.have.length(20);
+    expect(lines[0]).to.include.keys('transaction_id');
+    const json = await quick(account.test, transactions(20, { seed: 1 }));
+    expect(lines).to.deep.equal(json.body.tables.transactions);
+
+    const several = await quickNdjson(account.test, { sector: 'cards', seed: 1, tables: [{ name: 'cardholders', rows: 3 }, { name: 'merchants', rows: 2 }] });
+    const envelopes = several.text.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(envelopes.map((line) => line.table)).to.deep.equal(['cardholders', 'cardholders', 'cardholders', 'merchants', 'merchants']);
+    expect(envelopes[3].row).to.include.keys('merchant_id');
+  });
+
+  it('answers CSV for one table, and 406 for several tables or an Accept it cannot meet', async () => {
+    const csv = await quick(account.test, transactions(10, { seed: 2 }), 'text/csv');
+    expect(csv.status).to.equal(200);
+    expect(csv.headers.get('content-type')).to.match(/^text\/csv/);
+    const lines = csv.text.trimEnd().split(/\r?\n/);
+    expect(lines).to.have.length(11);
+    expect(lines[0].split(',')).to.include('transaction_id');
+
+    const several = await quick(account.test, { sector: 'cards', tables: [{ name: 'cards', rows: 1 }, { name: 'merchants', rows: 1 }] }, 'text/csv');
+    expect(several.status).to.equal(406);
+    expect(several.body).to.include({ type: `${ERRORS}/not-acceptable`, instance: '/v1/generate/quick' });
+    expect(several.body.supported).to.deep.equal(['application/json', 'application/x-ndjson']);
+    expect((await quick(account.test, transactions(1), 'application/xml')).status).to.equal(406);
+  });
+
+  it('refuses more than the quick limits with a 400 that points at the jobs API', async () => {
+    const perTable = await quick(account.test, transactions(10_001));
+    expect(perTable.status).to.equal(400);
+    expect(perTable.body).to.include({ type: `${ERRORS}/quick-limit-exceeded`, jobs_url: '/v1/jobs' });
+    expect(perTable.body.detail).to.match(/POST \/v1\/jobs/);
+    const tables = ['cardholders', 'cards', 'merchants', 'transactions', 'cards', 'merchants'].map((name) => ({ name, rows: 9_000 }));
+    const perRequest = await quick(account.test, { sector: 'cards', tables });
+    expect(perRequest.status).to.equal(400);
+    expect(perRequest.body.detail).to.match(/54000 rows/);
+  });
+
+  it('refuses unknown sectors, tables and options with problems that say what exists', async () => {
+    const sector = await quick(account.test, { sector: 'crypto', tables: [{ name: 'coins', rows: 1 }] });
+    expect(sector.status).to.equal(400);
+    expect(sector.body.errors).to.have.length(1);
+    expect(sector.body.errors[0].message).to.match(/^unknown sector "crypto"; known: .*cards/);
+    const table = await quick(account.test, { sector: 'cards', tables: [{ name: 'loans', rows: 1 }] });
+    expect(table.body.type).to.equal(`${ERRORS}/invalid-config`);
+    const option = await quick(account.test, transactions(1, { options: { transactions: { fraud_rate: 3 } } }));
+    expect(option.body.errors[0]).to.include({ pointer: '/tables/0/options/fraud_rate' });
+    expect((await quick(account.test, { sector: 'cards', tables: [{ name: 'cards', rows: 0 }] })).status).to.equal(400);
+  });
+
+  it('charges a live key the estimate, never a test key, and refuses with 402 when short, changing nothing', async () => {
+    const before = await balance(account.live);
+    const sandbox = await quick(account.test, transactions(1000));
+    expect(sandbox.body.credits_charged).to.equal(0);
+    expect(await balance(account.live)).to.equal(before);
+
+    const live = await quick(account.live, transactions(1000));
+    expect(live.status).to.equal(200);
+    expect(live.body).to.include({ credits_charged: 2, mode: 'live' });
+    expect(live.headers.get('finsynth-credits-charged')).to.equal('2');
+    expect(await balance(account.live)).to.equal(before - 2);
+
+    const short = await quick(account.live, transactions(10_000));
+    expect(short.status).to.equal(402);
+    expect(short.body).to.include({ type: `${ERRORS}/insufficient-credits`, title: 'Insufficient Credits', credits_required: 20, credits_available: before - 2 });
+    expect(await balance(account.live)).to.equal(before - 2);
+  });
+});
