@@ -20,6 +20,7 @@ import { auditRoutes } from './routes/audit.js';
 import { configsRoutes } from './routes/configs.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { generationRoutes } from './routes/generation.js';
+import { jobsRoutes } from './routes/jobs.js';
 
 /** Every group of operations the service serves; each workstream adds its group with one line. */
 export const routeGroups: RouteGroup[] = [
@@ -31,6 +32,7 @@ export const routeGroups: RouteGroup[] = [
   configsRoutes,
   catalogRoutes,
   generationRoutes,
+  jobsRoutes,
 ];
 
 export interface AppOptions {

@@ -19,6 +19,8 @@ import { ConfigService } from './configs/service.js';
 import { packCatalog } from './configs/packs-catalog.js';
 import { Catalog } from './configs/catalog.js';
 import { createEngine } from './generation/engine.js';
+import { buildPlan, type Plan } from './generation/plan.js';
+import { createJobs, type JobRunner, type JobsService } from './jobs/index.js';
 import type { PackRegistry } from './packs/registry.js';
 import type { GenerationPool } from './generation/pool.js';
 import { accountsDueForRenewal, BILLING_PROJECTION, type BillingModel } from '../projections/billing.js';
@@ -48,6 +50,10 @@ export interface Services {
   pool: GenerationPool;
   /** What the loaded sector packs offer, as GET /v1/catalog shows it. */
   catalog: Catalog;
+  /** Asynchronous jobs: create, list, get, cancel, results (JOBS). */
+  jobs: JobsService;
+  /** This instance's job runner, started here: it claims queued jobs and takes over orphaned ones. */
+  jobRunner: JobRunner;
   /** The Prometheus registry served at /metrics; each module registers its own metrics here. */
   metrics: Registry;
   /** Stops the projections (writing their snapshots), then closes the connections. */
@@ -87,6 +93,21 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     intervalMs: 60_000,
     onError: (error) => console.error('renewal run failed', error),
   });
+  const configs = new ConfigService({ catalog: packCatalog(engine.packs), commands, credits, clock });
+  const jobs = createJobs({
+    config,
+    clock,
+    pricing,
+    store,
+    commands,
+    projections: runner,
+    credits,
+    configs,
+    plan: (request) => buildPlan(engine.packs, request) as unknown as Record<string, unknown>,
+    generate: (plan, table, options) => engine.pool.generate(plan as unknown as Plan, table, options),
+    onError: (error) => console.error('job runner', error),
+  });
+  jobs.runner.start();
   return {
     config,
     clock,
@@ -97,13 +118,16 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     projections: runner,
     credits,
     billing,
-    configs: new ConfigService({ catalog: packCatalog(engine.packs), commands, credits, clock }),
+    configs,
     catalog: new Catalog(engine.packs),
     packs: engine.packs,
     pool: engine.pool,
+    jobs: jobs.service,
+    jobRunner: jobs.runner,
     rateLimits: new RateLimits(pricing, redis),
     metrics: new Registry(),
     async close() {
+      await jobs.runner.stop({ handOver: true });
       await renewals.stop();
       await runner.stop();
       await engine.close();
