@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { problem } from '../problems.js';
 import type { PackRegistry } from '../packs/registry.js';
@@ -100,18 +101,30 @@ export class GenerationPool {
   }
 
   private async runChunk(task: ChunkTask, stop: AbortSignal, caller: AbortSignal | undefined): Promise<Uint8Array> {
-    const timeout = AbortSignal.timeout(this.chunkTimeoutMs);
+    // The time limit runs from the moment a worker starts the chunk, so that waiting in the queue or for
+    // a replacement worker to boot never counts against a generator.
+    const timeout = new AbortController();
+    const { port1, port2 } = new MessageChannel();
+    let timer: NodeJS.Timeout | undefined;
+    port1.once('message', () => {
+      timer = setTimeout(() => timeout.abort(), this.chunkTimeoutMs);
+      port1.close();
+    });
     try {
-      return (await this.piscina.run(task, { signal: AbortSignal.any([stop, timeout]) })) as Uint8Array;
+      const signal = AbortSignal.any([stop, timeout.signal]);
+      return (await this.piscina.run({ ...task, started: port2 }, { signal, transferList: [port2] })) as Uint8Array;
     } catch (error) {
       if (caller?.aborted) throw caller.reason ?? error;
       if (stop.aborted) throw error;
       const where = `Sector pack "${task.plan.sector}", table "${task.table}", chunk ${task.chunk.index} (rows ${task.chunk.first_row}–${task.chunk.first_row + task.chunk.rows - 1})`;
-      throw problem(GenerationProblems.generationFailed, `${where}: ${reason(error, timeout.aborted, this.chunkTimeoutMs, this.workerMemoryMb)}`, {
+      throw problem(GenerationProblems.generationFailed, `${where}: ${reason(error, timeout.signal.aborted, this.chunkTimeoutMs, this.workerMemoryMb)}`, {
         sector: task.plan.sector,
         table: task.table,
         chunk: task.chunk.index,
       });
+    } finally {
+      clearTimeout(timer);
+      port1.close();
     }
   }
 

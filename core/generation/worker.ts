@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { PackDefinition } from '../packs/sdk.js';
 import { renderChunk } from './chunk.js';
@@ -15,6 +16,8 @@ export interface ChunkTask {
   table: string;
   chunk: ChunkSpec;
   format: Format;
+  /** Told when this worker starts the chunk: the pool's time limit counts from then, not from queueing. */
+  started?: MessagePort;
 }
 
 const packs = new Map<string, Promise<PackDefinition>>();
@@ -42,6 +45,8 @@ async function runtime(task: ChunkTask): Promise<PlanRuntime> {
 
 /** Generates the chunk and moves its bytes to the main thread (a transfer, not a copy). */
 export async function generateChunk(task: ChunkTask): Promise<Uint8Array> {
+  task.started?.postMessage('started');
+  task.started?.close();
   const bytes = renderChunk(await runtime(task), task.table, task.chunk, task.format);
   return Piscina.move(bytes) as unknown as Uint8Array;
 }

@@ -49,7 +49,7 @@ export const ibanFormats: readonly IbanFormat[] = [
     ],
   },
   {
-    country: 'CH', length: 21, bban: [seg('bank', 5), seg('account', 12)],
+    country: 'CH', length: 21, bban: [seg('bank', 5), seg('account', 12, 'c')],
     banks: [
       { name: 'UBS Switzerland', bic: 'UBSWCHZH', bank_code: '00230' },
       { name: 'Zürcher Kantonalbank', bic: 'ZKBKCHZZ', bank_code: '00700' },
@@ -83,7 +83,7 @@ export const ibanFormats: readonly IbanFormat[] = [
     ],
   },
   {
-    country: 'FR', length: 27, bban: [seg('bank', 5), seg('branch', 5), seg('account', 11), seg('check', 2)], national_check: 'fr',
+    country: 'FR', length: 27, bban: [seg('bank', 5), seg('branch', 5), seg('account', 11, 'c'), seg('check', 2)], national_check: 'fr',
     banks: [
       { name: 'BNP Paribas', bic: 'BNPAFRPP', bank_code: '30004' },
       { name: 'Société Générale', bic: 'SOGEFRPP', bank_code: '30003' },
@@ -108,7 +108,7 @@ export const ibanFormats: readonly IbanFormat[] = [
     ],
   },
   {
-    country: 'IT', length: 27, bban: [seg('check', 1, 'a'), seg('bank', 5), seg('branch', 5), seg('account', 12)], national_check: 'it',
+    country: 'IT', length: 27, bban: [seg('check', 1, 'a'), seg('bank', 5), seg('branch', 5), seg('account', 12, 'c')], national_check: 'it',
     banks: [
       { name: 'UniCredit', bic: 'UNCRITMM', bank_code: '02008' },
       { name: 'Intesa Sanpaolo', bic: 'BCITITMM', bank_code: '03069' },

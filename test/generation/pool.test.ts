@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import { fileURLToPath } from 'node:url';
+import { loadPacks } from '../../core/packs/loader.js';
+import type { PackRegistry } from '../../core/packs/registry.js';
+import { buildPlan } from '../../core/generation/plan.js';
+import { GenerationPool } from '../../core/generation/pool.js';
+import { ProblemError } from '../../core/problems.js';
+
+const faultyPack = fileURLToPath(new URL('./fixtures/faulty', import.meta.url));
+
+describe('the generation pool under faulty generators', function () {
+  this.timeout(60_000);
+  let registry: PackRegistry;
+  let pool: GenerationPool;
+
+  before(async () => {
+    registry = await loadPacks({ builtinDir: '/nonexistent', extra: [faultyPack] });
+    pool = new GenerationPool(registry, { size: 1, chunkTimeoutMs: 2_000, workerMemoryMb: 48 });
+  });
+  after(() => pool.close());
+
+  const generate = (table: string) => pool.bytes(buildPlan(registry, { sector: 'faulty', seed: 1, tables: [{ name: table, rows: 10 }] }), table, { format: 'ndjson' });
+
+  async function failure(table: string): Promise<ProblemError> {
+    const error = await generate(table).then(
+      () => expect.fail(`table ${table} should have failed`),
+      (caught: unknown) => caught,
+    );
+    expect(error).to.be.instanceOf(ProblemError);
+    return error as ProblemError;
+  }
+
+  async function stillServes(): Promise<void> {
+    const bytes = await generate('fine');
+    expect(bytes.toString().trim().split('\n')).to.have.length(10);
+  }
+
+  it('fails the chunk of a generator that throws, naming pack, table, chunk and the error; the pool still serves', async () => {
+    const error = await failure('throws');
+    expect(error.type.slug).to.equal('generation-failed');
+    expect(error.detail).to.contain('"faulty"').and.to.contain('"throws"').and.to.contain('chunk 0').and.to.contain('the generator broke on purpose');
+    await stillServes();
+  });
+
+  it('fails a generator that never returns at the time limit and replaces its worker', async () => {
+    const error = await failure('hangs');
+    expect(error.detail).to.contain('did not finish within 2 s');
+    await stillServes();
+  });
+
+  it('fails a generator that exhausts its worker heap and replaces the worker', async () => {
+    const error = await failure('hogs');
+    expect(error.detail).to.contain('ran out of memory');
+    await stillServes();
+  });
+
+  it('stops at once when the caller aborts, with the caller\'s reason', async () => {
+    const controller = new AbortController();
+    const plan = buildPlan(registry, { sector: 'faulty', seed: 1, tables: [{ name: 'hangs', rows: 10 }] });
+    const pending = pool.bytes(plan, 'hangs', { format: 'ndjson', signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('client went away')), 100);
+    const error = await pending.then(() => null, (caught: Error) => caught);
+    expect(error?.message).to.equal('client went away');
+    await stillServes();
+  });
+});
