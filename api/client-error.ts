@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import { randomBase62 } from '../core/auth/api-keys.js';
+import { randomUUID } from 'node:crypto';
 import type { Config } from '../core/config.js';
 import { HttpProblems } from './problems.js';
 import { PROBLEM_MEDIA_TYPE } from './problem-response.js';
@@ -16,7 +16,7 @@ export function answerClientError(config: Config) {
       return;
     }
     const type = error.code === 'HPE_HEADER_OVERFLOW' ? HttpProblems.headersTooLarge : HttpProblems.malformedRequest;
-    const requestId = `req_${randomBase62(20)}`;
+    const requestId = `req_${randomUUID().replaceAll('-', '')}`;
     const path = /^[A-Z]+ (\/[^ ?\r\n]*)/.exec(error.rawPacket?.toString('latin1') ?? '')?.[1] ?? '/';
     const body = JSON.stringify({
       type: `${config.errorTypeBase}/${type.slug}`,

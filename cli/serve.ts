@@ -17,7 +17,8 @@ const LOCAL_ACCOUNT_TIER = 'scale';
 export async function serve(args: string[]): Promise<number> {
   const { values } = parseOptions(args, { port: { type: 'string' }, data: { type: 'string' } });
   const config = configFrom(values);
-  const logger = pino({ level: config.logLevel });
+  // Asynchronous writes keep logging off the request path; the buffer is flushed at shutdown.
+  const logger = pino({ level: config.logLevel }, pino.destination({ sync: false }));
   const services = await createServices(config);
   collectDefaultMetrics({ register: services.metrics });
   await openLocalAccountOnFirstStart(services);
@@ -30,6 +31,7 @@ export async function serve(args: string[]): Promise<number> {
   await server.close();
   await services.close();
   logger.info('stopped');
+  logger.flush();
   return 0;
 }
 

@@ -37,10 +37,17 @@ export function hashKey(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-/** The shape of a key, checked before any look-up: `<prefix>_<live|test>_<32 base62>`. */
+const patterns = new Map<string, RegExp>();
+
+/** The shape of a key, checked before any look-up: `<prefix>_<live|test>_<32 base62>`. Compiled once per prefix. */
 export function keyPattern(keyPrefix: string): RegExp {
-  const escaped = keyPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${escaped}_(live|test)_[0-9A-Za-z]{${SECRET_LENGTH}}$`);
+  let pattern = patterns.get(keyPrefix);
+  if (!pattern) {
+    const escaped = keyPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    pattern = new RegExp(`^${escaped}_(live|test)_[0-9A-Za-z]{${SECRET_LENGTH}}$`);
+    patterns.set(keyPrefix, pattern);
+  }
+  return pattern;
 }
 
 export const newKeyId = (): string => `key_${randomBase62(20)}`;

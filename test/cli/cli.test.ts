@@ -13,8 +13,14 @@ const bin = fileURLToPath(new URL('../../bin/finsynth.js', import.meta.url));
 /** The embedded store, whatever the environment of the test run says (CI sets postgres and redis). */
 const env = { ...process.env, FINSYNTH_POSTGRES_URL: '', FINSYNTH_KURRENTDB_URL: '', FINSYNTH_REDIS_URL: '', FINSYNTH_LOG_LEVEL: 'warn' };
 
+/** Children still running when a test ends (a failed assertion) are killed, never left serving. */
+const running = new Set<ChildProcessWithoutNullStreams>();
+
 function finsynth(args: string[]): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [bin, ...args], { env });
+  const child = spawn(process.execPath, [bin, ...args], { env });
+  running.add(child);
+  child.on('close', () => running.delete(child));
+  return child;
 }
 
 async function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -65,7 +71,10 @@ describe('operator commands', function () {
   beforeEach(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'finsynth-cli-'));
   });
-  afterEach(() => rm(dataDir, { recursive: true, force: true }));
+  afterEach(async () => {
+    for (const child of running) child.kill('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+  });
 
   async function balanceAndGrants(accountId: string) {
     const services = await createServices(loadConfig({}, { dataDir, logLevel: 'silent' }));

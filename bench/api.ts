@@ -1,0 +1,124 @@
+/**
+ * `npm run bench -- api [--json] [--duration S]`: HTTP throughput of the app, driven by autocannon at
+ * 50 connections for S seconds (default 10) per target, all in one run and one process:
+ *
+ * - bare_koa_rps: a bare Koa app answering `{}`, the ceiling of this machine and Node.js;
+ * - healthz_rps: GET /healthz of the real app (request id, access log, metrics, router);
+ * - catalog_rps, catalog_p50_ms, catalog_p99_ms: GET /v1/catalog with a valid key, so with
+ *   authentication, the rate limiter and its headers, and JSON access logs written to a file.
+ *   The tiers' rates are lifted for the run (the limiter still runs for every request): a limiter
+ *   refusing requests would be measured otherwise, not the API;
+ * - quick_*: the quick-generation scenario of bench/_quick.ts, when that file exists.
+ *
+ * Target (issue 7): catalog_rps ≥ 60% of bare_koa_rps, catalog_p99_ms < 20.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Koa from 'koa';
+import autocannon from 'autocannon';
+import { pino } from 'pino';
+import type { BenchOptions } from './index.js';
+import { loadConfig } from '../core/config.js';
+import { loadPricing, type Pricing } from '../core/billing/pricing.js';
+import { createServices } from '../core/services.js';
+import { createAccount } from '../core/accounts/create-account.js';
+import { createApp } from '../api/app.js';
+import { listen, type RunningServer } from '../api/server.js';
+
+const CONNECTIONS = 50;
+const QUICK_KEYS = 4;
+
+interface Measured {
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+}
+
+async function measure(url: string, durationSeconds: number, headers: Record<string, string> = {}): Promise<Measured> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: durationSeconds, headers });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers and ${result.errors} errors in ${result.requests.total} requests`);
+  }
+  return { rps: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99 };
+}
+
+async function bareKoa(): Promise<{ url: string; close(): Promise<void> }> {
+  const app = new Koa();
+  app.use((ctx) => {
+    ctx.body = {};
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** The pricing file with every tier's rate lifted far above what one machine can send. */
+function unthrottled(pricing: Pricing): Pricing {
+  const tiers = Object.fromEntries(Object.entries(pricing.tiers).map(([tier, price]) => [tier, { ...price, rate_limit_per_s: 10_000_000 }]));
+  return { ...pricing, tiers: tiers as Pricing['tiers'] };
+}
+
+export async function run({ json, args }: BenchOptions): Promise<Record<string, number>> {
+  const durationIndex = args.indexOf('--duration');
+  const duration = durationIndex === -1 ? 10 : Number(args[durationIndex + 1]);
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+
+  const bare = await bareKoa();
+  log(`bare Koa: ${duration} s at ${CONNECTIONS} connections…`);
+  const bareFigures = await measure(bare.url, duration);
+  await bare.close();
+
+  const dataDir = await mkdtemp(join(tmpdir(), 'finsynth-bench-api-'));
+  const config = loadConfig({}, { dataDir, port: 0, logLevel: 'info' });
+  const services = await createServices(config, { pricing: unthrottled(loadPricing()) });
+  const logger = pino({ level: 'info' }, pino.destination({ dest: join(dataDir, 'access.log'), sync: false, mkdir: true }));
+  let server: RunningServer | undefined;
+  try {
+    server = await listen(createApp(services, { logger }), 0);
+    const accounts = await Promise.all(Array.from({ length: QUICK_KEYS }, () => createAccount(services, { tier: 'scale' })));
+    await services.projections.waitFor(Math.max(...accounts.map((account) => account.position)));
+    const authorization = `Bearer ${accounts[0]!.keys.live}`;
+
+    log(`GET /healthz: ${duration} s…`);
+    const healthz = await measure(`${server.url}/healthz`, duration);
+    log(`GET /v1/catalog with a key: ${duration} s…`);
+    const catalog = await measure(`${server.url}/v1/catalog`, duration, { authorization });
+
+    const figures: Record<string, number> = {
+      bare_koa_rps: bareFigures.rps,
+      healthz_rps: healthz.rps,
+      catalog_rps: catalog.rps,
+      catalog_p50_ms: catalog.p50_ms,
+      catalog_p99_ms: catalog.p99_ms,
+    };
+    if (existsSync(new URL('./_quick.ts', import.meta.url))) {
+      log('quick generation scenario (bench/_quick.ts)…');
+      const { quickScenario } = await import('./_quick.js');
+      // A failing scenario (the route not served yet) leaves its figures out; the API's stand.
+      await quickScenario({ url: server.url, keys: accounts.map((account) => account.keys.test), durationSeconds: duration }).then(
+        (quick) => Object.assign(figures, quick),
+        (error: Error) => log(`quick generation scenario failed: ${error.message}`),
+      );
+    }
+    if (!json) report(figures);
+    return figures;
+  } finally {
+    await server?.close(1000);
+    await services.close();
+    logger.flush();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+function report(figures: Record<string, number>): void {
+  const share = Math.round((figures.catalog_rps! / figures.bare_koa_rps!) * 100);
+  console.log(`bare Koa {}            ${figures.bare_koa_rps} req/s`);
+  console.log(`GET /healthz           ${figures.healthz_rps} req/s`);
+  console.log(`GET /v1/catalog (key)  ${figures.catalog_rps} req/s (${share}% of bare Koa; target ≥ 60%), p50 ${figures.catalog_p50_ms} ms, p99 ${figures.catalog_p99_ms} ms (target < 20)`);
+  if (figures.quick_rps !== undefined) {
+    console.log(`POST /v1/generate/quick 1,000 rows: ${figures.quick_rps} req/s, p50 ${figures.quick_p50_ms} ms, p99 ${figures.quick_p99_ms} ms`);
+  }
+}
