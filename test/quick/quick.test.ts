@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { openAccount, request, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
 
@@ -126,5 +127,33 @@ describe('quick generation over HTTP', () => {
     expect(short.status).to.equal(402);
     expect(short.body).to.include({ type: `${ERRORS}/insufficient-credits`, title: 'Insufficient Credits', credits_required: 20, credits_available: before - 2 });
     expect(await balance(account.live)).to.equal(before - 2);
+  });
+});
+
+describe('quick generation when the generator fails', () => {
+  let app: TestApp;
+  let account: TestAccount;
+  before(async () => {
+    const faulty = fileURLToPath(new URL('../generation/fixtures/faulty/', import.meta.url));
+    app = await startTestApp({ config: { packs: [faulty] } });
+    account = await openAccount(app, { credits: 10 });
+  });
+  after(() => app.close());
+
+  it('answers the generation problem and refunds the debit, live and sandbox alike', async () => {
+    for (const key of [account.live, account.test]) {
+      const response = await request(app, 'POST', '/v1/generate/quick', { key, body: { sector: 'faulty', tables: [{ name: 'throws', rows: 5 }] } });
+      expect(response.status).to.equal(500);
+      expect(response.body).to.include({ type: `${ERRORS}/generation-failed` });
+      expect(response.body.detail).to.match(/broke on purpose/);
+    }
+    expect((await request(app, 'GET', '/v1/billing/credits', { key: account.live })).body.credits_available).to.equal(10);
+    const movements = (await app.services.store.readStream(`account-${account.accountId}`)).map((event) => [event.type, (event.data as { mode?: string }).mode]);
+    expect(movements.filter(([type]) => type === 'CreditsDebited' || type === 'CreditsRefunded')).to.deep.equal([
+      ['CreditsDebited', 'live'],
+      ['CreditsRefunded', 'live'],
+      ['CreditsDebited', 'test'],
+      ['CreditsRefunded', 'test'],
+    ]);
   });
 });
