@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { definePack } from '../../core/packs/sdk.js';
+import { formatFixed, isoTimestamp } from '../../core/generation/time-format.js';
+import { generateInline, planFor } from './support.js';
+
+const awkward = definePack({
+  name: 'awkward',
+  version: '1.0.0',
+  description: 'Values that writers must escape.',
+  tables: {
+    notes: {
+      description: 'Notes with commas, quotes, line breaks and non-ASCII text.',
+      default_rows: 4,
+      credits_per_1000_rows: 1,
+      columns: {
+        note_id: { type: 'id', prefix: 'note', description: 'Key.' },
+        text: { type: 'string', description: 'Free text.' },
+        price: { type: 'money', currency: 'KWD', min: 1, max: 2, description: 'Three minor units.' },
+        yen: { type: 'money', currency: 'JPY', min: 100, max: 200, description: 'No minor units.' },
+        flag: { type: 'boolean', nullable: true, description: 'Maybe.' },
+      },
+      row: (ctx) => ({ text: ['plain', 'a, b', 'say "hi"', 'line\nbreak\r\nand ü€'][ctx.index % 4], flag: ctx.index % 2 ? null : true }),
+    },
+  },
+});
+
+describe('the writers', () => {
+  const plan = planFor(awkward, { seed: 9, tables: [{ name: 'notes', rows: 4 }] });
+
+  it('writes CSV by RFC 4180: header, CRLF, quoted fields with doubled quotes, empty for null', () => {
+    const lines = generateInline(awkward, plan, 'notes', 'csv').split('\r\n');
+    expect(lines[0]).to.equal('note_id,text,price,yen,flag');
+    expect(lines[1]).to.match(/^note_[0-9a-f]{16},plain,1\.\d{3},1\d\d,true$/);
+    expect(lines[2]).to.match(/^note_[0-9a-f]{16},"a, b",1\.\d{3},1\d\d,$/);
+    expect(lines[3]).to.match(/^note_[0-9a-f]{16},"say ""hi""",/);
+    expect(generateInline(awkward, plan, 'notes', 'csv')).to.contain('"line\nbreak\r\nand ü€"');
+  });
+
+  it('writes NDJSON and JSON that parse back to the same values, money with its currency\'s minor units', () => {
+    const ndjson = generateInline(awkward, plan, 'notes', 'ndjson');
+    const fromLines = ndjson.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(fromLines.map((row) => row.text)).to.deep.equal(['plain', 'a, b', 'say "hi"', 'line\nbreak\r\nand ü€']);
+    expect(ndjson).to.match(/"price":1\.\d{3},"yen":1\d\d,/);
+    expect(JSON.parse(generateInline(awkward, plan, 'notes', 'json'))).to.deep.equal(fromLines);
+    const empty = planFor(awkward, { seed: 9, tables: [{ name: 'notes', rows: 0 }] });
+    expect(generateInline(awkward, empty, 'notes', 'json')).to.equal('[]\n');
+    expect(generateInline(awkward, empty, 'notes', 'csv')).to.equal('note_id,text,price,yen,flag\r\n');
+  });
+
+  it('formats instants exactly as Date#toISOString, faster', () => {
+    fc.assert(fc.property(fc.integer({ min: -62_000_000_000_000, max: 253_402_300_799_999 }), (ms) => {
+      expect(isoTimestamp(ms)).to.equal(new Date(ms).toISOString());
+    }), { numRuns: 5000 });
+  });
+
+  it('formats fixed-point numbers to the value rounded at that many digits', () => {
+    fc.assert(
+      fc.property(fc.double({ min: -1e9, max: 1e9, noNaN: true }), fc.integer({ min: 0, max: 4 }), (value, digits) => {
+        expect(Number(formatFixed(value, digits))).to.be.closeTo(Math.round(Math.abs(value) * 10 ** digits) / 10 ** digits * Math.sign(value), 10 ** -digits / 2 + 1e-9);
+        expect(formatFixed(value, digits)).to.match(digits ? new RegExp(`^-?\\d+\\.\\d{${digits}}$`) : /^-?\d+$/);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
