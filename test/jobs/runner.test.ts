@@ -9,22 +9,25 @@ import { jobDecider, jobStream } from '../../core/domain/job/index.js';
 import { jobDirectory, partFileName } from '../../core/jobs/result-files.js';
 import { MemoryEventStore } from '../../core/store/memory-store.js';
 import { openAccount, queueJob, startInstance, tempDir, until, type JobsInstance } from './support/instance.js';
-import { rowsGenerator } from './support/rows-generator.js';
+import { createEngine, type Engine } from '../../core/generation/engine.js';
+import { buildPlan } from '../../core/generation/plan.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-/** The bytes an uninterrupted run writes for a table: the generator's chunks, concatenated. */
-async function expectedBytes(rows: number, format: 'csv' | 'ndjson' = 'csv'): Promise<Buffer> {
-  const parts: Uint8Array[] = [];
-  const plan = { seed: 7, tables: [{ name: 'transactions', rows }] };
-  const options = { format, signal: new AbortController().signal, onProgress: () => undefined };
-  for await (const bytes of rowsGenerator()(plan, 'transactions', options)) parts.push(bytes);
-  return Buffer.concat(parts);
+/** The bytes of an uninterrupted run of the table: the pool's chunks, concatenated. */
+async function expectedBytes(engine: Engine, rows: number): Promise<Buffer> {
+  const plan = buildPlan(engine.packs, { sector: 'cards', seed: 7, tables: [{ name: 'transactions', rows }] });
+  return engine.pool.bytes(plan, 'transactions', { format: 'csv' });
 }
 
 describe('job runner', () => {
   const running: JobsInstance[] = [];
+  let engine: Engine;
+  before(async () => {
+    engine = await createEngine({ poolSize: 2, packs: [] });
+  });
+  after(() => engine.close());
   afterEach(async () => {
     await Promise.all(running.splice(0).map((instance) => instance.stop()));
   });
@@ -38,7 +41,7 @@ describe('job runner', () => {
 
   it('runs a queued job: every table written, hashed, settled, succeeded', async () => {
     const resultsDir = tempDir('runner');
-    const a = await instance({ store: new MemoryEventStore(), generate: rowsGenerator(), clock: systemClock, resultsDir });
+    const a = await instance({ store: new MemoryEventStore(), engine, clock: systemClock, resultsDir });
     await openAccount(a, 'acc_1', 1000, T0);
     await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 5000, cards: 1500 }, compression: 'gzip', at: T0 });
     await until(a, (jobs) => jobs.jobs.job_1.state === 'succeeded');
@@ -63,14 +66,13 @@ describe('job runner', () => {
     const store = new MemoryEventStore();
     const clock = new TestClock(T0);
     const resultsDir = tempDir('takeover');
-    const slow = rowsGenerator({ rowsPerChunk: 100, pauseMs: 5 });
-    const a = await instance({ store, generate: slow, clock, resultsDir, instanceId: 'a', leaseMs: 10_000 });
+    const a = await instance({ store, engine, clock, resultsDir, instanceId: 'a', leaseMs: 10_000 });
     await openAccount(a, 'acc_1', 1000, T0);
-    await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 20_000 }, at: T0 });
+    await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 200_000 }, at: T0 });
     await until(a, (jobs) => jobs.jobs.job_1.state === 'running');
     await a.runner.stop(); // dies without a word: its lease stays until it expires
 
-    const b = await instance({ store, generate: rowsGenerator(), clock, resultsDir, instanceId: 'b', leaseMs: 10_000 });
+    const b = await instance({ store, engine, clock, resultsDir, instanceId: 'b', leaseMs: 10_000 });
     clock.advance({ ms: 5_000 });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(b.jobs().jobs.job_1).to.include({ state: 'running', instance_id: 'a' });
@@ -80,32 +82,32 @@ describe('job runner', () => {
     const job = b.jobs().jobs.job_1;
     expect(job).to.include({ attempt: 2, instance_id: 'b' });
     const bytes = readFileSync(join(jobDirectory(resultsDir, 'job_1'), 'transactions.csv'));
-    expect(sha256(bytes)).to.equal(sha256(await expectedBytes(20_000)));
+    expect(sha256(bytes)).to.equal(sha256(await expectedBytes(engine, 200_000)));
     expect(job.files[0].sha256).to.equal(sha256(bytes));
     const settlements = (await store.readStream(accountStream('acc_1'))).filter((event) => event.type === 'CreditsSettled');
     expect(settlements).to.have.length(1);
-    expect(await b.credits.balance('acc_1')).to.deep.equal({ credits_available: 980, credits_reserved: 0 });
+    expect(await b.credits.balance('acc_1')).to.deep.equal({ credits_available: 800, credits_reserved: 0 });
   });
 
   it('a cancelled running job stops, leaves no file and releases its credits', async () => {
     const resultsDir = tempDir('cancel');
-    const a = await instance({ store: new MemoryEventStore(), generate: rowsGenerator({ rowsPerChunk: 100, pauseMs: 5 }), clock: systemClock, resultsDir });
-    await openAccount(a, 'acc_1', 1000, T0);
-    await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 50_000 }, at: T0 });
+    const a = await instance({ store: new MemoryEventStore(), engine, clock: systemClock, resultsDir });
+    await openAccount(a, 'acc_1', 2000, T0);
+    await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 1_000_000 }, at: T0 });
     await until(a, (jobs) => jobs.jobs.job_1.state === 'running');
-    expect((await a.credits.balance('acc_1')).credits_reserved).to.equal(50);
+    expect((await a.credits.balance('acc_1')).credits_reserved).to.equal(1000);
 
     await a.commands.handle(jobDecider, jobStream('job_1'), { type: 'RequestCancel', at: new Date().toISOString() });
     await until(a, (jobs) => jobs.jobs.job_1.state === 'cancelled');
     await until(a, () => !existsSync(jobDirectory(resultsDir, 'job_1')));
-    expect(await a.credits.balance('acc_1')).to.deep.equal({ credits_available: 1000, credits_reserved: 0 });
+    expect(await a.credits.balance('acc_1')).to.deep.equal({ credits_available: 2000, credits_reserved: 0 });
     expect(a.runner.running()).to.deep.equal([]);
   });
 
   it('a full disk fails the job cleanly: a problem that says so, no partial file, credits released', async () => {
     const store = new MemoryEventStore();
     const resultsDir = tempDir('disk-full');
-    const a = await startInstance({ store, generate: rowsGenerator(), clock: systemClock, resultsDir });
+    const a = await startInstance({ store, engine, clock: systemClock, resultsDir });
     running.push(a);
     await openAccount(a, 'acc_1', 1000, T0);
     await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 5000 }, at: T0 });
@@ -124,7 +126,7 @@ describe('job runner', () => {
   it('results are removed with an event once kept for the retention time', async () => {
     const clock = new TestClock(T0);
     const resultsDir = tempDir('expiry');
-    const a = await instance({ store: new MemoryEventStore(), generate: rowsGenerator(), clock, resultsDir, retentionMs: 3_600_000 });
+    const a = await instance({ store: new MemoryEventStore(), engine, clock, resultsDir, retentionMs: 3_600_000 });
     await openAccount(a, 'acc_1', 1000, T0);
     await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 100 }, at: T0 });
     await until(a, (jobs) => jobs.jobs.job_1.state === 'succeeded');

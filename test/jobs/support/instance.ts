@@ -9,15 +9,17 @@ import { eventDefinitions } from '../../../core/domain/events.js';
 import { jobDecider, jobStream, type OutputFormat, type Compression } from '../../../core/domain/job/index.js';
 import { EventRegistry } from '../../../core/events/registry.js';
 import type { Mode } from '../../../core/events/envelope.js';
-import type { TableGenerator } from '../../../core/jobs/ports.js';
+import { buildPlan, type Plan } from '../../../core/generation/plan.js';
+import type { Engine } from '../../../core/generation/engine.js';
 import { JobRunner } from '../../../core/jobs/runner.js';
 import type { EventStore } from '../../../core/store/event-store.js';
 import { jobsProjection, type JobsState } from '../../../projections/jobs.js';
 import { ProjectionRunner } from '../../../projections/runner.js';
 
-/** One service instance as far as jobs go: its own store connection, projections, credits and runner. */
+/** One service instance as far as jobs go: its own store connection, projections, credits, engine and runner. */
 export interface JobsInstance {
   store: EventStore;
+  engine: Engine;
   commands: CommandHandler;
   projections: ProjectionRunner;
   credits: CreditsService;
@@ -28,7 +30,7 @@ export interface JobsInstance {
 
 export async function startInstance(options: {
   store: EventStore;
-  generate: TableGenerator;
+  engine: Engine;
   clock: Clock;
   resultsDir: string;
   leaseMs?: number;
@@ -46,7 +48,7 @@ export async function startInstance(options: {
   const runner = new JobRunner({
     commands,
     credits,
-    generate: options.generate,
+    generate: (plan, table, generateOptions) => options.engine.pool.generate(plan as unknown as Plan, table, generateOptions),
     clock,
     resultsDir: options.resultsDir,
     leaseMs: options.leaseMs ?? 10_000,
@@ -59,6 +61,7 @@ export async function startInstance(options: {
   });
   return {
     store,
+    engine: options.engine,
     commands,
     projections,
     credits,
@@ -78,7 +81,7 @@ export async function openAccount(instance: JobsInstance, accountId: string, cre
   await instance.credits.grant({ accountId, amount: credits, reference: `grant-${accountId}`, reason: 'test' });
 }
 
-/** Queues a job as the jobs service does (reserve, then create), for runner tests that need no config resolution. */
+/** Queues a job as the jobs service does (reserve, plan, create), for runner tests that need no config resolution. Credits: 1 per 1,000 rows. */
 export async function queueJob(
   instance: JobsInstance,
   job: { jobId: string; accountId: string; mode?: Mode; rows: Record<string, number>; format?: OutputFormat; compression?: Compression; at: string },
@@ -87,14 +90,15 @@ export async function queueJob(
   const tables = Object.entries(job.rows).map(([name, rows]) => ({ name, rows, credits: Math.max(1, Math.ceil(rows / 1000)) }));
   const credits = tables.reduce((sum, table) => sum + table.credits, 0);
   await instance.credits.reserve({ accountId: job.accountId, mode, keyId: 'key_test', reference: job.jobId, sector: 'cards', tables, credits });
-  const plan = { sector: 'cards', seed: 7, tables: tables.map(({ name, rows }) => ({ name, rows })) };
+  const config = { version: 1, sector: 'cards', seed: 7, tables: tables.map(({ name, rows }) => ({ name, rows })) };
+  const plan = buildPlan(instance.engine.packs, config) as unknown as Record<string, unknown>;
   const result = await instance.commands.handle(jobDecider, jobStream(job.jobId), {
     type: 'CreateJob',
     job_id: job.jobId,
     account_id: job.accountId,
     mode,
     key_id: 'key_test',
-    config: { version: 1, sector: 'cards', seed: 7, tables: plan.tables },
+    config,
     plan,
     output: { format: job.format ?? 'csv', compression: job.compression ?? 'none' },
     estimate: { credits, tables },
