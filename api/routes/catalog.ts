@@ -3,15 +3,14 @@ import { Problems } from '../../core/problems.js';
 import type { ApiContext } from '../context.js';
 import { defineRoute, type RouteGroup } from '../route.js';
 import { identifierPattern } from '../../core/configs/config-schema.js';
-import { LIMITS } from '../../core/configs/catalog.js';
+import { LIMITS, type Catalog } from '../../core/configs/catalog.js';
 
 /**
  * Catalog answers carry an ETag (a hash of the body) and `Cache-Control: private, no-cache`: clients
  * keep them and revalidate with If-None-Match, getting 304 and no body while the packs are the same.
  */
-function cacheable(ctx: ApiContext, body: unknown): void {
-  const json = JSON.stringify(body);
-  const etag = `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+function cacheable(ctx: ApiContext, path: string, view: (catalog: Catalog) => unknown): void {
+  const { json, etag } = serialized(ctx.services.catalog, path, view);
   ctx.set('Cache-Control', 'private, no-cache');
   ctx.set('ETag', etag);
   if (matches(ctx.get('If-None-Match'), etag)) {
@@ -20,6 +19,21 @@ function cacheable(ctx: ApiContext, body: unknown): void {
   }
   ctx.type = 'application/json';
   ctx.body = json;
+}
+
+/** The catalog does not change while the service runs: each view is serialized and hashed once. */
+const serializedViews = new WeakMap<Catalog, Map<string, { json: string; etag: string }>>();
+
+function serialized(catalog: Catalog, path: string, view: (catalog: Catalog) => unknown): { json: string; etag: string } {
+  let views = serializedViews.get(catalog);
+  if (!views) serializedViews.set(catalog, (views = new Map()));
+  let entry = views.get(path);
+  if (!entry) {
+    const json = JSON.stringify(view(catalog));
+    entry = { json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` };
+    views.set(path, entry);
+  }
+  return entry;
 }
 
 /**
@@ -131,7 +145,7 @@ export const catalogRoutes: RouteGroup = {
         304: notModified,
       },
       handle(ctx) {
-        cacheable(ctx, ctx.services.catalog.overview());
+        cacheable(ctx, ctx.path, (catalog) => catalog.overview());
       },
     }),
     defineRoute({
@@ -156,7 +170,7 @@ export const catalogRoutes: RouteGroup = {
         304: notModified,
       },
       handle(ctx) {
-        cacheable(ctx, { data: ctx.services.catalog.types(), has_more: false, next_cursor: null });
+        cacheable(ctx, ctx.path, (catalog) => ({ data: catalog.types(), has_more: false, next_cursor: null }));
       },
     }),
     defineRoute<{ sector: string }>({
@@ -169,7 +183,7 @@ export const catalogRoutes: RouteGroup = {
       responses: { 200: { description: 'The sector pack and its tables.', headers: etagHeaders, content: { 'application/json': sectorSchema } }, 304: notModified },
       problems: [Problems.notFound],
       handle(ctx, { params }) {
-        cacheable(ctx, ctx.services.catalog.sector(params.sector));
+        cacheable(ctx, ctx.path, (catalog) => catalog.sector(params.sector));
       },
     }),
     defineRoute<{ sector: string; table: string }>({
@@ -183,7 +197,7 @@ export const catalogRoutes: RouteGroup = {
       responses: { 200: { description: 'The table schema.', headers: etagHeaders, content: { 'application/json': tableSchema } }, 304: notModified },
       problems: [Problems.notFound],
       handle(ctx, { params }) {
-        cacheable(ctx, ctx.services.catalog.table(params.sector, params.table));
+        cacheable(ctx, ctx.path, (catalog) => catalog.table(params.sector, params.table));
       },
     }),
   ],
