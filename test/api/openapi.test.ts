@@ -81,4 +81,19 @@ describe('the OpenAPI document', () => {
     checker.check('POST', '/v1/keys', await request(app, 'POST', '/v1/keys', { key: issued.body.secret, body: {} }));
     checker.check('DELETE', '/v1/keys/{id}', await request(app, 'DELETE', `/v1/keys/${issued.body.id}`, { key: account.live }));
   });
+
+  it('describes the real responses of every GET operation that needs no parameter, in both modes', async () => {
+    const checker = new ResponseChecker(document);
+    const operations = Object.entries(document.paths as Record<string, Record<string, any>>).filter(
+      ([path, operations]) => !path.includes('{') && operations.get && !(operations.get.parameters ?? []).some((parameter: { required: boolean }) => parameter.required),
+    );
+    expect(operations.length).to.be.greaterThan(10);
+    for (const [path] of operations) {
+      for (const key of [account.live, account.test]) {
+        const response = await request(app, 'GET', path, { key });
+        expect(response.status, `GET ${path}: ${response.text.slice(0, 300)}`).to.be.below(400);
+        checker.check('GET', path, response);
+      }
+    }
+  });
 });
