@@ -1,0 +1,151 @@
+/**
+ * `npm run bench -- store [--json]`: the event store's throughput per available adapter (sqlite always,
+ * postgres when FINSYNTH_POSTGRES_URL is set), each on a fresh database that is removed afterwards.
+ *
+ * - append_single_per_s: single-event appends, 8 streams appending concurrently, each with its exact
+ *   expected revision (as the command handler does); 20,000 events.
+ * - append_batch_per_s: events/s appended in batches of 100, 8 streams concurrently; 200,000 events.
+ * - read_all_per_s: those 200,000 events read back in global order, in pages of 1,000 as subscriptions read.
+ * - replay_per_s: the same read, folding every event into a per-stream balance.
+ * Events carry about 200 bytes of data.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { BenchOptions } from './index.js';
+import type { NewEvent } from '../core/events/envelope.js';
+import type { EventStore } from '../core/store/event-store.js';
+import { SqliteEventStore } from '../core/store/sqlite-store.js';
+import { PostgresEventStore } from '../core/store/postgres-store.js';
+import { dropPostgresSchema, uniquePostgresSchema } from '../test/support/external-services.js';
+
+const WRITERS = 8;
+const SINGLE_EVENTS = 20_000;
+const BATCH_EVENTS = 200_000;
+const BATCH_SIZE = 100;
+const PAGE = 1_000;
+
+export interface StoreFigures {
+  append_single_per_s: number;
+  append_batch_per_s: number;
+  read_all_per_s: number;
+  replay_per_s: number;
+}
+
+interface Adapter {
+  name: string;
+  open(): Promise<{ store: EventStore; dispose(): Promise<void> }>;
+}
+
+function adapters(): Adapter[] {
+  const list: Adapter[] = [
+    {
+      name: 'sqlite',
+      async open() {
+        const dir = mkdtempSync(join(tmpdir(), 'finsynth-bench-'));
+        const store = new SqliteEventStore(join(dir, 'events.db'));
+        return { store, dispose: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); } };
+      },
+    },
+  ];
+  const url = process.env.FINSYNTH_POSTGRES_URL;
+  if (url) {
+    list.push({
+      name: 'postgres',
+      async open() {
+        const schema = uniquePostgresSchema('bench');
+        const store = await PostgresEventStore.open(url, { schema, poolSize: WRITERS + 2 });
+        return { store, dispose: async () => { await store.close(); await dropPostgresSchema(url, schema); } };
+      },
+    });
+  }
+  return list;
+}
+
+/** A card payment of about 200 bytes of JSON. */
+function payment(n: number): NewEvent {
+  return {
+    type: 'PaymentCaptured',
+    data: {
+      payment_id: `pay_${n.toString(36).padStart(12, '0')}`,
+      amount_minor: (n * 7919) % 100_000,
+      currency: 'EUR',
+      merchant: { name: 'Bäckerei Schmidt GmbH', mcc: '5462', country: 'DE' },
+      card: { network: 'visa', last4: String(n % 10_000).padStart(4, '0') },
+      captured_at: '2026-11-22T10:15:30.123Z',
+    },
+  };
+}
+
+async function perSecond(events: number, work: () => Promise<void>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return Math.round(events / ((performance.now() - started) / 1000));
+}
+
+/** 8 writers, each on its own stream, each appending `total / 8` events in appends of `size`. */
+async function appendConcurrently(store: EventStore, prefix: string, total: number, size: number): Promise<void> {
+  await Promise.all(
+    Array.from({ length: WRITERS }, async (_, writer) => {
+      const stream = `${prefix}-${writer}`;
+      let revision: number | 'no_stream' = 'no_stream';
+      for (let done = 0; done < total / WRITERS; done += size) {
+        const events = Array.from({ length: size }, (_, i) => payment(writer * total + done + i));
+        revision = (await store.append(stream, events, { expectedRevision: revision })).nextRevision;
+      }
+    }),
+  );
+}
+
+async function readEverything(store: EventStore, after: number, onEvent: (event: { stream: string; data: unknown }) => void): Promise<number> {
+  let checkpoint = after;
+  let count = 0;
+  for (;;) {
+    const page = await store.readAll({ after: checkpoint, maxCount: PAGE });
+    for (const event of page) onEvent(event);
+    count += page.length;
+    if (page.length < PAGE) return count;
+    checkpoint = page[page.length - 1].position;
+  }
+}
+
+async function measure(adapter: Adapter): Promise<StoreFigures> {
+  const { store, dispose } = await adapter.open();
+  try {
+    const append_single_per_s = await perSecond(SINGLE_EVENTS, () => appendConcurrently(store, 'single', SINGLE_EVENTS, 1));
+    const before = await store.headPosition();
+    const append_batch_per_s = await perSecond(BATCH_EVENTS, () => appendConcurrently(store, 'batch', BATCH_EVENTS, BATCH_SIZE));
+
+    let read = 0;
+    const read_all_per_s = await perSecond(BATCH_EVENTS, async () => { read = await readEverything(store, before, () => {}); });
+    if (read !== BATCH_EVENTS) throw new Error(`read ${read} events back, appended ${BATCH_EVENTS}`);
+
+    const balances = new Map<string, number>();
+    const replay_per_s = await perSecond(BATCH_EVENTS, async () => {
+      await readEverything(store, before, (event) => {
+        const amount = (event.data as { amount_minor: number }).amount_minor;
+        balances.set(event.stream, (balances.get(event.stream) ?? 0) + amount);
+      });
+    });
+    if (balances.size !== WRITERS) throw new Error(`replay folded ${balances.size} streams, expected ${WRITERS}`);
+
+    return { append_single_per_s, append_batch_per_s, read_all_per_s, replay_per_s };
+  } finally {
+    await dispose();
+  }
+}
+
+export async function run({ json }: BenchOptions): Promise<Record<string, StoreFigures>> {
+  const log = json ? console.error : console.log;
+  const bytes = Buffer.byteLength(JSON.stringify(payment(123_456).data));
+  log(`event store: ${SINGLE_EVENTS} single appends and ${BATCH_EVENTS} batched (${BATCH_SIZE}/append), ${WRITERS} streams concurrently, ${bytes} bytes of data per event`);
+  const results: Record<string, StoreFigures> = {};
+  for (const adapter of adapters()) {
+    results[adapter.name] = await measure(adapter);
+    const r = results[adapter.name];
+    log(`${adapter.name.padEnd(9)} single ${r.append_single_per_s.toLocaleString('en')}/s · batched ${r.append_batch_per_s.toLocaleString('en')}/s · read all ${r.read_all_per_s.toLocaleString('en')}/s · replay ${r.replay_per_s.toLocaleString('en')}/s`);
+  }
+  if (!process.env.FINSYNTH_POSTGRES_URL) log('postgres: skipped (FINSYNTH_POSTGRES_URL is not set)');
+  return results;
+}
