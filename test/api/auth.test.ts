@@ -56,4 +56,18 @@ describe('authentication and scopes', () => {
     expect(invalid.status).to.equal(400);
     expect(invalid.headers.get('ratelimit')).to.match(/^"scale";r=\d+;t=\d+$/);
   });
+
+  it('uses the configured key prefix and error type base', async () => {
+    const branded = await startTestApp({ config: { keyPrefix: 'acme', errorTypeBase: 'https://errors.example.com' } });
+    try {
+      const keys = await openAccount(branded);
+      expect(keys.live).to.match(/^acme_live_[0-9A-Za-z]{32}$/);
+      expect(keys.test).to.match(/^acme_test_[0-9A-Za-z]{32}$/);
+      expect((await request(branded, 'GET', '/v1/keys', { key: keys.test })).status).to.equal(200);
+      const refused = await request(branded, 'GET', '/v1/keys', { key: account.live });
+      expect(refused.body.type).to.equal('https://errors.example.com/unauthorized');
+    } finally {
+      await branded.close();
+    }
+  });
 });

@@ -1,0 +1,23 @@
+import { expect } from 'chai';
+import { loadConfig } from '../../core/config.js';
+
+describe('configuration from the environment', () => {
+  it('reads the defaults and the variables', () => {
+    expect(loadConfig({})).to.include({ port: 3000, keyPrefix: 'svc', errorTypeBase: 'https://errors.finsynth.dev', logLevel: 'info' });
+    const config = loadConfig({ PORT: '8080', FINSYNTH_KEY_PREFIX: 'acme', FINSYNTH_ERROR_TYPE_BASE: 'https://errors.example.com/', FINSYNTH_REDIS_URL: 'redis://r:6379' });
+    expect(config).to.include({ port: 8080, keyPrefix: 'acme', errorTypeBase: 'https://errors.example.com', redisUrl: 'redis://r:6379' });
+  });
+
+  it('refuses a mistyped variable, naming it', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ PORT: 'eighty' }, /PORT/],
+      [{ PORT: '70000' }, /PORT/],
+      [{ FINSYNTH_POOL_SIZE: '0' }, /FINSYNTH_POOL_SIZE/],
+      [{ FINSYNTH_JOB_LEASE_MS: '1.5' }, /FINSYNTH_JOB_LEASE_MS/],
+      [{ FINSYNTH_KEY_PREFIX: 'Bad_Prefix' }, /FINSYNTH_KEY_PREFIX/],
+      [{ FINSYNTH_ERROR_TYPE_BASE: 'not a uri' }, /FINSYNTH_ERROR_TYPE_BASE/],
+      [{ FINSYNTH_LOG_LEVEL: 'loud' }, /FINSYNTH_LOG_LEVEL/],
+    ];
+    for (const [env, message] of cases) expect(() => loadConfig(env), JSON.stringify(env)).to.throw(message);
+  });
+});
