@@ -1,6 +1,10 @@
+import { availableParallelism } from 'node:os';
 import { auditStore, type StoreAuditReport } from '../core/credits/store-audit.js';
 import { createServices } from '../core/services.js';
 import { projectedTotals } from '../projections/ledger-totals.js';
+import { LEDGER_PROJECTION } from '../projections/ledger.js';
+import { USAGE_PROJECTION } from '../projections/usage.js';
+import { BILLING_PROJECTION } from '../projections/billing.js';
 import { UsageError, configFrom, parseOptions } from './options.js';
 
 const USAGE = 'usage: finsynth audit [--account ID] [--data DIR] [--json]';
@@ -20,8 +24,16 @@ export async function audit(args: string[]): Promise<number> {
   const services = await createServices(configFrom(values));
   try {
     await services.projections.waitFor(await services.store.headPosition(), 600_000);
+    // Hold the read models still, and audit the store exactly up to where they stand.
+    await services.projections.stop();
+    const compared = new Set([LEDGER_PROJECTION, USAGE_PROJECTION, BILLING_PROJECTION]);
+    const until = Math.min(...services.projections.status().filter(({ name }) => compared.has(name)).map(({ checkpoint }) => checkpoint));
     const started = performance.now();
-    const report = await auditStore(services.store, projectedTotals(services.projections), { accountId: values.account });
+    const report = await auditStore(services.store, projectedTotals(services.projections), {
+      accountId: values.account,
+      until,
+      parallel: { config: services.config, workers: availableParallelism() },
+    });
     const seconds = (performance.now() - started) / 1000;
     if (values.json) process.stdout.write(`${JSON.stringify({ ...report, seconds, events_per_s: Math.round(report.events / seconds) })}\n`);
     else process.stdout.write(describe(report, seconds));

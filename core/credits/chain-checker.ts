@@ -1,13 +1,28 @@
 import { GENESIS_HASH, type RecordedEvent } from '../events/envelope.js';
 import { chainHash } from '../events/hash-chain.js';
 
+interface Head {
+  hash: string;
+  revision: number;
+}
+
 /**
  * Follows the hash chains of any number of streams at once, one event at a time, in any order that
  * keeps each stream's own order (a stream read, or the whole store in global order). The next event
  * chains from the stored hash, so one altered event is named alone rather than every event after it.
  */
 export class ChainChecker {
-  private readonly heads = new Map<string, { hash: string; revision: number }>();
+  private readonly heads = new Map<string, Head>();
+
+  /** Whether the checker has seen the stream (or been told where it stands). */
+  knows(stream: string): boolean {
+    return this.heads.has(stream);
+  }
+
+  /** Starts a stream's chain from an event read elsewhere: how an audit of a range of the store begins. */
+  resumeAfter(event: Pick<RecordedEvent, 'stream' | 'hash' | 'revision'>): void {
+    this.heads.set(event.stream, { hash: event.hash, revision: event.revision });
+  }
 
   /** Null when the event follows its stream's chain; else why it does not. */
   check(event: RecordedEvent): string | null {
@@ -18,7 +33,7 @@ export class ChainChecker {
     return null;
   }
 
-  get streams(): number {
-    return this.heads.size;
+  streams(): string[] {
+    return [...this.heads.keys()];
   }
 }

@@ -1,12 +1,11 @@
-import type { Mode, RecordedEvent } from '../events/envelope.js';
+import { Worker } from 'node:worker_threads';
+import type { Mode } from '../events/envelope.js';
+import type { Config } from '../config.js';
 import type { EventStore } from '../store/event-store.js';
-import { accountIdOfStream } from '../domain/account/index.js';
-import type { CreditsDebited, CreditsPurchased, CreditsRefunded, CreditsSettled } from '../domain/account/credits.js';
-import type { SubscriptionRenewed, SubscriptionUpgraded } from '../domain/account/subscription.js';
-import { ChainChecker } from './chain-checker.js';
+import { accountStream } from '../domain/account/index.js';
 import type { ChainBreak } from './account-audit.js';
+import { auditRange, emptyPartial, type AccountPartial, type AuditRange, type RangeAudit } from './audit-range.js';
 import type { Balance } from './credits-service.js';
-import { balanceChange } from './movement.js';
 
 /** What the live read models say, per account: the audit's replay must find exactly the same. */
 export interface ProjectedTotals {
@@ -29,51 +28,81 @@ export interface StoreAuditReport {
   streams: number;
   accounts: number;
   chain_breaks: ChainBreak[];
-  /** Points where a replayed balance went below zero (it never may). */
+  /** The lowest point of an account's balance where it went below zero (it never may). */
   negative_balances: { account_id: string; position: number; credits_available: number }[];
   differences: AuditDifference[];
 }
 
-interface Replayed {
-  balance: Balance;
-  usage: Record<Mode, number>;
-  billed: Record<string, number>;
+export interface StoreAuditOptions {
+  /** Audit this account only. */
+  accountId?: string;
+  /** The last position to audit: the position the projections stand at. Default: the store's head. */
+  until?: number;
+  /**
+   * Audit ranges of the store in this many worker threads, each with its own connection to the store
+   * the configuration names (not for the memory store, which lives in one thread).
+   */
+  parallel?: {
+    config: Config;
+    workers: number;
+    /** Below this many events each, a worker costs more to start than it saves. Default 50,000. */
+    minEventsPerWorker?: number;
+  };
 }
-
-const PAGE = 10_000;
 
 /**
  * The full audit: reads the store from its first event, follows every stream's hash chain, recomputes
- * every account's balance, usage total (live and test) and billed total from the events alone, and
- * compares them with the projections. `accountId` limits it to one account.
+ * every account's balance (and that it never went below zero), usage total (live and test) and billed
+ * total from the events alone, and compares them with the projections.
  */
-export async function auditStore(store: EventStore, projected: ProjectedTotals, options: { accountId?: string } = {}): Promise<StoreAuditReport> {
-  const chain = new ChainChecker();
-  const chainBreaks: ChainBreak[] = [];
+export async function auditStore(store: EventStore, projected: ProjectedTotals, options: StoreAuditOptions = {}): Promise<StoreAuditReport> {
+  const until = options.until ?? (await store.headPosition());
+  const stream = options.accountId === undefined ? undefined : accountStream(options.accountId);
+  const workers = Math.min(options.parallel?.workers ?? 1, Math.floor(until / (options.parallel?.minEventsPerWorker ?? 50_000)));
+  const ranges = split(until, stream === undefined && workers > 1 ? workers : 1).map((range) => ({ ...range, stream }));
+  const audits = ranges.length > 1 && options.parallel
+    ? await Promise.all(ranges.map((range) => inWorker(options.parallel!.config, range)))
+    : [await auditRange(store, ranges[0]!)];
+  return combine(audits, projected, options.accountId);
+}
+
+function split(until: number, parts: number): { after: number; until: number }[] {
+  const size = Math.ceil(until / parts);
+  return Array.from({ length: parts }, (_, i) => ({ after: i * size, until: Math.min(until, (i + 1) * size) }));
+}
+
+function inWorker(config: Config, range: AuditRange): Promise<RangeAudit> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./audit-worker.mjs', import.meta.url), { workerData: { config, range } });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => code !== 0 && reject(new Error(`an audit worker exited with code ${code}`)));
+  });
+}
+
+/** Adds the ranges up in store order: an account's running balance enters each range where the last left it. */
+function combine(audits: RangeAudit[], projected: ProjectedTotals, only: string | undefined): StoreAuditReport {
+  const accounts = new Map<string, AccountPartial>();
   const negative: StoreAuditReport['negative_balances'] = [];
-  const accounts = new Map<string, Replayed>();
-  const onlyStream = options.accountId === undefined ? undefined : `account-${options.accountId}`;
-  let events = 0;
-  for (let after = 0; ; ) {
-    const page = await store.readAll({ after, maxCount: PAGE });
-    for (const event of page) {
-      if (onlyStream !== undefined && event.stream !== onlyStream) continue;
-      events += 1;
-      const reason = chain.check(event);
-      if (reason) chainBreaks.push({ stream: event.stream, revision: event.revision, position: event.position, reason });
-      const accountId = accountIdOfStream(event.stream);
-      if (accountId === null) continue;
-      const account = replay(accounts, accountId, event);
-      if (account && account.balance.credits_available < 0) negative.push({ account_id: accountId, position: event.position, credits_available: account.balance.credits_available });
+  for (const audit of audits) {
+    for (const [accountId, part] of audit.accounts) {
+      const total = accounts.get(accountId) ?? emptyPartial();
+      const lowest = total.credits_available + part.lowest.credits_available;
+      if (lowest < 0) negative.push({ account_id: accountId, position: part.lowest.position, credits_available: lowest });
+      total.credits_available += part.credits_available;
+      total.credits_reserved += part.credits_reserved;
+      total.usage.live += part.usage.live;
+      total.usage.test += part.usage.test;
+      for (const [currency, amount] of Object.entries(part.billed)) total.billed[currency] = (total.billed[currency] ?? 0) + amount;
+      accounts.set(accountId, total);
     }
-    if (page.length < PAGE) break;
-    after = page.at(-1)!.position;
   }
-  const differences = compare(accounts, projected, options.accountId);
+  const chainBreaks = audits.flatMap((audit) => audit.chain_breaks);
+  const differences = compare(accounts, projected, only);
   return {
     holds: chainBreaks.length === 0 && negative.length === 0 && differences.length === 0,
-    events,
-    streams: chain.streams,
+    events: audits.reduce((sum, audit) => sum + audit.events, 0),
+    streams: new Set(audits.flatMap((audit) => audit.streams)).size,
     accounts: accounts.size,
     chain_breaks: chainBreaks,
     negative_balances: negative,
@@ -81,45 +110,14 @@ export async function auditStore(store: EventStore, projected: ProjectedTotals, 
   };
 }
 
-/** Folds one event into its account's replayed totals; returns them when the event moved credits. */
-function replay(accounts: Map<string, Replayed>, accountId: string, event: RecordedEvent): Replayed | undefined {
-  let account = accounts.get(accountId);
-  if (!account) accounts.set(accountId, (account = { balance: { credits_available: 0, credits_reserved: 0 }, usage: { live: 0, test: 0 }, billed: {} }));
-  switch (event.type) {
-    case 'CreditsDebited':
-    case 'CreditsSettled': {
-      const { mode, credits } = event.data as (CreditsDebited | CreditsSettled)['data'];
-      account.usage[mode] += credits;
-      break;
-    }
-    case 'CreditsRefunded': {
-      const { mode, credits } = event.data as CreditsRefunded['data'];
-      account.usage[mode] -= credits;
-      break;
-    }
-    case 'CreditsPurchased':
-    case 'SubscriptionUpgraded':
-    case 'SubscriptionRenewed': {
-      const { amount, currency } = event.data as (CreditsPurchased | SubscriptionUpgraded | SubscriptionRenewed)['data'];
-      if (amount > 0) account.billed[currency] = (account.billed[currency] ?? 0) + amount;
-      break;
-    }
-  }
-  const change = balanceChange(event);
-  if (!change) return undefined;
-  account.balance.credits_available += change.available;
-  account.balance.credits_reserved += change.reserved;
-  return account;
-}
-
-function compare(accounts: Map<string, Replayed>, projected: ProjectedTotals, only: string | undefined): AuditDifference[] {
+function compare(accounts: Map<string, AccountPartial>, projected: ProjectedTotals, only: string | undefined): AuditDifference[] {
   const ids = new Set([...accounts.keys(), ...projected.balances.keys(), ...projected.usage.keys(), ...projected.billed.keys()]);
   const differences: AuditDifference[] = [];
   for (const accountId of [...ids].sort()) {
     if (only !== undefined && accountId !== only) continue;
-    const replayed = accounts.get(accountId) ?? { balance: { credits_available: 0, credits_reserved: 0 }, usage: { live: 0, test: 0 }, billed: {} };
+    const replayed = accounts.get(accountId) ?? emptyPartial();
     const checks: [AuditDifference['what'], unknown, unknown][] = [
-      ['balance', replayed.balance, projected.balances.get(accountId) ?? { credits_available: 0, credits_reserved: 0 }],
+      ['balance', { credits_available: replayed.credits_available, credits_reserved: replayed.credits_reserved }, projected.balances.get(accountId) ?? { credits_available: 0, credits_reserved: 0 }],
       ['usage', replayed.usage, projected.usage.get(accountId) ?? { live: 0, test: 0 }],
       ['billing', replayed.billed, projected.billed.get(accountId) ?? {}],
     ];
