@@ -1,10 +1,10 @@
+import { ByteSink } from './byte-sink.js';
 import { currencyByCode } from './reference-data/currencies.js';
-import { formatFixed } from './time-format.js';
 import type { CompiledColumn } from './runtime.js';
 import type { Row } from './types/index.js';
 
 /**
- * Serialisers for the three output formats, compiled once per table. A chunk is written as one string:
+ * Serialisers for the three output formats, compiled once per table, writing bytes into a ByteSink:
  * NDJSON (one JSON object per line), CSV (RFC 4180: header line, CRLF, fields quoted when they hold a
  * comma, quote or line break, quotes doubled; null is the empty field) and JSON (one array over all the
  * chunks: the first chunk opens it, the last closes it). Money is written with exactly its currency's
@@ -24,94 +24,90 @@ export interface TableWriter {
   start: string;
   /** What follows the last row. */
   end(totalRows: number): string;
-  /** One row; `index` is its position in the table (JSON separates rows with commas). */
-  row(row: Row, index: number): string;
+  /** Writes one row; `index` is its position in the table (JSON separates rows with commas). */
+  row(sink: ByteSink, row: Row, index: number): void;
 }
 
-type Encode = (value: unknown, row: Row) => string;
+type Encode = (sink: ByteSink, value: unknown, row: Row) => void;
 
-const NEEDS_CSV_QUOTES = /[",\r\n]/;
+const utf8 = (text: string) => new TextEncoder().encode(text);
+const NULL = utf8('null');
+const TRUE = utf8('true');
+const FALSE = utf8('false');
 
-/** A character scan beats a regular expression on the short strings that make up most cells. */
-function jsonString(value: string): string {
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code < 32 || code === 34 || code === 92) return JSON.stringify(value);
-  }
-  return `"${value}"`;
-}
-
-function jsonValue(value: unknown): string {
+function jsonValue(sink: ByteSink, value: unknown): void {
   switch (typeof value) {
     case 'string':
-      return jsonString(value);
+      return sink.jsonString(value);
     case 'number':
-      return Number.isFinite(value) ? String(value) : 'null';
+      return Number.isFinite(value) ? sink.text(String(value)) : sink.raw(NULL);
     case 'boolean':
-      return value ? 'true' : 'false';
+      return sink.raw(value ? TRUE : FALSE);
     default:
-      return value === null || value === undefined ? 'null' : JSON.stringify(value);
+      return value === null || value === undefined ? sink.raw(NULL) : sink.text(JSON.stringify(value));
   }
 }
 
-function csvValue(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return NEEDS_CSV_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+function csvValue(sink: ByteSink, value: unknown): void {
+  if (value === null || value === undefined) return;
+  if (typeof value === 'string') return sink.csvField(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return sink.text(String(value));
+  sink.csvField(JSON.stringify(value));
 }
 
 /** Money as a fixed-point literal with its currency's minor units; a non-number falls back to the generic form. */
-function moneyEncoder(column: CompiledColumn, fallback: (value: unknown) => string): Encode {
+function moneyEncoder(column: CompiledColumn, fallback: (sink: ByteSink, value: unknown) => void): Encode {
   const fixed = column.currency ? currencyByCode.get(column.currency)?.minor_units ?? 2 : undefined;
   const currencyColumn = column.currencyColumn;
-  return (value, row) => {
-    if (typeof value !== 'number' || !Number.isFinite(value)) return fallback(value);
-    const digits = fixed ?? (currencyColumn ? currencyByCode.get(row[currencyColumn] as string)?.minor_units ?? 2 : 2);
-    return formatFixed(value, digits);
+  return (sink, value, row) => {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return fallback(sink, value);
+    sink.fixed(value, fixed ?? (currencyColumn ? currencyByCode.get(row[currencyColumn] as string)?.minor_units ?? 2 : 2));
   };
-}
-
-function encoders(columns: CompiledColumn[], generic: (value: unknown) => string): Encode[] {
-  return columns.map((column) => (column.type.name === 'money' ? moneyEncoder(column, generic) : generic));
 }
 
 export function tableWriter(columns: CompiledColumn[], format: Format): TableWriter {
-  switch (format) {
-    case 'ndjson': {
-      const object = jsonObject(columns);
-      return { start: '', end: () => '', row: (row) => `${object(row)}\n` };
-    }
-    case 'json': {
-      const object = jsonObject(columns);
-      return {
-        start: '[',
-        end: (total) => (total > 0 ? '\n]\n' : ']\n'),
-        row: (row, index) => (index > 0 ? ',\n' : '\n') + object(row),
-      };
-    }
-    case 'csv': {
-      const encode = encoders(columns, csvValue);
-      const names = columns.map((column) => column.name);
-      return {
-        start: `${names.map(csvValue).join(',')}\r\n`,
-        end: () => '',
-        row: (row) => {
-          let line = '';
-          for (let i = 0; i < names.length; i++) line += (i ? ',' : '') + encode[i](row[names[i]], row);
-          return `${line}\r\n`;
-        },
-      };
-    }
+  if (format === 'csv') {
+    return {
+      start: `${columns.map((column) => column.name).join(',')}\r\n`,
+      end: () => '',
+      row: compileRowWriter(columns, csvValue, columns.map((_, i) => (i ? ',' : '')), '\r\n'),
+    };
   }
+  const object = compileRowWriter(columns, jsonValue, columns.map((column, i) => `${i ? ',' : '{'}${JSON.stringify(column.name)}:`), '}');
+  if (format === 'ndjson') {
+    const newline = utf8('\n');
+    return {
+      start: '',
+      end: () => '',
+      row: (sink, row, index) => {
+        object(sink, row, index);
+        sink.raw(newline);
+      },
+    };
+  }
+  const first = utf8('\n');
+  const next = utf8(',\n');
+  return {
+    start: '[',
+    end: (total) => (total > 0 ? '\n]\n' : ']\n'),
+    row: (sink, row, index) => {
+      sink.raw(index > 0 ? next : first);
+      object(sink, row, index);
+    },
+  };
 }
 
-function jsonObject(columns: CompiledColumn[]): (row: Row) => string {
-  const encode = encoders(columns, jsonValue);
-  const names = columns.map((column) => column.name);
-  const prefixes = names.map((name, i) => `${i ? ',' : '{'}${JSON.stringify(name)}:`);
-  return (row) => {
-    let out = '';
-    for (let i = 0; i < names.length; i++) out += prefixes[i] + encode[i](row[names[i]], row);
-    return `${out}}`;
-  };
+/**
+ * A row writer generated for the table's columns: reading each cell by a constant property name keeps
+ * every access monomorphic, where a loop over column names made property lookup a large share of the
+ * cost of a row. Column names are checked identifiers (manifest schema), and are quoted here anyway.
+ */
+function compileRowWriter(columns: CompiledColumn[], generic: (sink: ByteSink, value: unknown) => void, prefixes: string[], suffix: string): TableWriter['row'] {
+  const encoders: Encode[] = columns.map((column) => (column.type.name === 'money' ? moneyEncoder(column, generic) : (sink, value) => generic(sink, value)));
+  const prefixBytes = prefixes.map(utf8);
+  const body = columns
+    .map((column, i) => `${prefixes[i] ? `sink.raw(prefixes[${i}]); ` : ''}encoders[${i}](sink, row[${JSON.stringify(column.name)}], row);`)
+    .join('\n');
+  const factory = new Function('encoders', 'prefixes', 'suffix', `return function writeRow(sink, row) {\n${body}\nsink.raw(suffix);\n};`);
+  return factory(encoders, prefixBytes, utf8(suffix)) as TableWriter['row'];
 }

@@ -1,0 +1,80 @@
+/**
+ * `npm run bench -- generation [--json] [--rows N]`: rows/s and MB/s of each pack's largest table to
+ * NDJSON, with one worker and with the whole pool, against a naive baseline (the cards transactions'
+ * columns filled by one @faker-js/faker call per cell on one thread). Pools are warmed up first, so
+ * worker start-up is not measured.
+ */
+import { availableParallelism } from 'node:os';
+import type { BenchOptions } from './index.js';
+import { loadPacks } from '../core/packs/loader.js';
+import type { PackRegistry } from '../core/packs/registry.js';
+import { buildPlan, type Plan } from '../core/generation/plan.js';
+import { GenerationPool } from '../core/generation/pool.js';
+import { naiveRowsPerSecond } from './_naive.js';
+
+interface TableFigures {
+  rows: number;
+  one_worker_rows_per_s: number;
+  one_worker_mb_per_s: number;
+  pool_rows_per_s: number;
+  pool_mb_per_s: number;
+}
+
+export async function run({ json, args }: BenchOptions) {
+  const rowsArg = args.indexOf('--rows');
+  const rows = rowsArg >= 0 ? Number(args[rowsArg + 1]) : 400_000;
+  const log = (line: string) => (json ? process.stderr : process.stdout).write(`${line}\n`);
+  const registry = await loadPacks();
+  const poolSize = availableParallelism();
+  const one = new GenerationPool(registry, { size: 1 });
+  const all = new GenerationPool(registry, { size: poolSize });
+  try {
+    const targets = registry.names().map((sector) => [sector, largestTable(registry, sector)] as const);
+    for (const [sector, table] of targets) {
+      const warm = plan(registry, sector, table, 20_000);
+      await Promise.all([drain(one, warm, table), drain(all, warm, table)]);
+    }
+    const naive = naiveRowsPerSecond(Math.max(20_000, Math.round(rows / 20)));
+    log(`naive baseline (faker call per cell, 1 thread): ${Math.round(naive).toLocaleString('en')} rows/s`);
+    log(`pool: ${poolSize} workers; ${rows.toLocaleString('en')} rows per table, NDJSON`);
+    const tables: Record<string, TableFigures> = {};
+    for (const [sector, table] of targets) {
+      const measured = plan(registry, sector, table, rows);
+      const single = await drain(one, measured, table);
+      const pooled = await drain(all, measured, table);
+      const figures: TableFigures = {
+        rows,
+        one_worker_rows_per_s: Math.round(rows / single.seconds),
+        one_worker_mb_per_s: round(single.bytes / single.seconds / 1e6),
+        pool_rows_per_s: Math.round(rows / pooled.seconds),
+        pool_mb_per_s: round(pooled.bytes / pooled.seconds / 1e6),
+      };
+      tables[`${sector}.${table}`] = figures;
+      log(
+        `${`${sector}.${table}`.padEnd(24)} 1 worker ${figures.one_worker_rows_per_s.toLocaleString('en').padStart(10)} rows/s ${String(figures.one_worker_mb_per_s).padStart(6)} MB/s (${round(figures.one_worker_rows_per_s / naive)}× naive)` +
+          ` | pool ${figures.pool_rows_per_s.toLocaleString('en').padStart(10)} rows/s ${String(figures.pool_mb_per_s).padStart(6)} MB/s (${round(figures.pool_rows_per_s / figures.one_worker_rows_per_s)}× 1 worker)`,
+      );
+    }
+    return { naive_rows_per_s: Math.round(naive), pool_size: poolSize, tables };
+  } finally {
+    await Promise.all([one.close(), all.close()]);
+  }
+}
+
+function largestTable(registry: PackRegistry, sector: string): string {
+  const { tables } = registry.require(sector);
+  return Object.keys(tables).sort((a, b) => tables[b].default_rows - tables[a].default_rows)[0];
+}
+
+function plan(registry: PackRegistry, sector: string, table: string, rows: number): Plan {
+  return buildPlan(registry, { sector, seed: 42, tables: [{ name: table, rows }] });
+}
+
+async function drain(pool: GenerationPool, plan: Plan, table: string): Promise<{ seconds: number; bytes: number }> {
+  const started = performance.now();
+  let bytes = 0;
+  for await (const chunk of pool.generate(plan, table, { format: 'ndjson' })) bytes += chunk.byteLength;
+  return { seconds: (performance.now() - started) / 1000, bytes };
+}
+
+const round = (value: number) => Math.round(value * 10) / 10;
