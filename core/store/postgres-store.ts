@@ -6,6 +6,7 @@ import { WrongExpectedRevisionError, type AppendResult, type EventStore, type Ex
 import { checkExpectedRevision, sealEvents } from './seal.js';
 import { pollingSubscription } from './polling-subscription.js';
 import { wakeOrTimeout } from './wake-or-timeout.js';
+import { StreamHeads } from './stream-heads.js';
 
 /**
  * Global positions and the in-flight transaction gap.
@@ -36,6 +37,8 @@ const POLL_INTERVAL_MS = 100;
 
 const UNIQUE_VIOLATION = '23505';
 
+const ISO_8601_UTC = `to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 export interface PostgresStoreOptions {
   /** Tables live in this schema (created if missing); tests use a schema of their own per run. */
   schema?: string;
@@ -54,6 +57,7 @@ export class PostgresEventStore implements EventStore {
   /** The quoted schema name, for the snapshot table that lives beside the events. */
   readonly schema: string;
   private readonly appended = new EventTarget();
+  private readonly heads = new StreamHeads();
   private readonly sql;
 
   private constructor(pool: pg.Pool, schema: string) {
@@ -61,6 +65,8 @@ export class PostgresEventStore implements EventStore {
     this.schema = quoteIdentifier(schema);
     const events = `${this.schema}.events`;
     const columns = 'position, id, stream, revision, type, version, data, metadata, recorded_at, hash';
+    // Formatted by the server: parsing a timestamptz into a Date and back costs more than the rest of the row.
+    const selected = `position, id, stream, revision, type, version, data, metadata, ${ISO_8601_UTC} AS recorded_at, hash`;
     this.sql = {
       head: `SELECT revision, hash FROM ${events} WHERE stream = $1 ORDER BY revision DESC LIMIT 1`,
       insert: `
@@ -69,9 +75,9 @@ export class PostgresEventStore implements EventStore {
         FROM unnest($2::text[], $3::bigint[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[], $8::timestamptz[], $9::text[])
           WITH ORDINALITY AS e(id, revision, type, version, data, metadata, recorded_at, hash, ordinal)
         RETURNING position`,
-      forwards: `SELECT ${columns} FROM ${events} WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
-      backwards: `SELECT ${columns} FROM ${events} WHERE stream = $1 AND revision <= $2 ORDER BY revision DESC LIMIT $3`,
-      all: `SELECT ${columns} FROM ${events} WHERE position > $1 AND position < ${VISIBLE_BOUND} ORDER BY position LIMIT $2`,
+      forwards: `SELECT ${selected} FROM ${events} WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
+      backwards: `SELECT ${selected} FROM ${events} WHERE stream = $1 AND revision <= $2 ORDER BY revision DESC LIMIT $3`,
+      all: `SELECT ${selected} FROM ${events} WHERE position > $1 AND position < ${VISIBLE_BOUND} ORDER BY position LIMIT $2`,
       headPosition: `SELECT coalesce(max(position), 0) AS position FROM ${events} WHERE position < ${VISIBLE_BOUND}`,
     };
   }
@@ -122,11 +128,10 @@ export class PostgresEventStore implements EventStore {
     const expected = options.expectedRevision ?? 'any';
     if (events.length > MAX_EVENTS_PER_APPEND) throw new RangeError(`an append holds at most ${MAX_EVENTS_PER_APPEND} events`);
     for (;;) {
-      const head = (await this.pool.query<{ revision: string; hash: string }>(this.sql.head, [stream])).rows[0];
-      const lastRevision = head ? Number(head.revision) : -1;
-      checkExpectedRevision(stream, expected, lastRevision);
-      if (events.length === 0) return { nextRevision: lastRevision, position: await this.headPosition() };
-      const sealed = sealEvents(stream, lastRevision, head?.hash ?? GENESIS_HASH, events);
+      const head = await this.headOf(stream, expected);
+      checkExpectedRevision(stream, expected, head.revision);
+      if (events.length === 0) return { nextRevision: head.revision, position: await this.headPosition() };
+      const sealed = sealEvents(stream, head.revision, head.hash, events);
       try {
         const inserted = await this.pool.query<{ position: string }>(this.sql.insert, [
           stream,
@@ -139,24 +144,43 @@ export class PostgresEventStore implements EventStore {
           sealed.map((e) => e.recorded_at),
           sealed.map((e) => e.hash),
         ]);
+        const last = sealed[sealed.length - 1];
+        this.heads.remember(stream, last.revision, last.hash);
         this.appended.dispatchEvent(new Event('append'));
-        return { nextRevision: lastRevision + events.length, position: Math.max(...inserted.rows.map((row) => Number(row.position))) };
+        return { nextRevision: last.revision, position: Math.max(...inserted.rows.map((row) => Number(row.position))) };
       } catch (error) {
         if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-        // Another writer took the revision after our read. `any` and `exists` still hold: seal again on the new head.
+        // Another writer took the revision since our head was read or remembered.
+        this.heads.forget(stream);
+        if (head.remembered) continue;
+        // `any` and `exists` still hold: seal again on the new head. An exact expectation has lost.
         if (typeof expected === 'number' || expected === 'no_stream') {
-          const actual = (await this.readStream(stream, { direction: 'backwards', maxCount: 1 }))[0]?.revision ?? -1;
-          throw new WrongExpectedRevisionError(stream, expected, actual);
+          throw new WrongExpectedRevisionError(stream, expected, (await this.headOf(stream, 'any')).revision);
         }
       }
     }
+  }
+
+  /**
+   * The stream's last revision (-1: none) and hash. A remembered head is used only when it satisfies the
+   * expectation: if it does not, the stream may have moved on since, and only the database can tell.
+   */
+  private async headOf(stream: string, expected: ExpectedRevision): Promise<{ revision: number; hash: string; remembered: boolean }> {
+    const known = this.heads.get(stream);
+    if (known && (expected === 'any' || expected === 'exists' || expected === known.revision)) return { ...known, remembered: true };
+    const row = (await this.pool.query<{ revision: string; hash: string }>(this.sql.head, [stream])).rows[0];
+    return row ? { revision: Number(row.revision), hash: row.hash, remembered: false } : { revision: -1, hash: GENESIS_HASH, remembered: false };
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const backwards = options.direction === 'backwards';
     const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
     const result = await this.pool.query<Row>(backwards ? this.sql.backwards : this.sql.forwards, [stream, from, options.maxCount ?? null]);
-    return result.rows.map(toRecordedEvent);
+    const events = result.rows.map(toRecordedEvent);
+    // A read to the end of the stream saw its head: the command handler's read before it appends.
+    const head = backwards ? (options.fromRevision === undefined ? events[0] : undefined) : (options.maxCount === undefined ? events.at(-1) : undefined);
+    if (head) this.heads.remember(stream, head.revision, head.hash);
+    return events;
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -190,7 +214,7 @@ interface Row {
   version: number;
   data: unknown;
   metadata: Record<string, unknown>;
-  recorded_at: Date;
+  recorded_at: string;
   hash: string;
 }
 
@@ -204,7 +228,7 @@ function toRecordedEvent(row: Row): RecordedEvent {
     version: row.version,
     data: row.data,
     metadata: row.metadata,
-    recorded_at: row.recorded_at.toISOString(),
+    recorded_at: row.recorded_at,
     hash: row.hash,
   };
 }
