@@ -138,7 +138,13 @@ export const configsRoutes: RouteGroup = {
       summary: 'The JSON Schema of generation configs',
       description: 'The JSON Schema (2020-12) that configs are validated with. Sectors, tables, columns and options are further checked against the catalog.',
       scope: 'configs:read',
-      responses: { 200: { description: 'The config JSON Schema.', content: { 'application/schema+json': configSchema } } },
+      responses: {
+        200: {
+          description: 'The config JSON Schema.',
+          // The answer is a schema document: published here as the one value it takes.
+          content: { 'application/schema+json': { type: 'object', description: 'The JSON Schema (2020-12) of generation configs.', const: configSchema } },
+        },
+      },
       handle(ctx) {
         ctx.type = 'application/schema+json';
         ctx.body = JSON.stringify(configSchema);

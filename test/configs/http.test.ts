@@ -33,7 +33,7 @@ describe('configuration API over HTTP', () => {
     const body = JSON.parse(schema.text);
     expect(body).to.include({ $id: 'https://finsynth.dev/schemas/generation-config.json' });
     const openapi = JSON.parse((await request(app, 'GET', '/v1/openapi.json', { key: account.test })).text);
-    expect(openapi.paths['/v1/configs/schema'].get.responses['200'].content['application/schema+json'].schema).to.deep.equal(body);
+    expect(openapi.paths['/v1/configs/schema'].get.responses['200'].content['application/schema+json'].schema.const).to.deep.equal(body);
     expect(Object.keys(openapi.paths)).to.include.members(['/v1/configs/raw', '/v1/configs/compose', '/v1/overlays/{id}']);
   });
 
