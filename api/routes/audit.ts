@@ -1,6 +1,7 @@
-import { auditAccount, type AuditedMovement } from '../../core/credits/account-audit.js';
+import { auditAccount, type AccountAudit, type AuditedMovement } from '../../core/credits/account-audit.js';
 import { accountStream } from '../../core/domain/account/index.js';
 import { LEDGER_PROJECTION, ledgerBalance, type LedgerModel } from '../../projections/ledger.js';
+import type { ApiContext } from '../context.js';
 import { paginate } from '../pagination.js';
 import { defineRoute, type RouteGroup } from '../route.js';
 import { listQuery, type ListQuery } from '../schemas.js';
@@ -38,6 +39,21 @@ const verdictSchema = {
   },
 };
 
+/**
+ * Replays the account's stream and compares with the ledger once it has applied the last event read.
+ * A movement appended in between puts the ledger ahead of the replay: read again (a few times at most).
+ */
+async function replayAgainstLedger(ctx: ApiContext, accountId: string): Promise<AccountAudit> {
+  const { store, projections } = ctx.services;
+  for (let attempt = 1; ; attempt += 1) {
+    const events = await store.readStream(accountStream(accountId));
+    await projections.waitFor(events.at(-1)?.position ?? 0);
+    const ledger = ledgerBalance(projections.state<LedgerModel>(LEDGER_PROJECTION), accountId);
+    const audit = auditAccount(accountStream(accountId), events, { credits_available: ledger.credits_available, credits_reserved: ledger.credits_reserved });
+    if (ledger.position === (audit.movements.at(-1)?.position ?? 0) || attempt === 3) return audit;
+  }
+}
+
 export const auditRoutes: RouteGroup = {
   tag: 'Audit',
   description: 'The credit history of the account, replayed from its events and verified.',
@@ -71,11 +87,7 @@ export const auditRoutes: RouteGroup = {
       },
       async handle(ctx, { query }) {
         const { accountId } = ctx.state.auth;
-        const { store, projections } = ctx.services;
-        const events = await store.readStream(accountStream(accountId));
-        await projections.waitFor(events.at(-1)?.position ?? 0);
-        const { credits_available, credits_reserved } = ledgerBalance(projections.state<LedgerModel>(LEDGER_PROJECTION), accountId);
-        const { verdict, movements } = auditAccount(accountStream(accountId), events, { credits_available, credits_reserved });
+        const { verdict, movements } = await replayAgainstLedger(ctx, accountId);
         ctx.body = { account_id: accountId, verdict, ...paginate<AuditedMovement>(movements, (movement) => String(movement.position), query) };
       },
     }),
