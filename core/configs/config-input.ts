@@ -1,6 +1,6 @@
 import type { Owner } from '../domain/config/document-decider.js';
 import { Problems, problem } from '../problems.js';
-import { compose, type Composition, type Layer } from './compose.js';
+import { compose, type Layer } from './compose.js';
 import type { GenerationConfig } from './config-schema.js';
 import type { ConfigIssue } from './issues.js';
 import { overlaySchema } from './overlay-schema.js';
@@ -19,8 +19,6 @@ export type ConfigInput = { config: unknown } | { config_yaml: string } | { conf
 export interface ReadDocument {
   value: unknown;
   source?: YamlSource;
-  /** How it was composed, when it came from a saved config and overlays. */
-  composition?: Composition;
 }
 
 /** Loads saved documents as their owner may see them; a missing or foreign id is a 404 problem. */
@@ -38,8 +36,7 @@ export async function readConfigInput(input: ConfigInput, owner: Owner, document
   if ('config_id' in input) {
     const layers: Layer[] = [{ ref: input.config_id, content: (await documents.config(owner, input.config_id)) as unknown as Record<string, unknown> }];
     for (const id of input.overlays ?? []) layers.push({ ref: id, content: await documents.overlay(owner, id) });
-    const composition = compose(layers);
-    return { value: composition.config, composition };
+    return { value: compose(layers).config };
   }
   throw problem(Problems.badRequest, 'name the config with one of `config`, `config_yaml`, or `config_id` (with optional `overlays`)');
 }

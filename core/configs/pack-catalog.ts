@@ -3,7 +3,7 @@ import type { JsonSchema } from '../events/registry.js';
 /**
  * What the config machinery needs to know of the loaded sector packs: which tables exist, what a
  * table costs, its columns and its options schema. ENGINE's pack registry is adapted to this port
- * (packs-adapter.ts), so that validation and estimates can be tested with a small fixture catalog.
+ * (packs-catalog.ts): the rules depend on these few facts, not on how packs are loaded.
  */
 export interface PackColumn {
   name: string;
@@ -20,8 +20,6 @@ export interface PackTable {
   /** Credits per 1,000 rows. */
   weight: number;
   columns: readonly PackColumn[];
-  /** Tables this one references (its parents), generated for integrity when it is. */
-  references: readonly string[];
   optionsSchema: JsonSchema;
 }
 

@@ -1,4 +1,4 @@
-import { checkColumnParams, columnParams, parentsOf } from '../packs/manifest.js';
+import { checkColumnParams, columnParams } from '../packs/manifest.js';
 import type { PackRegistry } from '../packs/registry.js';
 import type { PackDefinition, TableDefinition } from '../packs/sdk.js';
 import { dataTypeByName } from '../generation/types/index.js';
@@ -35,7 +35,6 @@ function packTable(pack: PackDefinition, name: string): PackTable {
         },
       };
     }),
-    references: parentsOf(pack, name),
     optionsSchema: {
       type: 'object',
       additionalProperties: false,
