@@ -2,11 +2,13 @@ import { randomInt } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { problem } from '../problems.js';
-import { checkColumnParams, columnParams, parentsOf } from '../packs/manifest.js';
+import { checkColumnParams, parentsOf } from '../packs/manifest.js';
+import { columnParams, mergeParams } from './params.js';
+
+export { mergeParams };
 import type { PackDefinition } from '../packs/sdk.js';
 import { DEFAULT_LOCALE, isKnownLocale } from './locale-pools.js';
 import { GenerationProblems } from './problems.js';
-import { DISTRIBUTION_KEYS } from './types/numeric.js';
 import { dataTypeByName } from './types/index.js';
 
 /**
@@ -170,9 +172,3 @@ function checkOverrides(pack: PackDefinition, table: string, overrides: Record<s
   return overrides;
 }
 
-/** An override naming a distribution replaces the column's whole distribution (its bounds included). */
-export function mergeParams(base: Record<string, unknown>, override: Record<string, unknown>): Record<string, unknown> {
-  const merged = { ...base };
-  if ('distribution' in override) for (const key of DISTRIBUTION_KEYS) delete merged[key];
-  return { ...merged, ...override };
-}

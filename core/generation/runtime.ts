@@ -1,8 +1,8 @@
 import type { PackDefinition, RowContext, TableDefinition } from '../packs/sdk.js';
-import { columnParams } from '../packs/manifest.js';
 import { helpers } from './helpers.js';
 import { localePools } from './locale-pools.js';
-import { mergeParams, type Plan, type PlanTable } from './plan.js';
+import { columnParams, mergeParams } from './params.js';
+import type { Plan, PlanTable } from './plan.js';
 import { fmix32, hashString, mix, Rng, tableSeed } from './prng.js';
 import { dataTypeByName, type DataType, type Row, type Sampler } from './types/index.js';
 import { rowKey } from './types/identifiers.js';

@@ -1,5 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { columnParams } from '../generation/params.js';
 import { dataTypes } from '../generation/types/index.js';
 import type { PackDefinition } from './sdk.js';
 
@@ -64,15 +65,11 @@ export const manifestSchema = {
 } as const;
 
 const validateShape = ajv.compile(manifestSchema);
-const COLUMN_MEMBERS = new Set(['type', 'description', 'example', 'nullable', 'null_rate']);
 const typeParamValidators = new Map(
   dataTypes.map((type) => [type.name, ajv.compile({ type: 'object', ...type.params, additionalProperties: false, properties: { ...((type.params.properties as object) ?? {}) } })]),
 );
 
-/** The parameters of a column: its definition without the members every column has. */
-export function columnParams(column: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(column).filter(([key]) => !COLUMN_MEMBERS.has(key)));
-}
+export { columnParams };
 
 export function checkColumnParams(typeName: string, params: Record<string, unknown>): string[] {
   const validate = typeParamValidators.get(typeName);
