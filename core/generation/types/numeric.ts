@@ -36,7 +36,6 @@ export const numericParamsSchema = {
     alpha: { type: 'number', exclusiveMinimum: 0 },
   },
   allOf: [
-    { if: { not: { required: ['distribution'] } }, then: { required: ['min', 'max'] } },
     requiredFor('uniform', ['min', 'max']),
     requiredFor('normal', ['mean', 'sd']),
     requiredFor('lognormal', ['mu', 'sigma']),
@@ -44,8 +43,12 @@ export const numericParamsSchema = {
   ],
 } as const;
 
-/** A draw from the parameters' distribution (uniform over [min, max] when none is named), clamped to [min, max]. */
+/**
+ * A draw from the parameters' distribution (uniform over [min, max] when none is named), clamped to
+ * [min, max]. A column with neither is computed by its table's generator (a running balance).
+ */
 export function numericSampler(params: NumericParams): (rng: Rng) => number {
+  if (!params.distribution && (params.min === undefined || params.max === undefined)) return computedByGenerator;
   const draw = sampler({ ...params, distribution: params.distribution ?? 'uniform' } as Distribution);
   const min = params.min ?? -Infinity;
   const max = params.max ?? Infinity;
@@ -53,16 +56,20 @@ export function numericSampler(params: NumericParams): (rng: Rng) => number {
   return (rng) => Math.min(max, Math.max(min, draw(rng)));
 }
 
+function computedByGenerator(): never {
+  throw new Error("a numeric column without a distribution or a [min, max] range must be set by the table's row generator");
+}
+
 export const integer = defineDataType<NumericParams>({
   name: 'integer',
-  description: 'A whole number: uniform over [min, max], or normal, log-normal or Pareto (clamped to min and max when given).',
+  description: 'A whole number: uniform over [min, max], or normal, log-normal or Pareto (clamped to min and max when given); with neither, computed by the table\'s generator.',
   json_type: 'integer',
   params: numericParamsSchema,
   overridable: DISTRIBUTION_KEYS,
   example: 42,
   compile: (params) => {
-    if (!params.distribution) {
-      const { min = 0, max = 0 } = params;
+    if (!params.distribution && params.min !== undefined && params.max !== undefined) {
+      const { min, max } = params;
       return (rng) => rng.int(min, max);
     }
     const draw = numericSampler(params);
