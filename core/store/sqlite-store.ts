@@ -61,7 +61,6 @@ export class SqliteEventStore implements EventStore {
   readonly db: Database.Database;
   private readonly appended = new EventTarget();
   private readonly statements;
-  private readonly appendOne;
   private readonly commitGroup;
   private queue: PendingAppend[] = [];
 
@@ -80,35 +79,13 @@ export class SqliteEventStore implements EventStore {
       all: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(),
       headPosition: this.db.prepare('SELECT coalesce(max(position), 0) FROM events').pluck(),
     };
-    // Run inside commitGroup, so as a savepoint: a refused or failed append undoes only itself.
-    this.appendOne = this.db.transaction((stream: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
-      const head = this.statements.head.get(stream) as { revision: number; hash: string } | undefined;
-      const lastRevision = head?.revision ?? -1;
-      checkExpectedRevision(stream, expected, lastRevision);
-      if (events.length === 0) return { nextRevision: lastRevision, position: this.statements.headPosition.get() as number };
-      let position = 0;
-      for (const event of sealEvents(stream, lastRevision, head?.hash ?? GENESIS_HASH, events)) {
-        const inserted = this.statements.insert.run(
-          event.id, event.stream, event.revision, event.type, event.version,
-          JSON.stringify(event.data), JSON.stringify(event.metadata), event.recorded_at, event.hash,
-        );
-        position = Number(inserted.lastInsertRowid);
-      }
-      return { nextRevision: lastRevision + events.length, position };
-    });
-    this.commitGroup = this.db.transaction((group: readonly PendingAppend[]) =>
-      group.map((append) => {
-        try {
-          return { result: this.appendOne(append.stream, append.events, append.expected) };
-        } catch (error) {
-          return { error };
-        }
-      }));
+    this.commitGroup = this.db.transaction((group: readonly PendingAppend[]) => group.map((append) => this.appendInGroup(append)));
   }
 
   /**
-   * Group commit: the appends requested before the next microtask checkpoint share one transaction (each
-   * in its own savepoint), so concurrent writers pay for one commit between them instead of one each.
+   * Group commit: the appends requested before the next microtask checkpoint share one transaction, so
+   * concurrent writers pay for one commit between them instead of one each. A refused expectation fails
+   * only its own append; a database error fails the group, and nothing of it is written.
    * A microtask, not setImmediate: a caller that loops on awaited reads must not starve the commit.
    */
   append(stream: string, events: readonly NewEvent[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
@@ -130,8 +107,33 @@ export class SqliteEventStore implements EventStore {
       for (const append of group) append.reject(error);
       return;
     }
-    group.forEach((append, i) => (outcomes[i].result ? append.resolve(outcomes[i].result) : append.reject(outcomes[i].error)));
+    group.forEach((append, i) => (outcomes[i].error === undefined ? append.resolve(outcomes[i].result!) : append.reject(outcomes[i].error)));
     this.appended.dispatchEvent(new Event('append'));
+  }
+
+  /**
+   * One append inside the group's transaction. Whatever can refuse it (the expectation, data that does
+   * not serialize) happens before its first row is written, so a refusal fails this append alone; an
+   * error of the database itself propagates and rolls the whole group back.
+   */
+  private appendInGroup({ stream, events, expected }: PendingAppend): { result?: AppendResult; error?: unknown } {
+    let rows: unknown[][];
+    let lastRevision: number;
+    try {
+      const head = this.statements.head.get(stream) as { revision: number; hash: string } | undefined;
+      lastRevision = head?.revision ?? -1;
+      checkExpectedRevision(stream, expected, lastRevision);
+      rows = sealEvents(stream, lastRevision, head?.hash ?? GENESIS_HASH, events).map((event) => [
+        event.id, event.stream, event.revision, event.type, event.version,
+        JSON.stringify(event.data), JSON.stringify(event.metadata), event.recorded_at, event.hash,
+      ]);
+    } catch (error) {
+      return { error };
+    }
+    if (rows.length === 0) return { result: { nextRevision: lastRevision, position: this.statements.headPosition.get() as number } };
+    let position = 0;
+    for (const row of rows) position = Number(this.statements.insert.run(...row).lastInsertRowid);
+    return { result: { nextRevision: lastRevision + rows.length, position } };
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {

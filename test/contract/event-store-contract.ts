@@ -127,6 +127,19 @@ export function eventStoreContract(adapter: string, fixture: StoreFixture): void
         expect((await store.verifyStream(stream)).intact).to.equal(true);
       });
 
+      it('an append whose data cannot be serialized is refused, writes nothing, and a concurrent append goes through', async () => {
+        const bad = newStream('unserializable');
+        const good = newStream('concurrent');
+        const [refused, accepted] = await Promise.allSettled([
+          store.append(bad, [{ type: 'Counted', data: { n: 1n } }]),
+          store.append(good, [event(1)]),
+        ]);
+        expect(refused.status).to.equal('rejected');
+        expect(accepted.status).to.equal('fulfilled');
+        expect(await store.readStream(bad)).to.deep.equal([]);
+        expect(await store.readStream(good)).to.have.length(1);
+      });
+
       it('16 appenders racing on one stream: exactly one wins each revision, no gap, no duplicate', async () => {
         const stream = newStream('race');
         const firstRound = await Promise.allSettled(
