@@ -26,7 +26,11 @@ export interface NewEvent<Type extends string = string, Data = unknown> {
   id?: string;
 }
 
-/** An event as the store returns it. Revisions count from 0 in each stream; global positions from 1. */
+/**
+ * An event as the store returns it. Revisions count from 0 in each stream, without gaps. Global
+ * positions only increase, in the order every reader sees the events: sqlite and memory number them
+ * 1, 2, 3…, postgres and kurrentdb leave gaps. Compare positions; never count with them.
+ */
 export interface RecordedEvent<Type extends string = string, Data = unknown> {
   id: string;
   stream: string;
