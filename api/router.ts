@@ -21,8 +21,12 @@ export const koaPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':
 export function buildRouter(groups: readonly RouteGroup[]): Router<ApiState, ApiContextExtensions> {
   const router = new Router<ApiState, ApiContextExtensions>();
   const validator = new RequestValidator();
+  const operations = new Set<string>();
   for (const group of groups) {
     for (const route of group.routes as AnyRoute[]) {
+      const operation = `${route.method} ${route.path}`;
+      if (operations.has(operation)) throw new Error(`${operation} is defined twice`);
+      operations.add(operation);
       const validateParams = validator.compile('path', {
         type: 'object',
         properties: route.params ?? {},
