@@ -83,12 +83,16 @@ export async function run({ json, args }: BenchOptions) {
     log(`projections caught up in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     started = performance.now();
+    const cpu = process.cpuUsage();
     const config = loadConfig({}, { dataDir: dir });
     const report = await auditStore(store, projectedTotals(runner), { until: events, parallel: { config, workers: availableParallelism() } });
     const seconds = (performance.now() - started) / 1000;
+    const { user, system } = process.cpuUsage(cpu);
     if (!report.holds) throw new Error(`the audit of the bench store does not hold: ${JSON.stringify(report).slice(0, 500)}`);
     const result = { events: report.events, seconds: Number(seconds.toFixed(3)), events_per_s: Math.round(report.events / seconds) };
     log(`full audit: ${result.events} events in ${result.seconds} s = ${result.events_per_s} events/s (target ≥ 300,000), every chain intact, every total equal`);
+    // Process CPU time, all threads: what the audit costs whatever else the machine is running.
+    log(`  ${((user + system) / 1e6).toFixed(1)} s of CPU over ${availableParallelism()} threads = ${Math.round(result.events / ((user + system) / 1e6))} events per CPU-second`);
     return result;
   } finally {
     await store.close();
