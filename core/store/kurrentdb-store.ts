@@ -50,7 +50,7 @@ export class KurrentDbEventStore implements EventStore {
       const head = (await this.readStream(stream, { direction: 'backwards', maxCount: 1 }))[0];
       const lastRevision = head?.revision ?? -1;
       checkExpectedRevision(stream, expected, lastRevision);
-      if (events.length === 0) return { nextRevision: lastRevision, position: head ? await this.headPosition() : 0 };
+      if (events.length === 0) return { nextRevision: lastRevision, position: await this.headPosition() };
       const sealed = sealEvents(stream, lastRevision, head?.hash ?? GENESIS_HASH, events);
       const streamState: AppendStreamState = lastRevision === -1 ? NO_STREAM : BigInt(lastRevision);
       try {
