@@ -41,9 +41,9 @@ export async function readConfigInput(input: ConfigInput, owner: Owner, document
   throw problem(Problems.badRequest, 'name the config with one of `config`, `config_yaml`, or `config_id` (with optional `overlays`)');
 }
 
-/** An overlay's content, refused with 400 `invalid-overlay` unless it is a partial config. */
-export function requireValidOverlay(value: unknown, source?: YamlSource): Record<string, unknown> {
+/** A layer's content (an overlay, or an inline base), refused with 400 `invalid-overlay` unless it is a partial config. */
+export function requireValidOverlay(value: unknown, source?: YamlSource, subject = 'the overlay'): Record<string, unknown> {
   const issues: ConfigIssue[] = schemaIssues(overlaySchema, value);
-  if (issues.length > 0) throw issuesProblem(ConfigProblems.invalidOverlay, 'the overlay', locateIssues(issues, source));
+  if (issues.length > 0) throw issuesProblem(ConfigProblems.invalidOverlay, subject, locateIssues(issues, source));
   return value as Record<string, unknown>;
 }

@@ -136,13 +136,13 @@ export class ConfigService implements DocumentLoader {
     layers.push(
       typeof request.base === 'string'
         ? { ref: request.base, content: (await this.config(owner, request.base)) as unknown as Record<string, unknown> }
-        : { ref: 'base', content: requireValidOverlay(request.base) },
+        : { ref: 'base', content: requireValidOverlay(request.base, undefined, 'the base') },
     );
     for (const [index, overlay] of request.overlays.entries()) {
       layers.push(
         typeof overlay === 'string'
           ? { ref: overlay, content: await this.overlay(owner, overlay) }
-          : { ref: `overlays[${index}]`, content: requireValidOverlay(overlay) },
+          : { ref: `overlays[${index}]`, content: requireValidOverlay(overlay, undefined, `overlays[${index}]`) },
       );
     }
     const composition = compose(layers);
