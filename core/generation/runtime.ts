@@ -66,10 +66,15 @@ export class TableRuntime {
   readonly columns: CompiledColumn[];
   readonly parentTable: string | undefined;
   readonly keyPrefix: string | undefined;
+  /** Per-parent tables: the reference column to the owning parent. */
+  readonly parentColumn: string | undefined;
   readonly rng = new Rng();
   readonly context: TableContext;
-  private readonly nullables: CompiledColumn[];
-  private readonly referenceSeeds = new Map<string, number>();
+  /** Draws the columns the generator left out, in declared order, then applies null rates. */
+  private readonly complete: (row: Row, rng: Rng, index: number) => void;
+  private readonly references = new Map<string, { seed: number; parents: number }>();
+  private readonly keyIndices = new Float64Array(LOOKUP_CACHE_SIZE).fill(-1);
+  private readonly keys: string[] = new Array(LOOKUP_CACHE_SIZE);
   /** Rows looked up by other tables, direct-mapped by index: bounded memory, and parents repeat a lot. */
   private readonly lookupIndices = new Float64Array(LOOKUP_CACHE_SIZE).fill(-1);
   private readonly lookupRows: Row[] = new Array(LOOKUP_CACHE_SIZE);
@@ -104,7 +109,8 @@ export class TableRuntime {
     });
     const keyColumn = Object.values(definition.columns).find((column) => column.type === 'id');
     this.keyPrefix = keyColumn ? String(keyColumn.prefix) : undefined;
-    this.nullables = this.columns.filter((column) => column.nullRate > 0);
+    this.complete = compileCompletion(this.columns);
+    this.parentColumn = this.columns.find((column) => column.references !== undefined && column.references === this.parentTable)?.name;
     this.context = new TableContext(this, planned.options);
   }
 
@@ -116,20 +122,26 @@ export class TableRuntime {
 
   /** The parent index a row's reference column points at: a pure function of (seed, table, column, row). */
   refIndex(column: string, index: number): number {
-    let seed = this.referenceSeeds.get(column);
-    if (seed === undefined) {
-      seed = mix(this.seed, hashString(column));
-      this.referenceSeeds.set(column, seed);
+    let reference = this.references.get(column);
+    if (!reference) {
+      const target = this.columns.find((c) => c.name === column)?.references;
+      if (!target) throw new Error(`table "${this.name}" has no reference column "${column}"`);
+      if (target === this.parentTable) throw new Error(`column "${column}" points at the owning parent; a per-parent row is addressed by its parent`);
+      reference = { seed: mix(this.seed, hashString(column)), parents: this.plan.rowsOf(target) };
+      this.references.set(column, reference);
     }
-    const target = this.columns.find((c) => c.name === column)?.references;
-    if (!target) throw new Error(`table "${this.name}" has no reference column "${column}"`);
-    if (target === this.parentTable) throw new Error(`column "${column}" points at the owning parent; a per-parent row is addressed by its parent`);
-    return Math.floor((fmix32(mix(seed, index)) / TWO_POW_32) * this.plan.rowsOf(target));
+    return Math.floor((fmix32(mix(reference.seed, index)) / TWO_POW_32) * reference.parents);
   }
 
+  /** The key of row `index`; keys asked for by other tables repeat, so they are cached like looked-up rows. */
   key(index: number): string {
+    const slot = index & (LOOKUP_CACHE_SIZE - 1);
+    if (this.keyIndices[slot] === index) return this.keys[slot];
     if (!this.keyPrefix) throw new Error(`table "${this.name}" has no id column`);
-    return rowKey(this.keyPrefix, this.seed, index);
+    const key = rowKey(this.keyPrefix, this.seed, index);
+    this.keyIndices[slot] = index;
+    this.keys[slot] = key;
+    return key;
   }
 
   /** Row `index` of a flat table, as another table sees it (the same values its own output holds). */
@@ -179,18 +191,27 @@ export class TableRuntime {
       const { rng, context } = this;
       // The generator returns a fresh object per row (the SDK's contract), completed here in place.
       const row: Row = this.definition.row ? this.definition.row(context, state) : {};
-      const index = context.index;
-      for (const column of this.columns) {
-        if (row[column.name] === undefined) row[column.name] = column.fill(rng, row, index);
-      }
-      for (const column of this.nullables) {
-        if (rng.next() < column.nullRate) row[column.name] = null;
-      }
+      this.complete(row, rng, context.index);
       return row;
     } finally {
       this.busy = false;
     }
   }
+}
+
+/**
+ * The completion step generated for a table's columns: a constant property name per column keeps each
+ * access monomorphic (a loop over column names made property lookup a large share of a row's cost).
+ * Column names are checked identifiers (manifest schema) and are quoted here anyway.
+ */
+function compileCompletion(columns: CompiledColumn[]): (row: Row, rng: Rng, index: number) => void {
+  const fills = columns.map((column) => column.fill);
+  const rates = columns.map((column) => column.nullRate);
+  const body = [
+    ...columns.map((column, i) => `if (row[${JSON.stringify(column.name)}] === undefined) row[${JSON.stringify(column.name)}] = fills[${i}](rng, row, index);`),
+    ...columns.flatMap((column, i) => (column.nullRate > 0 ? [`if (rng.next() < rates[${i}]) row[${JSON.stringify(column.name)}] = null;`] : [])),
+  ].join('\n');
+  return new Function('fills', 'rates', `return function complete(row, rng, index) {\n${body}\n};`)(fills, rates) as (row: Row, rng: Rng, index: number) => void;
 }
 
 /** The RowContext a table's generator receives; one per table, updated in place for each row. */
@@ -214,8 +235,7 @@ class TableContext implements RowContext<Record<string, unknown>> {
   }
 
   ref(column: string): number {
-    if (this.runtime.parentTable && this.runtime.columns.find((c) => c.name === column)?.references === this.runtime.parentTable) return this.parent;
-    return this.runtime.refIndex(column, this.index);
+    return column === this.runtime.parentColumn ? this.parent : this.runtime.refIndex(column, this.index);
   }
 
   lookup(table: string, index: number): Row {
