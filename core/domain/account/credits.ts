@@ -117,6 +117,10 @@ export type CreditMovementEvent = CreditsGranted | CreditsPurchased | CreditsDeb
 export type CreditsEvent = CreditMovementEvent | CreditPurchaseDeclined;
 
 const credits = { type: 'integer', minimum: 0 };
+/** Money, in the currency's minor unit. */
+const amount = { type: 'integer', minimum: 0 };
+const currency = { type: 'string', pattern: '^[A-Z]{3}$' };
+const pack = { type: 'string', minLength: 1 };
 const reference = { type: 'string', minLength: 1, maxLength: 200 };
 const mode = { enum: ['live', 'test'] };
 const text = { type: 'string', maxLength: 500 };
@@ -142,12 +146,12 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
     {
       type: 'CreditsPurchased',
       version: 1,
-      schema: eventSchema({ reference, pack: { type: 'string', minLength: 1 }, credits, amount: credits, currency: { type: 'string', pattern: '^[A-Z]{3}$' }, payment_id: reference }),
+      schema: eventSchema({ reference, pack, credits, amount, currency, payment_id: reference }),
     },
     {
       type: 'CreditPurchaseDeclined',
       version: 1,
-      schema: eventSchema({ reference, pack: { type: 'string', minLength: 1 }, credits, amount: credits, currency: { type: 'string', pattern: '^[A-Z]{3}$' }, decline_code: text, reason: text }),
+      schema: eventSchema({ reference, pack, credits, amount, currency, decline_code: text, reason: text }),
     },
     { type: 'CreditsDebited', version: 1, schema: eventSchema({ reference, mode, key_id: keyId, operation: text, sector: text, tables, credits }) },
     { type: 'CreditsRefunded', version: 1, schema: eventSchema({ reference, mode, credits, reason: text }) },
