@@ -8,6 +8,8 @@
  *   authentication, the rate limiter and its headers, and JSON access logs written to a file.
  *   The tiers' rates are lifted for the run (the limiter still runs for every request): a limiter
  *   refusing requests would be measured otherwise, not the API;
+ * - keys_rps, keys_p99_ms: GET /v1/keys with the same key, a small authenticated answer (~0.5 KB),
+ *   which shows the cost of the platform itself apart from the catalog's 44 KB body;
  * - quick_*: the quick-generation scenario of bench/_quick.ts, when that file exists.
  *
  * Target (issue 7): catalog_rps ≥ 60% of bare_koa_rps, catalog_p99_ms < 20.
@@ -86,6 +88,8 @@ export async function run({ json, args }: BenchOptions): Promise<Record<string, 
     const healthz = await measure(`${server.url}/healthz`, duration);
     log(`GET /v1/catalog with a key: ${duration} s…`);
     const catalog = await measure(`${server.url}/v1/catalog`, duration, { authorization });
+    log(`GET /v1/keys with a key: ${duration} s…`);
+    const keys = await measure(`${server.url}/v1/keys`, duration, { authorization });
 
     const figures: Record<string, number> = {
       bare_koa_rps: bareFigures.rps,
@@ -93,6 +97,8 @@ export async function run({ json, args }: BenchOptions): Promise<Record<string, 
       catalog_rps: catalog.rps,
       catalog_p50_ms: catalog.p50_ms,
       catalog_p99_ms: catalog.p99_ms,
+      keys_rps: keys.rps,
+      keys_p99_ms: keys.p99_ms,
     };
     if (existsSync(new URL('./_quick.ts', import.meta.url))) {
       log('quick generation scenario (bench/_quick.ts)…');
@@ -118,6 +124,7 @@ function report(figures: Record<string, number>): void {
   console.log(`bare Koa {}            ${figures.bare_koa_rps} req/s`);
   console.log(`GET /healthz           ${figures.healthz_rps} req/s`);
   console.log(`GET /v1/catalog (key)  ${figures.catalog_rps} req/s (${share}% of bare Koa; target ≥ 60%), p50 ${figures.catalog_p50_ms} ms, p99 ${figures.catalog_p99_ms} ms (target < 20)`);
+  console.log(`GET /v1/keys (key)     ${figures.keys_rps} req/s (${Math.round((figures.keys_rps! / figures.bare_koa_rps!) * 100)}% of bare Koa), p99 ${figures.keys_p99_ms} ms`);
   if (figures.quick_rps !== undefined) {
     console.log(`POST /v1/generate/quick 1,000 rows: ${figures.quick_rps} req/s, p50 ${figures.quick_p50_ms} ms, p99 ${figures.quick_p99_ms} ms`);
   }
