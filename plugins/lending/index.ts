@@ -1,0 +1,193 @@
+import { definePack, type RowContext } from '../../core/packs/sdk.js';
+import { levelPayment, nextInstalment } from './annuity.js';
+import { BORROWER_COUNTRIES, LOAN_PRODUCTS, PRICE_LEVEL, SCORE_RANGE } from './products.js';
+
+/**
+ * Consumer and small-business lending: borrowers, loans, and each loan's repayment schedule by the
+ * annuity formula with what the borrower actually paid against it (late payments, missed payments and
+ * defaults at configurable rates). Written with the SDK exactly as a third-party pack would be.
+ *
+ * Why the schedule and the repayments are one table, and the term lives there: the engine decides how
+ * many rows each parent of a per-parent table gets (the request fixes the table's total), so a loan's
+ * number of instalments is the number of schedule rows it is given; `instalments` on every row states it.
+ * A loans column fixed in advance could not agree with it, and two per-parent tables would get two
+ * different counts for the same loan. Keeping the schedule and its repayments in one table keeps both exact.
+ */
+
+interface ScheduleOptions {
+  delinquency_rate: number;
+  default_rate: number;
+}
+
+/** A loan's schedule as it runs: money in minor units. */
+interface LoanState {
+  currency: string;
+  balance: number;
+  payment: number;
+  monthly_rate: number;
+  first_due: string;
+  /** The instalment from which the borrower stops paying (0-based), or Infinity for a loan that never defaults. */
+  default_from: number;
+}
+
+const DAY = 86_400_000;
+const COUNTRIES = Object.keys(BORROWER_COUNTRIES);
+const PRODUCTS = LOAN_PRODUCTS.map((p) => p.product);
+const productByName = new Map(LOAN_PRODUCTS.map((p) => [p.product, p]));
+/** Missed instalments before a loan is declared in default (90 days past due, as the Basel definition has it). */
+const MISSED_BEFORE_DEFAULT = 3;
+
+export default definePack({
+  name: 'lending',
+  version: '1.0.0',
+  description: 'Lending: borrowers with credit scores, loans (personal, auto, mortgage, small business) priced by risk, and repayment schedules by the annuity formula with the repayments made against them: late payments, missed payments and defaults at configurable rates.',
+  tables: {
+    borrowers: {
+      description: 'People and sole traders who borrow from the lender.',
+      default_rows: 1000,
+      credits_per_1000_rows: 1,
+      columns: {
+        borrower_id: { type: 'id', prefix: 'bor', description: 'Key of the borrower.' },
+        name: { type: 'person_name', description: 'Full name.', example: 'Thomas Reid' },
+        email: { type: 'email', name_column: 'name', description: 'E-mail address.' },
+        date_of_birth: { type: 'date', from: '1950-01-01', to: '2005-12-31', description: 'Date of birth.' },
+        country: { type: 'country', codes: COUNTRIES, weights: BORROWER_COUNTRIES, description: 'Country of residence (ISO 3166-1 alpha-2); loans are in its currency.', example: 'GB' },
+        city: { type: 'city', description: 'City of residence.' },
+        employment_status: { type: 'enum', values: ['employed', 'self_employed', 'retired', 'unemployed', 'student'], weights: { employed: 68, self_employed: 14, retired: 12, unemployed: 3, student: 3 }, description: 'Employment status at application.' },
+        annual_income: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 10.55, sigma: 0.5, min: 6000, description: 'Gross annual income in the local currency (drawn in euro terms, scaled).', example: 42000 },
+        currency: { type: 'currency', description: "Currency of the borrower's country (ISO 4217)." },
+        credit_score: { type: 'integer', distribution: 'normal', mean: 690, sd: 75, min: SCORE_RANGE[0], max: SCORE_RANGE[1], description: 'Credit bureau score, 300 (worst) to 850 (best).', example: 712 },
+      },
+      row: (ctx) => {
+        const country = String(ctx.draw.country());
+        const currency = ctx.helpers.countryByCode.get(country)?.currency ?? 'EUR';
+        return { country, currency, annual_income: Number(ctx.draw.annual_income()) * (PRICE_LEVEL[currency] ?? 1) };
+      },
+    },
+    loans: {
+      description: "Loans, each to one borrower, in the borrower's currency, priced by product and credit score.",
+      default_rows: 1500,
+      credits_per_1000_rows: 1,
+      columns: {
+        loan_id: { type: 'id', prefix: 'loan', description: 'Key of the loan.' },
+        borrower_id: { type: 'reference', table: 'borrowers', description: 'The borrower.' },
+        product: { type: 'enum', values: PRODUCTS, weights: Object.fromEntries(LOAN_PRODUCTS.map((p) => [p.product, p.weight])), description: 'Loan product.' },
+        purpose: { type: 'string', description: 'What the money is for.', example: 'debt_consolidation' },
+        principal: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 9, sigma: 0.7, description: "Amount lent, in the loan currency: log-normal per product (a config's override applies to every product).", example: 12000 },
+        currency: { type: 'currency', description: "Loan currency (ISO 4217): the borrower's." },
+        annual_rate: { type: 'decimal', scale: 4, min: 0, max: 0.3, description: "Nominal annual interest rate as a fraction: the product's base rate plus a spread that grows as the credit score falls.", example: 0.0749 },
+        origination_date: { type: 'date', from: '2018-01-01', to: '2025-06-30', description: 'Date the money was paid out.' },
+        first_due_date: { type: 'date', from: '2018-02-01', to: '2025-07-31', description: 'Due date of the first monthly instalment: one month after origination.' },
+        channel: { type: 'enum', values: ['branch', 'online', 'broker', 'dealer'], weights: { branch: 25, online: 45, broker: 18, dealer: 12 }, description: 'How the loan was sold.' },
+      },
+      row: (ctx) => {
+        const { rng, helpers } = ctx;
+        const borrower = ctx.lookup('borrowers', ctx.ref('borrower_id'));
+        const product = productByName.get(String(ctx.draw.product()))!;
+        const currency = String(borrower.currency);
+        const overridden = ctx.draw.principal();
+        // The column's own distribution is the personal loan's: other products scale it to their median.
+        const euros = Number(overridden) * Math.exp(product.mu - 9 + rng.normal(0, Math.max(0, product.sigma - 0.7)));
+        const principal = Math.min(product.max_principal, Math.max(product.min_principal, euros));
+        const score = Number(borrower.credit_score);
+        const risk = (SCORE_RANGE[1] - score) / (SCORE_RANGE[1] - SCORE_RANGE[0]);
+        const originated = String(ctx.draw.origination_date());
+        return {
+          product: product.product,
+          purpose: rng.pick(product.purposes),
+          principal: helpers.round(Math.round(principal * (PRICE_LEVEL[currency] ?? 1) / 50) * 50, currency),
+          currency,
+          annual_rate: Math.round((product.base_rate + product.risk_spread * risk * rng.float(0.8, 1.2)) * 10_000) / 10_000,
+          origination_date: originated,
+          first_due_date: helpers.isoDate(addMonths(originated, 1)),
+          channel: product.product === 'auto' && rng.chance(0.6) ? 'dealer' : ctx.draw.channel(),
+        };
+      },
+    },
+    repayment_schedule: {
+      description: 'Each loan\'s repayment schedule by the annuity formula, one row per monthly instalment (its principal and interest, the balance before and after), and the repayment made against it: on time, late, missed, or not collected after the loan defaulted. Per loan the principals sum to the loan\'s principal and the payments to principal plus interest; the last instalment absorbs the rounding.',
+      default_rows: 54000,
+      credits_per_1000_rows: 2,
+      per_parent: 'loans',
+      options: {
+        delinquency_rate: { description: 'Share of the instalments of performing loans that are paid late (1 to 89 days past due).', schema: { type: 'number', minimum: 0, maximum: 1 }, default: 0.06 },
+        default_rate: { description: 'Share of loans that default during their term: three missed instalments (90 days past due), then nothing more is collected.', schema: { type: 'number', minimum: 0, maximum: 1 }, default: 0.03 },
+      },
+      columns: {
+        instalment_id: { type: 'id', prefix: 'ins', description: 'Key of the instalment.' },
+        loan_id: { type: 'reference', table: 'loans', description: 'The loan.' },
+        instalment_number: { type: 'integer', min: 1, max: 1, description: 'Position of the instalment in the schedule, from 1.', example: 1 },
+        instalments: { type: 'integer', min: 1, max: 1, description: "The loan's number of monthly instalments: its term in months.", example: 36 },
+        due_date: { type: 'date', from: '2018-02-01', to: '2060-12-31', description: 'Due date: the first due date plus one month per instalment (the last day of a shorter month).' },
+        currency: { type: 'currency', description: 'Loan currency (ISO 4217).' },
+        opening_balance: { type: 'money', currency_column: 'currency', min: 0, max: 0, description: 'Principal outstanding before the instalment.', example: 12000 },
+        payment: { type: 'money', currency_column: 'currency', min: 0, max: 0, description: 'Scheduled payment: the level annuity payment (the last one repays what remains).', example: 373.04 },
+        interest: { type: 'money', currency_column: 'currency', min: 0, max: 0, description: 'Interest part: the monthly rate on the opening balance.', example: 74.9 },
+        principal: { type: 'money', currency_column: 'currency', min: 0, max: 0, description: 'Principal part: the payment less the interest.', example: 298.14 },
+        closing_balance: { type: 'money', currency_column: 'currency', min: 0, max: 0, description: 'Principal outstanding after the instalment (zero after the last).', example: 11701.86 },
+        status: { type: 'enum', values: ['paid', 'paid_late', 'missed', 'defaulted'], description: 'What happened: paid by the due date, paid late, missed (unpaid; three in a row is a default), or not collected because the loan defaulted.' },
+        paid_on: { type: 'date', from: '2018-02-01', to: '2060-12-31', nullable: true, description: 'Date the payment arrived; null when unpaid.' },
+        amount_paid: { type: 'money', currency_column: 'currency', min: 0, max: 0, description: 'Amount received against the instalment (0 when unpaid).', example: 373.04 },
+        days_past_due: { type: 'integer', min: 0, max: 0, description: 'Days between the due date and the payment; for a missed instalment, 30 days for each instalment that fell due since, up to the default.', example: 0 },
+      },
+      start: (ctx: RowContext<ScheduleOptions>): LoanState => {
+        const { rng, helpers } = ctx;
+        const loan = ctx.lookup('loans', ctx.parent);
+        const currency = String(loan.currency);
+        const principal = helpers.toMinor(Number(loan.principal), currency);
+        const monthlyRate = Number(loan.annual_rate) / 12;
+        return {
+          currency,
+          balance: principal,
+          payment: levelPayment(principal, monthlyRate, ctx.count),
+          monthly_rate: monthlyRate,
+          first_due: String(loan.first_due_date),
+          // Defaults come early in a loan's life more often than late.
+          default_from: rng.chance(ctx.options.default_rate) ? Math.floor(ctx.count * rng.next() ** 1.5) : Infinity,
+        };
+      },
+      row: (ctx: RowContext<ScheduleOptions>, loan: LoanState) => {
+        const { rng, helpers, position, count } = ctx;
+        const opening = loan.balance;
+        const due = nextInstalment(opening, loan.payment, loan.monthly_rate, position === count - 1);
+        loan.balance -= due.principal;
+        const dueDate = addMonths(loan.first_due, position);
+        const day = (offset: number) => helpers.isoDate(dueDate + offset * DAY);
+        const money = (minor: number) => helpers.fromMinor(minor, loan.currency);
+        const missedSince = position - loan.default_from;
+        let outcome: { status: string; paid_on: string | null; amount_paid: number; days_past_due: number };
+        if (missedSince >= MISSED_BEFORE_DEFAULT) outcome = { status: 'defaulted', paid_on: null, amount_paid: 0, days_past_due: 0 };
+        else if (missedSince >= 0) outcome = { status: 'missed', paid_on: null, amount_paid: 0, days_past_due: 30 * (MISSED_BEFORE_DEFAULT - missedSince) };
+        else if (rng.chance(ctx.options.delinquency_rate)) {
+          const late = Math.min(89, 1 + Math.floor(rng.exponential(1 / 11)));
+          outcome = { status: 'paid_late', paid_on: day(late), amount_paid: money(due.payment), days_past_due: late };
+        } else outcome = { status: 'paid', paid_on: day(-rng.int(0, 3)), amount_paid: money(due.payment), days_past_due: 0 };
+        return {
+          instalment_number: position + 1,
+          instalments: count,
+          due_date: day(0),
+          currency: loan.currency,
+          opening_balance: money(opening),
+          payment: money(due.payment),
+          interest: money(due.interest),
+          principal: money(due.principal),
+          closing_balance: money(loan.balance),
+          ...outcome,
+        };
+      },
+    },
+  },
+});
+
+/** The instant (UTC midnight) `months` after `date` (YYYY-MM-DD), on the same day or the last day of a shorter month. */
+function addMonths(date: string, months: number): number {
+  const total = Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1 + months;
+  const year = Math.floor(total / 12);
+  const month = total - year * 12;
+  return Date.UTC(year, month, Math.min(Number(date.slice(8, 10)), daysInMonth(year, month)));
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month !== 1) return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month];
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+}

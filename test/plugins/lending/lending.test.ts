@@ -1,0 +1,97 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import pack from '../../../plugins/lending/index.js';
+import { levelPayment, nextInstalment } from '../../../plugins/lending/annuity.js';
+import { helpers } from '../../../core/generation/helpers.js';
+import { checkManifest } from '../../../core/packs/manifest.js';
+import { generateTables, groupBy, minor, type Rows } from '../support/rows.js';
+
+const digitsOf = (currency: unknown) => helpers.minorUnits(String(currency));
+const defaulted = (schedule: Rows) => schedule.some((row) => row.status === 'missed' || row.status === 'defaulted');
+
+describe('lending pack', () => {
+  it('passes its manifest', () => {
+    expect(checkManifest(pack)).to.deep.equal([]);
+  });
+
+  it('amortises by the annuity formula: level payments, principals summing to the principal, the last absorbing the rounding', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000_000_000 }), fc.double({ min: 0, max: 0.03, noNaN: true }), fc.integer({ min: 1, max: 480 }), (principal, rate, n) => {
+        const payment = levelPayment(principal, rate, n);
+        let balance = principal;
+        let paid = 0;
+        let interest = 0;
+        const irregular: number[] = [];
+        for (let k = 0; k < n; k++) {
+          const due = nextInstalment(balance, payment, rate, k === n - 1);
+          if (due.principal < 0 || (k < n - 1 && due.principal < balance && due.payment !== payment)) irregular.push(k);
+          balance -= due.principal;
+          paid += due.payment;
+          interest += due.interest;
+        }
+        expect(irregular).to.deep.equal([]);
+        expect(balance).to.equal(0);
+        expect(paid).to.equal(principal + interest);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes schedules that add up per loan: principals = the loan\'s principal, payments = principal + interest, balances chain to zero', () => {
+    fc.assert(
+      fc.property(fc.nat(), fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 1500 }), (seed, loanRows, scheduleRows) => {
+        const { loans, repayment_schedule: schedule } = generateTables(pack, { seed, tables: [{ name: 'loans', rows: loanRows }, { name: 'repayment_schedule', rows: scheduleRows }] });
+        expect(schedule).to.have.length(scheduleRows);
+        const loanById = new Map(loans.map((loan) => [loan.loan_id, loan]));
+        for (const [loanId, instalments] of groupBy(schedule, 'loan_id')) {
+          const loan = loanById.get(loanId)!;
+          const digits = digitsOf(loan.currency);
+          const sum = (column: string) => instalments.reduce((total, row) => total + minor(row[column], digits), 0);
+          expect(sum('principal')).to.equal(minor(loan.principal, digits));
+          expect(sum('payment')).to.equal(minor(loan.principal, digits) + sum('interest'));
+          // Each instalment's figures, recomputed from the loan; compared in one assertion (chai per cell is slow).
+          let balance = minor(loan.principal, digits);
+          const expected = instalments.map((row, position) => {
+            const opening = balance;
+            balance -= minor(row.principal, digits);
+            return [position + 1, instalments.length, opening, Math.round(opening * (Number(loan.annual_rate) / 12)), balance, true];
+          });
+          const actual = instalments.map((row) => [row.instalment_number, row.instalments, minor(row.opening_balance, digits), minor(row.interest, digits), minor(row.closing_balance, digits), String(row.due_date) > String(loan.origination_date)]);
+          expect(actual).to.deep.equal(expected);
+          expect(balance).to.equal(0);
+        }
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('defaults and pays late at the configured rates, within tolerance', () => {
+    const run = (options: Record<string, number>) =>
+      generateTables(pack, { seed: 11, tables: [{ name: 'loans', rows: 3000 }, { name: 'repayment_schedule', rows: 72_000, options }] }).repayment_schedule;
+    const schedule = run({ default_rate: 0.1, delinquency_rate: 0.2 });
+    const loans = [...groupBy(schedule, 'loan_id').values()];
+    const defaultShare = loans.filter(defaulted).length / loans.length;
+    expect(defaultShare).to.be.closeTo(0.1, 0.025);
+    const performing = schedule.filter((row) => row.status === 'paid' || row.status === 'paid_late');
+    expect(performing.filter((row) => row.status === 'paid_late').length / performing.length).to.be.closeTo(0.2, 0.01);
+    const inconsistent = schedule.filter((row) =>
+      row.status === 'paid_late' ? !(Number(row.days_past_due) >= 1 && Number(row.days_past_due) <= 89) || row.amount_paid !== row.payment
+        : row.status === 'paid' ? row.days_past_due !== 0 || row.amount_paid !== row.payment
+          : row.paid_on !== null || row.amount_paid !== 0);
+    expect(inconsistent).to.deep.equal([]);
+    const none = run({ default_rate: 0, delinquency_rate: 0 });
+    expect(new Set(none.map((row) => row.status))).to.deep.equal(new Set(['paid']));
+  });
+
+  it('misses three instalments before a default, then collects nothing', () => {
+    const { repayment_schedule: schedule } = generateTables(pack, { seed: 5, tables: [{ name: 'repayment_schedule', rows: 20_000, options: { default_rate: 1 } }] });
+    for (const instalments of groupBy(schedule, 'loan_id').values()) {
+      const statuses = instalments.map((row) => row.status).join(',');
+      expect(statuses).to.match(/^(paid(_late)?,)*(missed(,missed(,missed(,defaulted)*)?)?)$/);
+    }
+  });
+
+  it('refuses a rate outside [0, 1] with a problem naming the option', () => {
+    expect(() => generateTables(pack, { seed: 1, tables: [{ name: 'repayment_schedule', rows: 10, options: { default_rate: 1.5 } }] })).to.throw(/default_rate/);
+  });
+});
