@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { CommandHandler } from '../domain/command-handler.js';
-import { jobDecider, jobStream, type JobState, type ResultFile, type TableProgress } from '../domain/job/index.js';
+import { jobDecider, jobStream, JobProblems, type JobState, type ResultFile, type TableProgress } from '../domain/job/index.js';
+import { ProblemError } from '../problems.js';
 import { failureProblem } from './failure.js';
 import { keepLease, type StopReason } from './lease-keeper.js';
 import type { JobCredits, TableGenerator } from './ports.js';
@@ -68,7 +69,8 @@ export async function runJob(context: JobContext, claimed: JobState, stopping: A
   } catch (error) {
     await lease.stop();
     const reason = controller.signal.reason as StopReason | undefined;
-    if (reason === 'lease-lost') return;
+    // Another runner holds the job now (also when that is how completing it failed): its files are not ours to touch.
+    if (reason === 'lease-lost' || (error instanceof ProblemError && error.type === JobProblems.leaseLost)) return;
     if (reason === 'stopping') {
       if (handOver()) await handBack(context, job.job_id);
       return;

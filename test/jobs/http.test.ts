@@ -4,7 +4,9 @@ import { request, openAccount, startTestApp, type TestAccount, type TestApp, typ
 import { ResponseChecker } from '../support/openapi.js';
 import { cardsConfig, countRows, download, pollJob, sha256 } from './support/http.js';
 
-describe('jobs over HTTP', () => {
+describe('jobs over HTTP', function () {
+  // Bounds, not assertions: the pool's workers start slowly on a loaded machine.
+  this.timeout(120_000);
   let app: TestApp;
   let account: TestAccount;
   let checker: ResponseChecker;

@@ -108,7 +108,7 @@ export async function queueJob(
 }
 
 /** Polls the read model until `predicate` holds (the runner works in the background). */
-export async function until(instance: JobsInstance, predicate: (jobs: JobsState) => boolean, timeoutMs = 15_000): Promise<void> {
+export async function until(instance: JobsInstance, predicate: (jobs: JobsState) => boolean, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await instance.projections.waitFor(await instance.store.headPosition());
