@@ -1,14 +1,14 @@
-import { ByteSink } from './byte-sink.js';
 import { currencyByCode } from './reference-data/currencies.js';
 import type { CompiledColumn } from './runtime.js';
+import { formatFixed } from './time-format.js';
 import type { Row } from './types/index.js';
 
 /**
- * Serialisers for the three output formats, compiled once per table, writing bytes into a ByteSink:
- * NDJSON (one JSON object per line), CSV (RFC 4180: header line, CRLF, fields quoted when they hold a
- * comma, quote or line break, quotes doubled; null is the empty field) and JSON (one array over all the
- * chunks: the first chunk opens it, the last closes it). Money is written with exactly its currency's
- * minor units (12.50 EUR, 1250 JPY, 1.250 KWD) in every format.
+ * Serialisers for the three output formats, compiled once per table: NDJSON (one JSON object per line),
+ * CSV (RFC 4180: header line, CRLF, fields quoted when they hold a comma, quote or line break, quotes
+ * doubled; null is the empty field) and JSON (one array over all the chunks: the first chunk opens it,
+ * the last closes it). Money is written with exactly its currency's minor units (12.50 EUR, 1250 JPY,
+ * 1.250 KWD) in every format.
  */
 export const FORMATS = ['ndjson', 'csv', 'json'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -24,44 +24,55 @@ export interface TableWriter {
   start: string;
   /** What follows the last row. */
   end(totalRows: number): string;
-  /** Writes one row; `index` is its position in the table (JSON separates rows with commas). */
-  row(sink: ByteSink, row: Row, index: number): void;
+  /** One row; `index` is its position in the table (JSON separates rows with commas). */
+  row(row: Row, index: number): string;
 }
 
-type Encode = (sink: ByteSink, value: unknown, row: Row) => void;
+type Encode = (value: unknown, row: Row) => string;
 
-const utf8 = (text: string) => new TextEncoder().encode(text);
-const NULL = utf8('null');
-const TRUE = utf8('true');
-const FALSE = utf8('false');
+/** A character scan beats a regular expression on the short strings that make up most cells. */
+function jsonString(value: string): string {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 32 || code === 34 || code === 92) return JSON.stringify(value);
+  }
+  return `"${value}"`;
+}
 
-function jsonValue(sink: ByteSink, value: unknown): void {
+function jsonValue(value: unknown): string {
   switch (typeof value) {
     case 'string':
-      return sink.jsonString(value);
+      return jsonString(value);
     case 'number':
-      return Number.isFinite(value) ? sink.text(String(value)) : sink.raw(NULL);
+      return Number.isFinite(value) ? String(value) : 'null';
     case 'boolean':
-      return sink.raw(value ? TRUE : FALSE);
+      return value ? 'true' : 'false';
     default:
-      return value === null || value === undefined ? sink.raw(NULL) : sink.text(JSON.stringify(value));
+      return value === null || value === undefined ? 'null' : JSON.stringify(value);
   }
 }
 
-function csvValue(sink: ByteSink, value: unknown): void {
-  if (value === null || value === undefined) return;
-  if (typeof value === 'string') return sink.csvField(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return sink.text(String(value));
-  sink.csvField(JSON.stringify(value));
+function csvField(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 44 || code === 34 || code === 10 || code === 13) return `"${text.replace(/"/g, '""')}"`;
+  }
+  return text;
+}
+
+function csvValue(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return csvField(value);
+  return typeof value === 'object' ? csvField(JSON.stringify(value)) : String(value);
 }
 
 /** Money as a fixed-point literal with its currency's minor units; a non-number falls back to the generic form. */
-function moneyEncoder(column: CompiledColumn, fallback: (sink: ByteSink, value: unknown) => void): Encode {
+function moneyEncoder(column: CompiledColumn, fallback: (value: unknown) => string): Encode {
   const fixed = column.currency ? currencyByCode.get(column.currency)?.minor_units ?? 2 : undefined;
   const currencyColumn = column.currencyColumn;
-  return (sink, value, row) => {
-    if (typeof value !== 'number' || !Number.isFinite(value)) return fallback(sink, value);
-    sink.fixed(value, fixed ?? (currencyColumn ? currencyByCode.get(row[currencyColumn] as string)?.minor_units ?? 2 : 2));
+  return (value, row) => {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return fallback(value);
+    return formatFixed(value, fixed ?? (currencyColumn ? currencyByCode.get(row[currencyColumn] as string)?.minor_units ?? 2 : 2));
   };
 }
 
@@ -73,41 +84,28 @@ export function tableWriter(columns: CompiledColumn[], format: Format): TableWri
       row: compileRowWriter(columns, csvValue, columns.map((_, i) => (i ? ',' : '')), '\r\n'),
     };
   }
-  const object = compileRowWriter(columns, jsonValue, columns.map((column, i) => `${i ? ',' : '{'}${JSON.stringify(column.name)}:`), '}');
   if (format === 'ndjson') {
-    const newline = utf8('\n');
-    return {
-      start: '',
-      end: () => '',
-      row: (sink, row, index) => {
-        object(sink, row, index);
-        sink.raw(newline);
-      },
-    };
+    return { start: '', end: () => '', row: compileRowWriter(columns, jsonValue, jsonPrefixes(columns), '}\n') };
   }
-  const first = utf8('\n');
-  const next = utf8(',\n');
+  const object = compileRowWriter(columns, jsonValue, jsonPrefixes(columns), '}');
   return {
     start: '[',
     end: (total) => (total > 0 ? '\n]\n' : ']\n'),
-    row: (sink, row, index) => {
-      sink.raw(index > 0 ? next : first);
-      object(sink, row, index);
-    },
+    row: (row, index) => (index > 0 ? ',\n' : '\n') + object(row, index),
   };
 }
 
+const jsonPrefixes = (columns: CompiledColumn[]) => columns.map((column, i) => `${i ? ',' : '{'}${JSON.stringify(column.name)}:`);
+
 /**
- * A row writer generated for the table's columns: reading each cell by a constant property name keeps
- * every access monomorphic, where a loop over column names made property lookup a large share of the
- * cost of a row. Column names are checked identifiers (manifest schema), and are quoted here anyway.
+ * A row writer generated for the table's columns, one concatenation expression reading each cell by a
+ * constant property name: that keeps every access monomorphic, where a loop over column names made
+ * property lookup a large share of the cost of a row. Names are checked identifiers (manifest schema)
+ * and are quoted here anyway.
  */
-function compileRowWriter(columns: CompiledColumn[], generic: (sink: ByteSink, value: unknown) => void, prefixes: string[], suffix: string): TableWriter['row'] {
-  const encoders: Encode[] = columns.map((column) => (column.type.name === 'money' ? moneyEncoder(column, generic) : (sink, value) => generic(sink, value)));
-  const prefixBytes = prefixes.map(utf8);
-  const body = columns
-    .map((column, i) => `${prefixes[i] ? `sink.raw(prefixes[${i}]); ` : ''}encoders[${i}](sink, row[${JSON.stringify(column.name)}], row);`)
-    .join('\n');
-  const factory = new Function('encoders', 'prefixes', 'suffix', `return function writeRow(sink, row) {\n${body}\nsink.raw(suffix);\n};`);
-  return factory(encoders, prefixBytes, utf8(suffix)) as TableWriter['row'];
+function compileRowWriter(columns: CompiledColumn[], generic: (value: unknown) => string, prefixes: string[], suffix: string): TableWriter['row'] {
+  const encoders: Encode[] = columns.map((column) => (column.type.name === 'money' ? moneyEncoder(column, generic) : generic));
+  const cells = columns.map((column, i) => `${JSON.stringify(prefixes[i])} + encoders[${i}](row[${JSON.stringify(column.name)}], row)`);
+  const factory = new Function('encoders', `return function writeRow(row) {\n  return ${cells.join(' +\n    ')} + ${JSON.stringify(suffix)};\n};`);
+  return factory(encoders) as TableWriter['row'];
 }
