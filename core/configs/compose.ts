@@ -34,8 +34,9 @@ function mergeMap(target: JsonObject, patch: JsonObject, ref: string, path: Path
     if (value === null) {
       delete target[key];
       forget(sources, at);
-    } else if (isNamedList(value) && isNamedList(target[key] ?? [])) {
+    } else if (isNamedList(value) && (target[key] === undefined || isNamedList(target[key]) || isEmptyList(target[key]))) {
       target[key] ??= [];
+      sources.delete(toPointer(at)); // an emptied list was one leaf; its items are attributed one by one now
       mergeNamedList(target[key] as JsonObject[], value, ref, at, sources);
     } else if (isObject(value)) {
       if (!isObject(target[key])) {
@@ -89,6 +90,9 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+const isEmptyList = (value: unknown): boolean => Array.isArray(value) && value.length === 0;
+
+/** A non-empty list of objects with names; an empty list is replaced like any other list. */
 function isNamedList(value: unknown): value is JsonObject[] {
-  return Array.isArray(value) && value.every((item) => isObject(item) && typeof item.name === 'string');
+  return Array.isArray(value) && value.length > 0 && value.every((item) => isObject(item) && typeof item.name === 'string');
 }

@@ -70,6 +70,16 @@ describe('config composition', () => {
     expect(result.sources).to.deep.equal({ '/tags': 'one', '/output/compression': 'three' });
   });
 
+  it('replaces a list with an empty one, and merges tables by name into an emptied list', () => {
+    const result = compose([
+      { ref: 'base', content: base },
+      { ref: 'none', content: { tables: [] } },
+      { ref: 'one', content: { tables: [{ name: 'cards', rows: 5 }] } },
+    ]);
+    expect(result.config.tables).to.deep.equal([{ name: 'cards', rows: 5 }]);
+    expect(result.sources).to.include({ '/tables/0/name': 'one', '/tables/0/rows': 'one' });
+  });
+
   it('leaves its layers untouched', () => {
     const layer = structuredClone(base);
     compose([{ ref: 'base', content: layer }, { ref: 'o', content: { tables: [{ name: 'accounts', rows: 1 }] } }]);
