@@ -38,8 +38,8 @@ export async function serve(args: string[]): Promise<number> {
 /** An empty store means a fresh install: give its operator an account and keys to start with, once. */
 async function openLocalAccountOnFirstStart(services: Services): Promise<void> {
   if ((await services.store.headPosition()) !== 0) return;
-  const { account_id, keys } = await createAccount(services, { tier: LOCAL_ACCOUNT_TIER });
-  await services.projections.waitFor((await services.store.headPosition()));
+  const { account_id, keys, position } = await createAccount(services, { tier: LOCAL_ACCOUNT_TIER });
+  await services.projections.waitFor(position);
   process.stdout.write(
     `First start with an empty store: opened the local account ${account_id} (${LOCAL_ACCOUNT_TIER} tier).\n` +
       `  live key: ${keys.live}\n  test key: ${keys.test}\n` +
