@@ -10,8 +10,6 @@ export type Distribution =
   | { distribution: 'lognormal'; mu: number; sigma: number }
   | { distribution: 'pareto'; xm: number; alpha: number };
 
-export const DISTRIBUTION_NAMES = ['uniform', 'normal', 'lognormal', 'pareto'] as const;
-
 /** The JSON Schema of a distribution, shared by the data types' parameters and the config overrides. */
 export const distributionSchema = {
   oneOf: [

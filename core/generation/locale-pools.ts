@@ -27,8 +27,6 @@ export function isKnownLocale(locale: string): boolean {
   return Object.hasOwn(fakerLocales, locale) && locale !== 'base';
 }
 
-export const knownLocales = (): string[] => Object.keys(fakerLocales).filter(isKnownLocale).sort();
-
 const cache = new Map<string, LocalePools>();
 
 export function localePools(locale: string): LocalePools {

@@ -13,12 +13,6 @@ import type { Row } from './types/index.js';
 export const FORMATS = ['ndjson', 'csv', 'json'] as const;
 export type Format = (typeof FORMATS)[number];
 
-export const CONTENT_TYPES: Record<Format, string> = {
-  ndjson: 'application/x-ndjson',
-  csv: 'text/csv; charset=utf-8; header=present',
-  json: 'application/json',
-};
-
 export interface TableWriter {
   /** What precedes the first row of the table (CSV header, JSON's opening bracket). */
   start: string;
