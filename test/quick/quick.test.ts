@@ -97,6 +97,8 @@ describe('quick generation over HTTP', () => {
     const perRequest = await quick(account.test, { sector: 'cards', tables });
     expect(perRequest.status).to.equal(400);
     expect(perRequest.body.detail).to.match(/54000 rows/);
+    const openapi = JSON.parse((await request(app, 'GET', '/v1/openapi.json', { key: account.test })).text);
+    expect(openapi.paths['/v1/generate/quick'].post.description).to.match(/at most 10000 rows per table and 50000 per request/);
   });
 
   it('refuses unknown sectors, tables and options with problems that say what exists', async () => {
