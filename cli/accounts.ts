@@ -24,7 +24,7 @@ export async function accounts(args: string[]): Promise<number> {
 
   // Loaded once the arguments are known to be good, so that a usage error answers at once.
   const [{ createServices }, { createAccount }] = await Promise.all([import('../core/services.js'), import('../core/accounts/create-account.js')]);
-  const services = await createServices(configFrom(values));
+  const services = await createServices(configFrom(values), { background: false });
   try {
     const created = await createAccount(services, { tier: values.tier as Tier, credits });
     const { account_id, keys } = created;

@@ -66,10 +66,17 @@ export interface ServiceOverrides {
   clock?: Clock;
   /** Prices and limits other than the pricing file's (the API bench lifts the rate limit it measures around). */
   pricing?: Pricing;
+  /**
+   * Whether this process does the background work of an instance: run jobs, renew subscriptions.
+   * True for servers; one-shot commands (`finsynth accounts create`) pass false, so that a CLI run
+   * never claims a job it would abandon a moment later.
+   */
+  background?: boolean;
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
   const clock = overrides.clock ?? systemClock;
+  const background = overrides.background ?? true;
   const pricing = overrides.pricing ?? loadPricing();
   const store = overrides.store ?? (await openEventStore(config));
   const registry = new EventRegistry(eventDefinitions);
@@ -86,13 +93,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const commands = new CommandHandler(store, registry);
   const credits = new CreditsService(commands);
   const billing = new BillingService(credits, new SandboxPaymentProvider(), pricing, clock);
-  const renewals = scheduleRenewals({
+  const renewals = background ? scheduleRenewals({
     billing,
     clock,
     dueAccounts: (now) => accountsDueForRenewal(runner.state<BillingModel>(BILLING_PROJECTION), now),
     intervalMs: 60_000,
     onError: (error) => console.error('renewal run failed', error),
-  });
+  }) : undefined;
   const configs = new ConfigService({ catalog: packCatalog(engine.packs), commands, credits, clock });
   const jobs = createJobs({
     config,
@@ -107,7 +114,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     generate: (plan, table, options) => engine.pool.generate(plan as unknown as Plan, table, options),
     onError: (error) => console.error('job runner', error),
   });
-  jobs.runner.start();
+  if (background) jobs.runner.start();
   return {
     config,
     clock,
@@ -127,8 +134,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     rateLimits: new RateLimits(pricing, redis),
     metrics: new Registry(),
     async close() {
-      await jobs.runner.stop({ handOver: true });
-      await renewals.stop();
+      if (background) await jobs.runner.stop({ handOver: true });
+      await renewals?.stop();
       await runner.stop();
       await engine.close();
       redis?.disconnect();

@@ -77,7 +77,7 @@ describe('operator commands', function () {
   });
 
   async function balanceAndGrants(accountId: string) {
-    const services = await createServices(loadConfig({}, { dataDir, logLevel: 'silent' }));
+    const services = await createServices(loadConfig({}, { dataDir, logLevel: 'silent' }), { background: false });
     try {
       const events = await services.store.readStream(accountStream(accountId));
       return { balance: await services.credits.balance(accountId), grants: events.filter((event) => event.type === 'CreditsGranted').length };
