@@ -21,7 +21,7 @@ export async function audit(args: string[]): Promise<number> {
     json: { type: 'boolean', default: false },
   });
   if (positionals.length > 0) throw new UsageError(USAGE);
-  const services = await createServices(configFrom(values));
+  const services = await createServices(configFrom(values), { background: false });
   try {
     await services.projections.waitFor(await services.store.headPosition(), 600_000);
     // Hold the read models still, and audit the store exactly up to where they stand.
