@@ -33,7 +33,7 @@ export interface AuditRange {
   stream?: string;
 }
 
-const PAGE = 10_000;
+const PAGE = 1000;
 
 /**
  * Audits the events at positions (after, until]: follows each stream's hash chain (from the event
