@@ -36,7 +36,7 @@ export interface ResolvedConfig {
 }
 
 export type ValidationResult =
-  | { valid: true; config: GenerationConfig; errors: []; estimate: ConfigEstimate }
+  | { valid: true; config: GenerationConfig; errors: [] }
   | { valid: false; errors: ConfigIssue[] };
 
 export interface ValidationReport {
@@ -72,7 +72,7 @@ export interface ComposeRequest {
   overlays: (string | Record<string, unknown>)[];
 }
 
-/** The composed document with each field's layer, and the validation (with normal form and estimate) of the result. */
+/** The composed document with each field's layer, and the validation (with the normal form) of the result. */
 export type ComposeResult = Composition & { validation: ValidationResult };
 
 /**
@@ -118,11 +118,11 @@ export class ConfigService implements DocumentLoader {
     return this.check(document.value, document.source);
   }
 
+  /** Validation of a plain value (with its YAML source for positions), the normal form when valid. */
   check(value: unknown, source?: YamlSource): ValidationResult {
     const validation = validateConfig(value, this.deps.catalog, source);
     if (!validation.valid) return validation;
-    const config = normaliseConfig(validation.config);
-    return { valid: true, config, errors: [], estimate: estimateConfig(config, this.deps.catalog) };
+    return { valid: true, config: normaliseConfig(validation.config), errors: [] };
   }
 
   async estimate(owner: Owner, config: GenerationConfig): Promise<BalancedEstimate> {
