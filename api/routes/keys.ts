@@ -50,7 +50,7 @@ export const keysRoutes: RouteGroup = {
   tag: 'Keys',
   description: 'API keys of the account.',
   routes: [
-    defineRoute<Record<string, never>, Record<string, never>, { name?: string; scopes?: Scope[] }>({
+    defineRoute<Record<string, never>, Record<string, never>, { name?: string; scopes?: Scope[] } | undefined>({
       method: 'POST',
       path: '/v1/keys',
       operationId: 'issueKey',
@@ -58,6 +58,7 @@ export const keysRoutes: RouteGroup = {
       description: 'Issues a key of the mode of the key asking, with the scopes given (default: all of the asking key\'s scopes). The secret is in this response only.',
       scope: 'keys:write',
       body: {
+        required: false,
         content: {
           'application/json': {
             type: 'object',
@@ -76,8 +77,8 @@ export const keysRoutes: RouteGroup = {
         const issued = await issueKey(ctx.services, {
           accountId,
           mode,
-          scopes: body.scopes ?? [...scopes],
-          name: body.name ?? null,
+          scopes: body?.scopes ?? [...scopes],
+          name: body?.name ?? null,
           issuerScopes: scopes,
           metadata: metadataOf(ctx),
         });
