@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import pg from 'pg';
 import type { NewEvent, RecordedEvent } from '../events/envelope.js';
 import { GENESIS_HASH } from '../events/envelope.js';
@@ -67,7 +68,7 @@ export class PostgresEventStore implements EventStore {
     const columns = 'position, id, stream, revision, type, version, data, metadata, recorded_at, hash';
     // Formatted by the server: parsing a timestamptz into a Date and back costs more than the rest of the row.
     const selected = `position, id, stream, revision, type, version, data, metadata, ${ISO_8601_UTC} AS recorded_at, hash`;
-    this.sql = {
+    this.sql = prepared({
       head: `SELECT revision, hash FROM ${events} WHERE stream = $1 ORDER BY revision DESC LIMIT 1`,
       insert: `
         INSERT INTO ${events} (${columns})
@@ -79,7 +80,7 @@ export class PostgresEventStore implements EventStore {
       backwards: `SELECT ${selected} FROM ${events} WHERE stream = $1 AND revision <= $2 ORDER BY revision DESC LIMIT $3`,
       all: `SELECT ${selected} FROM ${events} WHERE position > $1 AND position < ${VISIBLE_BOUND} ORDER BY position LIMIT $2`,
       headPosition: `SELECT coalesce(max(position), 0) AS position FROM ${events} WHERE position < ${VISIBLE_BOUND}`,
-    };
+    });
   }
 
   /** Connects and migrates. Migrations are idempotent and serialized by an advisory lock, so instances may start together. */
@@ -133,7 +134,7 @@ export class PostgresEventStore implements EventStore {
       if (events.length === 0) return { nextRevision: head.revision, position: await this.headPosition() };
       const sealed = sealEvents(stream, head.revision, head.hash, events);
       try {
-        const inserted = await this.pool.query<{ position: string }>(this.sql.insert, [
+        const inserted = await this.pool.query<{ position: string }>({ ...this.sql.insert, values: [
           stream,
           sealed.map((e) => e.id),
           sealed.map((e) => e.revision),
@@ -143,7 +144,7 @@ export class PostgresEventStore implements EventStore {
           sealed.map((e) => JSON.stringify(e.metadata)),
           sealed.map((e) => e.recorded_at),
           sealed.map((e) => e.hash),
-        ]);
+        ] });
         const last = sealed[sealed.length - 1];
         this.heads.remember(stream, last.revision, last.hash);
         this.appended.dispatchEvent(new Event('append'));
@@ -168,14 +169,14 @@ export class PostgresEventStore implements EventStore {
   private async headOf(stream: string, expected: ExpectedRevision): Promise<{ revision: number; hash: string; remembered: boolean }> {
     const known = this.heads.get(stream);
     if (known && (expected === 'any' || expected === 'exists' || expected === known.revision)) return { ...known, remembered: true };
-    const row = (await this.pool.query<{ revision: string; hash: string }>(this.sql.head, [stream])).rows[0];
+    const row = (await this.pool.query<{ revision: string; hash: string }>({ ...this.sql.head, values: [stream] })).rows[0];
     return row ? { revision: Number(row.revision), hash: row.hash, remembered: false } : { revision: -1, hash: GENESIS_HASH, remembered: false };
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const backwards = options.direction === 'backwards';
     const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
-    const result = await this.pool.query<Row>(backwards ? this.sql.backwards : this.sql.forwards, [stream, from, options.maxCount ?? null]);
+    const result = await this.pool.query<Row>({ ...(backwards ? this.sql.backwards : this.sql.forwards), values: [stream, from, options.maxCount ?? null] });
     const events = result.rows.map(toRecordedEvent);
     // A read to the end of the stream saw its head: the command handler's read before it appends.
     const head = backwards ? (options.fromRevision === undefined ? events[0] : undefined) : (options.maxCount === undefined ? events.at(-1) : undefined);
@@ -184,7 +185,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    const result = await this.pool.query<Row>(this.sql.all, [options.after ?? 0, options.maxCount ?? null]);
+    const result = await this.pool.query<Row>({ ...this.sql.all, values: [options.after ?? 0, options.maxCount ?? null] });
     return result.rows.map(toRecordedEvent);
   }
 
@@ -231,6 +232,16 @@ function toRecordedEvent(row: Row): RecordedEvent {
     recorded_at: row.recorded_at,
     hash: row.hash,
   };
+}
+
+/**
+ * Named statements: each connection parses and plans them once, then only binds values. The name is
+ * derived from the text, so stores on different schemas never share a name for different texts.
+ */
+function prepared<Names extends string>(texts: Record<Names, string>): Record<Names, { name: string; text: string }> {
+  return Object.fromEntries(
+    Object.entries<string>(texts).map(([key, text]) => [key, { name: `finsynth_${hash('sha1', text, 'hex').slice(0, 16)}`, text }]),
+  ) as Record<Names, { name: string; text: string }>;
 }
 
 export function quoteIdentifier(name: string): string {

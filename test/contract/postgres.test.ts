@@ -7,6 +7,7 @@ import { SlowCommitPool } from './slow-commit-pool.js';
 let url: string;
 let schema: string;
 let store: PostgresEventStore | undefined;
+const slowPools: SlowCommitPool[] = [];
 
 eventStoreContract('postgres', {
   async open(context) {
@@ -17,7 +18,9 @@ eventStoreContract('postgres', {
   },
   /** Its transactions take their id first and commit late: later transactions commit before them, below them in position order. */
   async openWriter() {
-    return PostgresEventStore.open(url, { schema, pool: new SlowCommitPool({ connectionString: url, max: 2 }) });
+    const pool = new SlowCommitPool({ connectionString: url, max: 2 });
+    slowPools.push(pool);
+    return PostgresEventStore.open(url, { schema, pool });
   },
   async tamper(stream, revision, data) {
     const client = new pg.Client({ connectionString: url });
@@ -30,5 +33,7 @@ eventStoreContract('postgres', {
     if (!store) return;
     await store.close();
     await dropPostgresSchema(url, schema);
+    const slowCommits = slowPools.reduce((sum, pool) => sum + pool.slowCommits, 0);
+    if (slowCommits === 0) throw new Error('no append went through the slow-commit pool: the in-flight gap was not exercised');
   },
 });

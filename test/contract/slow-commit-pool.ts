@@ -8,17 +8,22 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * in-flight transaction a reader of "all" must wait for rather than pass.
  */
 export class SlowCommitPool extends pg.Pool {
-  // pg's query has many overloads; the store calls only query(text, values).
-  override query = (async (text: string, values?: unknown[]) => {
-    if (!/^\s*INSERT/i.test(text)) return super.query(text, values);
+  /** How many inserts were held open: the suite checks it, so that a change in the store cannot quietly bypass the delay. */
+  slowCommits = 0;
+
+  // pg's query has many overloads; the store calls query(text, values) and query({ name, text, values }).
+  override query = (async (query: string | pg.QueryConfig, values?: unknown[]) => {
+    const text = typeof query === 'string' ? query : query.text;
+    if (!/^\s*INSERT/i.test(text)) return super.query(query as string, values);
     const client = await this.connect();
     try {
       await client.query('BEGIN');
       await client.query('SELECT pg_current_xact_id()');
       await pause(Math.random() * 20);
-      const result = await client.query(text, values);
+      const result = await client.query(query as string, values);
       await pause(Math.random() * 40);
       await client.query('COMMIT');
+      this.slowCommits += 1;
       return result;
     } catch (error) {
       await client.query('ROLLBACK');
