@@ -138,7 +138,7 @@ export default definePack({
         direction: { type: 'enum', values: ['credit', 'debit'], description: 'Credit (money in) or debit (money out).' },
         amount: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 3.2, sigma: 0.95, description: 'Signed amount in the account currency: positive for credits, negative for debits. The distribution (in euro terms) is that of card payments; other kinds of booking have their own.', example: -42.5 },
         currency: { type: 'currency', description: 'Account currency (ISO 4217).' },
-        balance_after: { type: 'money', currency_column: 'currency', min: 0, max: 0, description: "Running balance after this booking: the account's opening balance plus every amount so far.", example: 2407.67 },
+        balance_after: { type: 'money', currency_column: 'currency', description: "Running balance after this booking: the account's opening balance plus every amount so far.", example: 2407.67 },
         counterparty_name: { type: 'company', description: 'Employer, merchant, biller, payee or payer; null for cash, fees and interest.', nullable: true },
         counterparty_iban: { type: 'iban', nullable: true, description: "Counterparty's IBAN for transfers, direct debits and salaries; null otherwise." },
         description: { type: 'string', description: 'Booking text as the statement shows it.', example: 'DIRECT DEBIT ENERGY' },

@@ -5,6 +5,7 @@ import { validateIban } from '../../../core/generation/realism/iban.js';
 import { knownBank, validateBic } from '../../../core/generation/realism/bic.js';
 import { helpers } from '../../../core/generation/helpers.js';
 import { checkManifest } from '../../../core/packs/manifest.js';
+import { checkPack } from '../../../core/packs/test-kit.js';
 import { generateTables, groupBy, minor } from '../support/rows.js';
 
 const digitsOf = (currency: unknown) => helpers.minorUnits(String(currency));
@@ -12,6 +13,12 @@ const digitsOf = (currency: unknown) => helpers.minorUnits(String(currency));
 describe('banking pack', () => {
   it('passes its manifest', () => {
     expect(checkManifest(pack)).to.deep.equal([]);
+  });
+
+  it('passes the pack test kit: types, nulls, keys, references, formats, same bytes with 1 and 4 workers', async function () {
+    this.timeout(240_000);
+    const report = await checkPack(new URL('../../../plugins/banking/index.ts', import.meta.url));
+    expect(Object.keys(report.tables)).to.deep.equal(Object.keys(pack.tables));
   });
 
   it('gives every account a valid IBAN of its holder\'s country, the BIC of that bank, and the local currency', () => {

@@ -4,6 +4,7 @@ import pack from '../../../plugins/lending/index.js';
 import { levelPayment, nextInstalment } from '../../../plugins/lending/annuity.js';
 import { helpers } from '../../../core/generation/helpers.js';
 import { checkManifest } from '../../../core/packs/manifest.js';
+import { checkPack } from '../../../core/packs/test-kit.js';
 import { generateTables, groupBy, minor, type Rows } from '../support/rows.js';
 
 const digitsOf = (currency: unknown) => helpers.minorUnits(String(currency));
@@ -12,6 +13,12 @@ const defaulted = (schedule: Rows) => schedule.some((row) => row.status === 'mis
 describe('lending pack', () => {
   it('passes its manifest', () => {
     expect(checkManifest(pack)).to.deep.equal([]);
+  });
+
+  it('passes the pack test kit: types, nulls, keys, references, formats, same bytes with 1 and 4 workers', async function () {
+    this.timeout(240_000);
+    const report = await checkPack(new URL('../../../plugins/lending/index.ts', import.meta.url));
+    expect(Object.keys(report.tables)).to.deep.equal(Object.keys(pack.tables));
   });
 
   it('amortises by the annuity formula: level payments, principals summing to the principal, the last absorbing the rounding', () => {

@@ -1,28 +1,17 @@
-import { buildPlan, type PlanRequest } from '../../../core/generation/plan.js';
-import { PlanRuntime } from '../../../core/generation/runtime.js';
-import { ChunkLayout } from '../../../core/generation/layout.js';
-import { renderChunk } from '../../../core/generation/chunk.js';
+import type { PlanRequest } from '../../../core/generation/plan.js';
 import type { PackDefinition } from '../../../core/packs/sdk.js';
+import { generateInline, planFor, rowsOf } from '../../generation/support.js';
 
 /**
- * A pack's tables generated in this thread, as the pool's workers would (same plan, same chunks, same
- * bytes), parsed back from NDJSON: what the property tests check invariants on. Running inline keeps a
- * property test over a hundred seeds fast; the pack test kit covers the pool and worker counts.
+ * Every table of a plan generated in this thread, as the pool's workers would (same plan, same chunks,
+ * same bytes), parsed back from NDJSON: what the packs' property tests check invariants on. Inline
+ * generation keeps a property test over dozens of seeds fast; the pack test kit covers the pool.
  */
 export type Rows = Record<string, unknown>[];
 
 export function generateTables(pack: PackDefinition, request: Omit<PlanRequest, 'sector'>): Record<string, Rows> {
-  const plan = buildPlan({ require: () => pack }, { ...request, sector: pack.name });
-  const runtime = new PlanRuntime(pack, plan);
-  const decoder = new TextDecoder();
-  const out: Record<string, Rows> = {};
-  for (const table of plan.tables) {
-    const layout = new ChunkLayout(pack, plan, table.name);
-    let text = '';
-    for (let index = 0; index < layout.count; index++) text += decoder.decode(renderChunk(runtime, table.name, layout.at(index), 'ndjson'));
-    out[table.name] = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
-  }
-  return out;
+  const plan = planFor(pack, request);
+  return Object.fromEntries(plan.tables.map((table) => [table.name, rowsOf(generateInline(pack, plan, table.name))]));
 }
 
 /** Rows grouped by a column, in output order. */

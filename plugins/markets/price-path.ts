@@ -1,0 +1,168 @@
+/**
+ * An instrument's price path: geometric Brownian motion on business days, and each day's bar drawn
+ * around it. The price bars and the trades are two per-parent tables, so each would see its own random
+ * stream; the path must be the same in both (a trade lies within its day's bar), so it comes from a
+ * stream of its own, seeded by the instrument's key — which depends on the plan's seed, so the same plan
+ * still gives the same bytes and another seed another market.
+ *
+ * Prices are rounded to the currency's minor units before high and low are taken, so that
+ * low ≤ open, close ≤ high holds for the printed values, not only for the exact ones.
+ */
+const TRADING_DAYS_PER_YEAR = 252;
+const DAY = 86_400_000;
+
+export interface PathParameters {
+  /** Stream seed: the instrument's key hashed. */
+  seed: number;
+  reference_price: number;
+  /** First business day of the path, as days since 1970-01-01. */
+  first_day: number;
+  annual_drift: number;
+  annual_volatility: number;
+  /** Price increment (10^−minor units of the currency). */
+  tick: number;
+  average_volume: number;
+}
+
+export interface Bar {
+  day: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  vwap: number;
+  volume: number;
+}
+
+export class PricePath {
+  private readonly close = new Stream(0, 0);
+  private readonly intraday = new Stream(0, 0);
+  private readonly drift: number;
+  private readonly sd: number;
+  private price: number;
+  /** The business day the path stands on, and its bar once asked for. */
+  day: number;
+  private bar: Bar | null = null;
+
+  constructor(private readonly params: PathParameters) {
+    this.close.reseed(params.seed, 0x5eed);
+    this.sd = params.annual_volatility / Math.sqrt(TRADING_DAYS_PER_YEAR);
+    this.drift = params.annual_drift / TRADING_DAYS_PER_YEAR - (this.sd * this.sd) / 2;
+    this.price = params.reference_price;
+    this.day = nextBusinessDay(params.first_day - 1);
+  }
+
+  /** Moves the path to the first business day not before `day` (never backwards). */
+  advanceTo(day: number): void {
+    while (this.day < day) this.step();
+  }
+
+  /** Moves the path to the next business day: today's close becomes the previous close. */
+  step(): void {
+    this.price *= Math.exp(this.drift + this.sd * this.close.normal());
+    this.day = nextBusinessDay(this.day);
+    this.bar = null;
+  }
+
+  /** The day's bar: open gapped from the previous close, high and low beyond both, volume up on big moves. */
+  currentBar(): Bar {
+    if (this.bar) return this.bar;
+    const { tick, average_volume } = this.params;
+    const rng = this.intraday.reseed(this.params.seed, this.day);
+    const previous = this.price;
+    const z = this.close.peekNormal();
+    const closeExact = previous * Math.exp(this.drift + this.sd * z);
+    const openExact = previous * Math.exp(0.3 * this.sd * rng.normal());
+    const round = (value: number) => Math.max(tick, Math.round(value / tick) * tick);
+    const open = round(openExact);
+    const close = round(closeExact);
+    const high = Math.max(open, close, round(Math.max(openExact, closeExact) * Math.exp(Math.abs(0.6 * this.sd * rng.normal()))));
+    const low = Math.min(open, close, round(Math.min(openExact, closeExact) * Math.exp(-Math.abs(0.6 * this.sd * rng.normal()))));
+    const vwap = Math.min(high, Math.max(low, round((high + low + close) / 3)));
+    const volume = Math.max(1, Math.round(average_volume * Math.exp(0.5 * rng.normal() - 0.125) * (1 + 2 * Math.abs(z))));
+    this.bar = { day: this.day, open, high, low, close, vwap, volume };
+    return this.bar;
+  }
+}
+
+/** The business day (Monday to Friday) after `day`. Exchange holidays are not modelled. */
+export function nextBusinessDay(day: number): number {
+  let next = day + 1;
+  const weekday = (next + 4) % 7; // 1970-01-01 was a Thursday; 0 = Sunday
+  if (weekday === 6) next += 2;
+  else if (weekday === 0) next += 1;
+  return next;
+}
+
+export const dayOf = (date: string): number => Math.floor(Date.parse(date) / DAY);
+
+/** FNV-1a of a string: the instrument's key becomes its path's seed. */
+export function hashKey(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * A small seeded generator (sfc32) for the path's own streams; reseeding positions it on the stream of
+ * (seed, index) in constant time. `peekNormal` returns the normal draw the next `normal` call would give.
+ */
+class Stream {
+  private a = 0;
+  private b = 0;
+  private c = 0;
+  private d = 0;
+  private peeked: number | null = null;
+
+  constructor(seed: number, index: number) {
+    this.reseed(seed, index);
+  }
+
+  reseed(seed: number, index: number): this {
+    this.a = mix32(seed ^ 0x9e3779b9);
+    this.b = mix32(index + 0x3c6ef372);
+    this.c = mix32((seed + Math.imul(index, 0x85ebca6b)) ^ 0xdaa66d2b);
+    this.d = 1;
+    this.peeked = null;
+    for (let i = 0; i < 4; i++) this.u32();
+    return this;
+  }
+
+  private u32(): number {
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
+    return t >>> 0;
+  }
+
+  uniform(): number {
+    return this.u32() / 4294967296;
+  }
+
+  normal(): number {
+    if (this.peeked !== null) {
+      const value = this.peeked;
+      this.peeked = null;
+      return value;
+    }
+    return Math.sqrt(-2 * Math.log(1 - this.uniform())) * Math.cos(2 * Math.PI * this.uniform());
+  }
+
+  peekNormal(): number {
+    if (this.peeked === null) this.peeked = this.normal();
+    return this.peeked;
+  }
+}
+
+function mix32(value: number): number {
+  let h = value >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
