@@ -76,6 +76,26 @@ describe('problem details on every path', () => {
     expect(response.body.limit_bytes).to.equal(1024 * 1024);
   });
 
+  it('answers a chunked body that grows past the limit with 413', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    let sent = 0;
+    const body = new ReadableStream({
+      pull(controller) {
+        if (sent >= 4 * 1024 * 1024) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const response = await fetch(`${app.url}/v1/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.live}`, 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).to.equal(413);
+    expect(((await response.json()) as { type: string }).type).to.equal('https://errors.finsynth.dev/payload-too-large');
+  });
+
   it('answers JSON nested 10,000 levels deep with 400 nesting-too-deep', async () => {
     const body = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
     const response = await request(app, 'POST', '/v1/keys', { key: account.live, body, headers: { 'content-type': 'application/json' } });
