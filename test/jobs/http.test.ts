@@ -175,6 +175,21 @@ describe('jobs over HTTP', function () {
     expect(unknown.status).to.equal(404);
   });
 
+  it('runs a saved config composed with ordered overlays', async () => {
+    const saved = await request(app, 'POST', '/v1/configs', { key: account.test, body: { name: 'base', config: cardsConfig({ merchants: 40 }, { format: 'csv' }) } });
+    expect(saved.status, saved.text).to.equal(201);
+    const first = await request(app, 'POST', '/v1/overlays', { key: account.test, body: { name: 'ndjson', overlay: { output: { format: 'ndjson' } } } });
+    const second = await request(app, 'POST', '/v1/overlays', { key: account.test, body: { name: 'gzip', overlay: { output: { compression: 'gzip' } } } });
+    const created = await request(app, 'POST', '/v1/jobs', { key: account.test, body: { config_id: saved.body.id, overlays: [first.body.id, second.body.id] } });
+    expect(created.status, created.text).to.equal(202);
+    expect(created.body.output).to.deep.equal({ format: 'ndjson', compression: 'gzip' });
+    await pollJob(app, account.test, created.body.id, ['succeeded']);
+    const [file] = (await request(app, 'GET', `/v1/jobs/${created.body.id}/results`, { key: account.test })).body.data;
+    expect(countRows(gunzipSync((await download(app, account.test, file.download_url)).bytes).toString(), 'ndjson')).to.equal(40);
+    const foreign = await request(app, 'POST', '/v1/jobs', { key: account.live, body: { config_id: saved.body.id } });
+    expect(foreign.status).to.equal(404);
+  });
+
   it('lists jobs newest first, by cursor, filtered by state and creation time', async () => {
     const lister = await openAccount(app, { credits: 1000 });
     const ids: string[] = [];

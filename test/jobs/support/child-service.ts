@@ -31,7 +31,7 @@ export async function startChildService(dataDir: string, env: Record<string, str
   child.stdout!.on('data', (data: Buffer) => (stdout += data.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}: ${stdout}`);
     const ready = await fetch(`${url}/readyz`).then((response) => response.ok, () => false);
