@@ -1,10 +1,14 @@
-import { Faker, allLocales, base, en, type LocaleDefinition } from '@faker-js/faker';
+import { createRequire } from 'node:module';
+import type { Faker } from '@faker-js/faker';
 
 /**
  * Names, companies, addresses and phone numbers drawn from @faker-js/faker's locale data, precomputed
  * once per worker and locale: generating a cell is then one array index, not one faker call.
  * The pools are drawn by a faker seeded with a constant, so every worker builds the same pools and
  * output stays independent of which worker generated a chunk.
+ *
+ * Only the plan's locale is imported (`@faker-js/faker/locale/<name>`, with its fallbacks), never the
+ * package's index of all locales: that alone took most of a worker's start-up time.
  */
 export interface LocalePools {
   locale: string;
@@ -21,26 +25,35 @@ export interface LocalePools {
 export const DEFAULT_LOCALE = 'en_GB';
 const POOL_SIZE = 1000;
 const POOL_SEED = 20260101;
-const fakerLocales = allLocales as Record<string, LocaleDefinition>;
+const LOCALE_NAME = /^[a-z]{2,3}(_[A-Za-z]{2,8})*$/;
+const require = createRequire(import.meta.url);
 
+/** A faker locale name (en_GB, de, fr_CH, …): one the package ships a module for. */
 export function isKnownLocale(locale: string): boolean {
-  return Object.hasOwn(fakerLocales, locale) && locale !== 'base';
+  if (!LOCALE_NAME.test(locale) || locale === 'base') return false;
+  try {
+    require.resolve(`@faker-js/faker/locale/${locale}`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const cache = new Map<string, LocalePools>();
 
+/** The pools of a locale, built on first use in this thread. */
 export function localePools(locale: string): LocalePools {
   let pools = cache.get(locale);
   if (!pools) {
-    pools = buildPools(locale);
+    if (!isKnownLocale(locale)) throw new Error(`unknown locale "${locale}"`);
+    // require() of the ES module is synchronous (Node >= 20.19), so compiling a plan stays synchronous.
+    pools = buildPools(locale, (require(`@faker-js/faker/locale/${locale}`) as { faker: Faker }).faker);
     cache.set(locale, pools);
   }
   return pools;
 }
 
-function buildPools(locale: string): LocalePools {
-  if (!isKnownLocale(locale)) throw new Error(`unknown locale "${locale}"`);
-  const faker = new Faker({ locale: [fakerLocales[locale], en, base] });
+function buildPools(locale: string, faker: Faker): LocalePools {
   faker.seed(POOL_SEED);
   const draw = (make: () => string): string[] => Array.from({ length: POOL_SIZE }, make);
   return {
