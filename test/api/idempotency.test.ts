@@ -174,6 +174,35 @@ describe('Idempotency-Key', () => {
     expect(later.body.id).not.to.equal(first.body.id);
   });
 
+  it('replays a streamed response byte for byte (quick generation, NDJSON)', async () => {
+    const options = {
+      key: account.test,
+      body: { sector: 'cards', tables: [{ name: 'transactions', rows: 50 }] },
+      headers: { accept: 'application/x-ndjson', 'idempotency-key': 'k-stream' },
+    };
+    const first = await request(app, 'POST', '/v1/generate/quick', options);
+    const second = await request(app, 'POST', '/v1/generate/quick', options);
+    expect(first.status).to.equal(200);
+    expect(first.text.trim().split('\n')).to.have.length(50);
+    expect(second.text).to.equal(first.text);
+    expect(second.headers.get('content-type')).to.equal(first.headers.get('content-type'));
+    expect(second.headers.get('idempotent-replayed')).to.equal('true');
+  });
+
+  it('does not run again a request whose response was too large to keep', async () => {
+    const options = {
+      key: account.test,
+      body: { sector: 'cards', tables: [{ name: 'transactions', rows: 10_000 }] },
+      headers: { accept: 'application/x-ndjson', 'idempotency-key': 'k-large' },
+    };
+    const first = await request(app, 'POST', '/v1/generate/quick', options);
+    expect(first.status).to.equal(200);
+    expect(first.text.length).to.be.greaterThan(1024 * 1024);
+    const second = await request(app, 'POST', '/v1/generate/quick', options);
+    expect(second.status).to.equal(409);
+    expect(second.body.type).to.equal('https://errors.finsynth.dev/idempotent-response-not-kept');
+  });
+
   it('survives a restart: the record is in the store', async () => {
     const dataDir = app.config.dataDir;
     const first = await issue(account.live, 'k-restart', { name: 'r' });

@@ -85,6 +85,9 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** `application/json` and `*+json` (problem details); not NDJSON, which is many documents. */
+const isJson = (contentType: string | null | undefined): boolean => /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/.test(contentType ?? '');
+
 /** One HTTP request to the app; JSON bodies (problem details included) are parsed into `body`. */
 export async function request<Body = any>(testApp: Pick<TestApp, 'url'>, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<Body>> {
   const headers: Record<string, string> = { ...options.headers };
@@ -97,8 +100,7 @@ export async function request<Body = any>(testApp: Pick<TestApp, 'url'>, method:
   }
   const response = await fetch(`${testApp.url}${path}`, { method, headers, body });
   const text = await response.text();
-  const type = response.headers.get('content-type') ?? '';
-  return { status: response.status, headers: response.headers, body: /json/.test(type) && text ? JSON.parse(text) : text, text };
+  return { status: response.status, headers: response.headers, body: isJson(response.headers.get('content-type')) && text ? JSON.parse(text) : text, text };
 }
 
 /**
@@ -115,5 +117,5 @@ export async function rawRequest(testApp: Pick<TestApp, 'server'>, bytes: string
   const [statusLine = '', ...lines] = head.split('\r\n');
   const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
   const body = rest.join('\r\n\r\n');
-  return { status: Number(statusLine.split(' ')[1]), headers, body: /json/.test(headers['content-type'] ?? '') ? JSON.parse(body) : body };
+  return { status: Number(statusLine.split(' ')[1]), headers, body: isJson(headers['content-type']) ? JSON.parse(body) : body };
 }
