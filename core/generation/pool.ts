@@ -54,13 +54,22 @@ export class GenerationPool {
     });
   }
 
-  /** The table's bytes, chunk by chunk, in order. Breaking out of the loop cancels the chunks in flight. */
+  /**
+   * The table's bytes, chunk by chunk, in order. Aborting `signal`, or breaking out of the loop, stops
+   * at once: queued chunks are dropped, and chunks already running finish in their workers and are
+   * discarded (terminating a worker mid-chunk would cost a worker restart; the time limit still bounds them).
+   */
   async *generate(plan: Plan, table: string, { format, signal, onProgress }: GenerateOptions): AsyncGenerator<Uint8Array> {
+    signal?.throwIfAborted();
     const pack = this.packs.loaded(plan.sector);
     const layout = new ChunkLayout(pack.definition, plan, table);
     const planJson = JSON.stringify(plan);
     const base = { pack_url: pack.module_url, plan_id: `${hashString(planJson).toString(36)}-${planJson.length}`, plan, table, format };
     const stop = new AbortController();
+    const aborted = new Promise<never>((_, reject) => {
+      stop.signal.addEventListener('abort', () => reject(stop.signal.reason as Error), { once: true });
+    });
+    aborted.catch(() => undefined);
     const abort = () => stop.abort(signal?.reason);
     signal?.addEventListener('abort', abort, { once: true });
     const inFlight: Promise<Uint8Array>[] = [];
@@ -69,22 +78,20 @@ export class GenerationPool {
     let delivered = 0;
     let rowsDone = 0;
     try {
-      signal?.throwIfAborted();
       while (next < layout.count || inFlight.length) {
         while (next < layout.count && inFlight.length < window) {
-          const chunk = layout.at(next++);
-          const running = this.runChunk({ ...base, chunk }, stop.signal, signal);
+          const running = this.runChunk({ ...base, chunk: layout.at(next++) }, stop.signal);
           running.catch(() => undefined); // observed when its turn comes; avoid an unhandled rejection before then
           inFlight.push(running);
         }
-        const bytes = await inFlight.shift()!;
+        const bytes = await Promise.race([inFlight.shift()!, aborted]);
         rowsDone += layout.at(delivered++).rows;
         yield bytes;
         onProgress?.(rowsDone, layout.rows);
       }
     } finally {
       signal?.removeEventListener('abort', abort);
-      if (inFlight.length) stop.abort(new Error('generation stopped'));
+      if (!stop.signal.aborted) stop.abort(new Error('generation stopped'));
     }
   }
 
@@ -100,24 +107,32 @@ export class GenerationPool {
     return new ChunkLayout(this.packs.require(plan.sector), plan, table).rows;
   }
 
-  private async runChunk(task: ChunkTask, stop: AbortSignal, caller: AbortSignal | undefined): Promise<Uint8Array> {
+  private async runChunk(task: ChunkTask, stop: AbortSignal): Promise<Uint8Array> {
     // The time limit runs from the moment a worker starts the chunk, so that waiting in the queue or for
-    // a replacement worker to boot never counts against a generator.
-    const timeout = new AbortController();
+    // a replacement worker to boot never counts against a generator. Stopping drops a chunk still queued.
+    const cancel = new AbortController();
     const { port1, port2 } = new MessageChannel();
+    let started = false;
+    let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
+    const dropIfQueued = () => {
+      if (!started) cancel.abort(stop.reason);
+    };
+    stop.addEventListener('abort', dropIfQueued, { once: true });
     port1.once('message', () => {
-      timer = setTimeout(() => timeout.abort(), this.chunkTimeoutMs);
+      started = true;
+      timer = setTimeout(() => {
+        timedOut = true;
+        cancel.abort();
+      }, this.chunkTimeoutMs);
       port1.close();
     });
     try {
-      const signal = AbortSignal.any([stop, timeout.signal]);
-      return (await this.piscina.run({ ...task, started: port2 }, { signal, transferList: [port2] })) as Uint8Array;
+      return (await this.piscina.run({ ...task, started: port2 }, { signal: cancel.signal, transferList: [port2] })) as Uint8Array;
     } catch (error) {
-      if (caller?.aborted) throw caller.reason ?? error;
-      if (stop.aborted) throw error;
+      if (stop.aborted && !timedOut) throw stop.reason ?? error;
       const where = `Sector pack "${task.plan.sector}", table "${task.table}", chunk ${task.chunk.index} (rows ${task.chunk.first_row}–${task.chunk.first_row + task.chunk.rows - 1})`;
-      throw problem(GenerationProblems.generationFailed, `${where}: ${reason(error, timeout.signal.aborted, this.chunkTimeoutMs, this.workerMemoryMb)}`, {
+      throw problem(GenerationProblems.generationFailed, `${where}: ${reason(error, timedOut, this.chunkTimeoutMs, this.workerMemoryMb)}`, {
         sector: task.plan.sector,
         table: task.table,
         chunk: task.chunk.index,
@@ -125,6 +140,7 @@ export class GenerationPool {
     } finally {
       clearTimeout(timer);
       port1.close();
+      stop.removeEventListener('abort', dropIfQueued);
     }
   }
 

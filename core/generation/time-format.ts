@@ -8,12 +8,15 @@ const DAY_MS = 86_400_000;
 const pad2 = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
 const pad3 = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
 
-let cachedDay = NaN;
-let cachedDate = '';
+/** Dates already formatted, direct-mapped by day number: rows of one chunk span a few hundred days. */
+const DATE_CACHE_SIZE = 4096;
+const cachedDays = new Float64Array(DATE_CACHE_SIZE).fill(NaN);
+const cachedDates: string[] = new Array(DATE_CACHE_SIZE);
 
 /** YYYY-MM-DD of a day number (days since 1970-01-01), by Howard Hinnant's civil-from-days. */
 export function isoDateOfDay(day: number): string {
-  if (day === cachedDay) return cachedDate;
+  const slot = day & (DATE_CACHE_SIZE - 1);
+  if (cachedDays[slot] === day) return cachedDates[slot];
   const z = day + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
@@ -23,9 +26,10 @@ export function isoDateOfDay(day: number): string {
   const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const m = mp < 10 ? mp + 3 : mp - 9;
   const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  cachedDay = day;
-  cachedDate = `${String(y).padStart(4, '0')}-${pad2[m]}-${pad2[d]}`;
-  return cachedDate;
+  const date = `${String(y).padStart(4, '0')}-${pad2[m]}-${pad2[d]}`;
+  cachedDays[slot] = day;
+  cachedDates[slot] = date;
+  return date;
 }
 
 /** YYYY-MM-DD of an instant in milliseconds since the epoch. */
