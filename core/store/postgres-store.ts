@@ -61,9 +61,9 @@ export class PostgresEventStore implements EventStore {
   private readonly heads = new StreamHeads();
   private readonly sql;
 
-  private constructor(pool: pg.Pool, schema: string) {
+  private constructor(pool: pg.Pool, private readonly schemaName: string) {
     this.pool = pool;
-    this.schema = quoteIdentifier(schema);
+    this.schema = quoteIdentifier(schemaName);
     const events = `${this.schema}.events`;
     const columns = 'position, id, stream, revision, type, version, data, metadata, recorded_at, hash';
     // Formatted by the server: parsing a timestamptz into a Date and back costs more than the rest of the row.
@@ -101,7 +101,9 @@ export class PostgresEventStore implements EventStore {
     try {
       await client.query('BEGIN');
       await client.query(`SELECT pg_advisory_xact_lock(hashtext('finsynth-migrate'))`);
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
+      // Checked first: CREATE SCHEMA needs the CREATE privilege on the database even when the schema exists.
+      const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [this.schemaName]);
+      if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${this.schema}`);
       await client.query(`
         CREATE TABLE IF NOT EXISTS ${this.schema}.events (
           position    bigint      PRIMARY KEY,
