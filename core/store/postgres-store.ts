@@ -27,7 +27,8 @@ import { StreamHeads } from './stream-heads.js';
  * not contiguous (the port promises only increasing positions; KurrentDB's are not contiguous either),
  * an append holds at most 65,536 events, and xid8 stays below 2^37 (decades at thousands of transactions
  * per second) so that positions are exact JavaScript numbers. As with every xmin-based reader, a
- * long-running transaction anywhere in the database holds read-all back until it ends.
+ * transaction that has written anywhere in the PostgreSQL cluster holds read-all back until it ends:
+ * set `idle_in_transaction_session_timeout` so that a forgotten session cannot stall the projections.
  */
 const POSITION_SHIFT = 16;
 const MAX_EVENTS_PER_APPEND = 2 ** POSITION_SHIFT;
