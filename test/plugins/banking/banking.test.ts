@@ -17,7 +17,7 @@ describe('banking pack', () => {
 
   it('passes the pack test kit: types, nulls, keys, references, formats, same bytes with 1 and 4 workers', async function () {
     this.timeout(240_000);
-    const report = await checkPack(new URL('../../../plugins/banking/index.ts', import.meta.url));
+    const report = await checkPack(new URL('../../../plugins/banking/index.ts', import.meta.url), { rows: 800 });
     expect(Object.keys(report.tables)).to.deep.equal(Object.keys(pack.tables));
   });
 

@@ -20,7 +20,7 @@ describe('markets pack', () => {
 
   it('passes the pack test kit: types, nulls, keys, references, formats, same bytes with 1 and 4 workers', async function () {
     this.timeout(240_000);
-    const report = await checkPack(new URL('../../../plugins/markets/index.ts', import.meta.url));
+    const report = await checkPack(new URL('../../../plugins/markets/index.ts', import.meta.url), { rows: 800 });
     expect(Object.keys(report.tables)).to.deep.equal(Object.keys(pack.tables));
   });
 

@@ -1,0 +1,232 @@
+import { definePack, type Rng, type RowContext } from '../../core/packs/sdk.js';
+import { INSURANCE_PRODUCTS, PERILS, POLICYHOLDER_COUNTRIES, PRICE_LEVEL, type InsuranceProduct } from './products.js';
+
+/**
+ * Non-life and life insurance: policyholders, one-year policies, premium instalments that sum to the
+ * policy's premium, and claims with a loss date inside the policy period, reporting and settlement
+ * delays, and heavy-tailed severity (log-normal body, Pareto tail, capped at the sum insured). Written
+ * with the SDK exactly as a third-party pack would be.
+ *
+ * Claim frequency: the engine spreads the claims table's rows over the policies with log-normal weights,
+ * so the number of claims per policy is a mixed count, over-dispersed like the negative binomial that
+ * actuaries fit to claim counts; its mean is the claims' rows over the policies' rows.
+ */
+
+interface PremiumOptions {
+  late_payment_rate: number;
+}
+
+interface ClaimOptions {
+  tail_share: number;
+  tail_alpha: number;
+  rejection_rate: number;
+}
+
+interface PremiumState {
+  currency: string;
+  premium: number;
+  paid: number;
+  start: number;
+  days: number;
+}
+
+interface ClaimState {
+  product: InsuranceProduct;
+  currency: string;
+  scale: number;
+  sum_insured: number;
+  deductible: number;
+  /** The loss instants of the policy's claims, in order: sorted uniform draws over the policy period. */
+  losses: number[];
+}
+
+const DAY = 86_400_000;
+const COUNTRIES = Object.keys(POLICYHOLDER_COUNTRIES);
+const productByName = new Map(INSURANCE_PRODUCTS.map((p) => [p.product, p]));
+
+function pickWeighted(rng: Rng, weights: Readonly<Record<string, number>>): string {
+  const entries = Object.entries(weights);
+  let target = rng.next() * entries.reduce((sum, [, weight]) => sum + weight, 0);
+  for (const [value, weight] of entries) if ((target -= weight) < 0) return value;
+  return entries[entries.length - 1][0];
+}
+
+/** A claim's gross loss in euro terms: the log-normal body, or with probability `tail_share` a Pareto tail draw. */
+function severity(rng: Rng, product: InsuranceProduct, options: ClaimOptions, sumInsured: number): number {
+  if (product.severity === 'sum_insured') return sumInsured;
+  const { mu, sigma, tail_from } = product.severity;
+  if (rng.chance(options.tail_share)) return tail_from / (1 - rng.next()) ** (1 / options.tail_alpha);
+  // The body stays below the tail's threshold, so the tail share is what the option says.
+  for (;;) {
+    const loss = Math.exp(rng.normal(mu, sigma));
+    if (loss < tail_from) return loss;
+  }
+}
+
+export default definePack({
+  name: 'insurance',
+  version: '1.0.0',
+  description: 'Insurance: policyholders, one-year motor, home, travel, health and life policies, premium instalments that add up to each policy\'s premium, and claims inside the policy period with reporting and settlement delays and heavy-tailed severity (log-normal body, Pareto tail).',
+  tables: {
+    policyholders: {
+      description: 'People who hold insurance policies.',
+      default_rows: 1000,
+      credits_per_1000_rows: 1,
+      columns: {
+        policyholder_id: { type: 'id', prefix: 'ph', description: 'Key of the policyholder.' },
+        name: { type: 'person_name', description: 'Full name.', example: 'Grace Turner' },
+        email: { type: 'email', name_column: 'name', description: 'E-mail address.' },
+        phone: { type: 'phone', description: 'Phone number, international format.', nullable: true, null_rate: 0.06 },
+        date_of_birth: { type: 'date', from: '1942-01-01', to: '2006-12-31', description: 'Date of birth.' },
+        country: { type: 'country', codes: COUNTRIES, weights: POLICYHOLDER_COUNTRIES, description: 'Country of residence (ISO 3166-1 alpha-2); policies are in its currency.', example: 'GB' },
+        street_address: { type: 'street_address', description: 'Street address.' },
+        city: { type: 'city', description: 'City.' },
+        postcode: { type: 'postcode', description: 'Postal code.' },
+      },
+    },
+    policies: {
+      description: "One-year policies, each held by one policyholder, in the policyholder's currency.",
+      default_rows: 1600,
+      credits_per_1000_rows: 1,
+      columns: {
+        policy_id: { type: 'id', prefix: 'pol', description: 'Key of the policy.' },
+        policyholder_id: { type: 'reference', table: 'policyholders', description: 'The policyholder.' },
+        policy_number: { type: 'string', description: 'Policy number as printed on the schedule: product code, start year, sequence.', example: 'MOT-2024-4821937' },
+        product: { type: 'enum', values: INSURANCE_PRODUCTS.map((p) => p.product), weights: Object.fromEntries(INSURANCE_PRODUCTS.map((p) => [p.product, p.weight])), description: 'Line of business.' },
+        start_date: { type: 'date', from: '2022-01-01', to: '2025-06-30', description: 'First day of cover.' },
+        end_date: { type: 'date', from: '2022-12-31', to: '2026-06-29', description: 'Last day of cover: one year after the start, less a day.' },
+        currency: { type: 'currency', description: "Policy currency (ISO 4217): the policyholder's country's." },
+        sum_insured: { type: 'money', currency_column: 'currency', description: 'Most the insurer pays on one claim (for life cover, the benefit).', example: 250000 },
+        deductible: { type: 'money', currency_column: 'currency', description: 'Excess: the part of each claim the policyholder bears.', example: 250 },
+        annual_premium: { type: 'money', currency_column: 'currency', description: 'Premium for the year of cover.', example: 612.4 },
+        channel: { type: 'enum', values: ['direct', 'broker', 'aggregator', 'bancassurance'], weights: { direct: 35, broker: 25, aggregator: 30, bancassurance: 10 }, description: 'How the policy was sold.' },
+      },
+      row: (ctx) => {
+        const { rng, helpers } = ctx;
+        const holder = ctx.lookup('policyholders', ctx.ref('policyholder_id'));
+        const product = productByName.get(String(ctx.draw.product()))!;
+        const currency = helpers.countryByCode.get(String(holder.country))?.currency ?? 'EUR';
+        const scale = PRICE_LEVEL[currency] ?? 1;
+        const start = String(ctx.draw.start_date());
+        const end = Date.UTC(Number(start.slice(0, 4)) + 1, Number(start.slice(5, 7)) - 1, Number(start.slice(8, 10))) - DAY;
+        return {
+          policy_number: `${product.product.slice(0, 3).toUpperCase()}-${start.slice(0, 4)}-${rng.digits(7)}`,
+          product: product.product,
+          start_date: start,
+          end_date: helpers.isoDate(end),
+          currency,
+          sum_insured: helpers.round(Math.round(Math.exp(rng.normal(product.sum_insured.mu, product.sum_insured.sigma)) * scale / 500) * 500, currency),
+          deductible: helpers.round(rng.pick(product.deductible) * scale, currency),
+          annual_premium: helpers.round(Math.exp(rng.normal(product.annual_premium.mu, product.annual_premium.sigma)) * scale, currency),
+        };
+      },
+    },
+    premiums: {
+      description: "Premium instalments per policy, due at even intervals over the policy year from its first day; a policy's instalments add up to its annual premium exactly (the last absorbs the rounding).",
+      default_rows: 12_000,
+      credits_per_1000_rows: 1,
+      per_parent: 'policies',
+      options: {
+        late_payment_rate: { description: 'Share of instalments paid after their due date.', schema: { type: 'number', minimum: 0, maximum: 1 }, default: 0.04 },
+      },
+      columns: {
+        premium_id: { type: 'id', prefix: 'prm', description: 'Key of the instalment.' },
+        policy_id: { type: 'reference', table: 'policies', description: 'The policy.' },
+        instalment_number: { type: 'integer', description: 'Position of the instalment, from 1.', example: 1 },
+        instalments: { type: 'integer', description: 'How many instalments the policy pays its premium in (1 = annually, 12 = monthly).', example: 12 },
+        due_date: { type: 'date', from: '2022-01-01', to: '2026-06-29', description: 'Due date, within the policy period.' },
+        amount: { type: 'money', currency_column: 'currency', description: 'Amount due: the annual premium divided by the instalments.', example: 51.03 },
+        currency: { type: 'currency', description: 'Policy currency (ISO 4217).' },
+        paid_on: { type: 'date', from: '2022-01-01', to: '2026-12-31', description: 'Date the payment arrived.' },
+        days_late: { type: 'integer', description: 'Days between the due date and the payment (0 when on time).', example: 0 },
+      },
+      start: (ctx: RowContext<PremiumOptions>): PremiumState => {
+        const policy = ctx.lookup('policies', ctx.parent);
+        const currency = String(policy.currency);
+        const start = Date.parse(String(policy.start_date));
+        return {
+          currency,
+          premium: ctx.helpers.toMinor(Number(policy.annual_premium), currency),
+          paid: 0,
+          start,
+          days: (Date.parse(String(policy.end_date)) - start) / DAY + 1,
+        };
+      },
+      row: (ctx: RowContext<PremiumOptions>, policy: PremiumState) => {
+        const { rng, helpers, position, count } = ctx;
+        const amount = position === count - 1 ? policy.premium - policy.paid : Math.floor(policy.premium / count);
+        policy.paid += amount;
+        const due = policy.start + Math.floor((position * policy.days) / count) * DAY;
+        const late = rng.chance(ctx.options.late_payment_rate) ? 1 + Math.floor(rng.exponential(1 / 9)) : 0;
+        return {
+          instalment_number: position + 1,
+          instalments: count,
+          due_date: helpers.isoDate(due),
+          amount: helpers.fromMinor(amount, policy.currency),
+          currency: policy.currency,
+          paid_on: helpers.isoDate(due + (late || -rng.int(0, 2)) * DAY),
+          days_late: late,
+        };
+      },
+    },
+    claims: {
+      description: 'Claims per policy, in order of loss: the loss inside the policy period, reported and settled after it, with heavy-tailed severity (log-normal body, Pareto tail) net of the deductible and capped at the sum insured.',
+      default_rows: 160,
+      credits_per_1000_rows: 3,
+      per_parent: 'policies',
+      options: {
+        tail_share: { description: 'Share of claims drawn from the Pareto tail (large losses).', schema: { type: 'number', minimum: 0, maximum: 1 }, default: 0.05 },
+        tail_alpha: { description: 'Pareto shape of the tail: the lower, the heavier (below 2 the variance is infinite).', schema: { type: 'number', minimum: 0.5, maximum: 10 }, default: 1.6 },
+        rejection_rate: { description: 'Share of claims the insurer rejects.', schema: { type: 'number', minimum: 0, maximum: 1 }, default: 0.08 },
+      },
+      columns: {
+        claim_id: { type: 'id', prefix: 'clm', description: 'Key of the claim.' },
+        policy_id: { type: 'reference', table: 'policies', description: 'The policy claimed on.' },
+        claim_number: { type: 'integer', description: "Position of the claim among the policy's, from 1.", example: 1 },
+        peril: { type: 'enum', values: PERILS, description: "What caused the loss (the product's perils)." },
+        loss_date: { type: 'date', from: '2022-01-01', to: '2026-06-29', description: 'Date of the loss: within the policy period.' },
+        reported_date: { type: 'date', from: '2022-01-01', to: '2027-12-31', description: 'Date the claim was reported: on or after the loss (possibly after the policy ended).' },
+        status: { type: 'enum', values: ['open', 'settled', 'rejected'], description: 'Settled (paid), rejected, or still open.' },
+        settled_date: { type: 'date', from: '2022-01-01', to: '2028-12-31', nullable: true, description: 'Date the claim was settled or rejected; null while open.' },
+        currency: { type: 'currency', description: 'Policy currency (ISO 4217).' },
+        incurred_amount: { type: 'money', currency_column: 'currency', description: 'Gross loss: heavy-tailed, capped at the sum insured.', example: 1840.5 },
+        paid_amount: { type: 'money', currency_column: 'currency', description: 'Paid: the incurred amount less the deductible for a settled claim; 0 when open or rejected.', example: 1590.5 },
+      },
+      start: (ctx: RowContext<ClaimOptions>): ClaimState => {
+        const { rng, helpers } = ctx;
+        const policy = ctx.lookup('policies', ctx.parent);
+        const currency = String(policy.currency);
+        const start = Date.parse(String(policy.start_date));
+        const span = Date.parse(String(policy.end_date)) + DAY - start;
+        const losses = Array.from({ length: ctx.count }, () => start + Math.floor(rng.next() * span));
+        return {
+          product: productByName.get(String(policy.product))!,
+          currency,
+          scale: PRICE_LEVEL[currency] ?? 1,
+          sum_insured: Number(policy.sum_insured),
+          deductible: helpers.toMinor(Number(policy.deductible), currency),
+          losses: losses.sort((a, b) => a - b),
+        };
+      },
+      row: (ctx: RowContext<ClaimOptions>, policy: ClaimState) => {
+        const { rng, helpers, options } = ctx;
+        const { product, currency } = policy;
+        const loss = policy.losses[ctx.position];
+        const reported = loss + Math.floor(rng.exponential(1) * product.reporting_delay_days) * DAY;
+        const incurred = helpers.toMinor(Math.min(policy.sum_insured, severity(rng, product, options, policy.sum_insured / policy.scale) * policy.scale), currency);
+        const status = rng.chance(options.rejection_rate) ? 'rejected' : rng.chance(0.12) ? 'open' : 'settled';
+        return {
+          claim_number: ctx.position + 1,
+          peril: pickWeighted(rng, product.perils),
+          loss_date: helpers.isoDate(loss),
+          reported_date: helpers.isoDate(reported),
+          status,
+          settled_date: status === 'open' ? null : helpers.isoDate(reported + Math.ceil(rng.exponential(1) * product.settlement_days) * DAY),
+          currency,
+          incurred_amount: helpers.fromMinor(incurred, currency),
+          paid_amount: helpers.fromMinor(status === 'settled' ? Math.max(0, incurred - policy.deductible) : 0, currency),
+        };
+      },
+    },
+  },
+});

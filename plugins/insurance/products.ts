@@ -1,0 +1,56 @@
+/**
+ * The insurance products the pack writes, apart from the code that draws from them. Amounts are in
+ * euro terms (log-normal: median e^mu) and scaled to the policy's currency. Claim severity is the body
+ * of a log-normal spliced with a Pareto tail above `tail_from` (a share of claims set by a table option),
+ * capped at the sum insured; life claims pay the sum insured.
+ */
+export interface InsuranceProduct {
+  product: string;
+  weight: number;
+  sum_insured: { mu: number; sigma: number };
+  annual_premium: { mu: number; sigma: number };
+  deductible: readonly number[];
+  /** The perils a claim on this product is for, with their weights. */
+  perils: Readonly<Record<string, number>>;
+  severity: { mu: number; sigma: number; tail_from: number } | 'sum_insured';
+  /** Mean days between a loss and its report. */
+  reporting_delay_days: number;
+  /** Mean days between a report and its settlement. */
+  settlement_days: number;
+}
+
+export const INSURANCE_PRODUCTS: readonly InsuranceProduct[] = [
+  {
+    product: 'motor', weight: 38, sum_insured: { mu: 9.8, sigma: 0.5 }, annual_premium: { mu: 6.5, sigma: 0.45 }, deductible: [0, 100, 250, 500],
+    perils: { collision: 48, windscreen: 20, theft: 8, third_party_injury: 10, third_party_property: 10, fire: 4 },
+    severity: { mu: 7.3, sigma: 1.0, tail_from: 12_000 }, reporting_delay_days: 4, settlement_days: 45,
+  },
+  {
+    product: 'home', weight: 30, sum_insured: { mu: 12.6, sigma: 0.45 }, annual_premium: { mu: 5.8, sigma: 0.4 }, deductible: [100, 250, 500, 1000],
+    perils: { water_damage: 34, theft: 14, storm: 18, fire: 6, accidental_damage: 22, subsidence: 6 },
+    severity: { mu: 7.6, sigma: 1.1, tail_from: 25_000 }, reporting_delay_days: 9, settlement_days: 70,
+  },
+  {
+    product: 'travel', weight: 12, sum_insured: { mu: 9.2, sigma: 0.3 }, annual_premium: { mu: 4.3, sigma: 0.35 }, deductible: [0, 50, 100],
+    perils: { medical: 40, cancellation: 35, baggage: 18, delay: 7 },
+    severity: { mu: 6.0, sigma: 1.0, tail_from: 5_000 }, reporting_delay_days: 18, settlement_days: 30,
+  },
+  {
+    product: 'health', weight: 12, sum_insured: { mu: 11.5, sigma: 0.4 }, annual_premium: { mu: 7.2, sigma: 0.4 }, deductible: [0, 150, 500],
+    perils: { outpatient: 55, inpatient: 25, dental: 15, maternity: 5 },
+    severity: { mu: 6.2, sigma: 1.2, tail_from: 8_000 }, reporting_delay_days: 14, settlement_days: 25,
+  },
+  {
+    product: 'life', weight: 8, sum_insured: { mu: 12.2, sigma: 0.6 }, annual_premium: { mu: 5.7, sigma: 0.6 }, deductible: [0],
+    perils: { death: 92, terminal_illness: 8 },
+    severity: 'sum_insured', reporting_delay_days: 30, settlement_days: 60,
+  },
+];
+
+export const PERILS = [...new Set(INSURANCE_PRODUCTS.flatMap((p) => Object.keys(p.perils)))];
+
+/** Policyholders' countries and their share of the book. */
+export const POLICYHOLDER_COUNTRIES = { GB: 30, DE: 20, FR: 16, ES: 10, IT: 10, NL: 8, IE: 3, PL: 3 } as const;
+
+/** Units of each currency that buy what one euro buys. */
+export const PRICE_LEVEL: Readonly<Record<string, number>> = { EUR: 1, GBP: 0.86, PLN: 4.3 };
