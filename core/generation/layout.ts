@@ -10,6 +10,8 @@ import { mix, Rng, tableSeed } from './prng.js';
  * a random draw from (seed, table, chunk index) within a chunk.
  */
 export const CHUNK_ROWS = 10_000;
+/** Few rows over very many parents must not make one chunk hold (and weigh) millions of parents. */
+const MAX_PARENTS_PER_CHUNK = 100_000;
 
 export interface ChunkSpec {
   index: number;
@@ -36,7 +38,7 @@ export class ChunkLayout {
     this.chunkRows = plan.chunk_rows ?? CHUNK_ROWS;
     const parentTable = pack.tables[table].per_parent;
     this.parents = parentTable ? plan.tables.find((t) => t.name === parentTable)!.rows : 0;
-    this.parentsPerChunk = parentTable && this.rows > 0 ? Math.max(1, Math.floor((this.chunkRows * this.parents) / this.rows)) : 0;
+    this.parentsPerChunk = parentTable && this.rows > 0 ? Math.min(MAX_PARENTS_PER_CHUNK, Math.max(1, Math.floor((this.chunkRows * this.parents) / this.rows))) : 0;
     const units = parentTable ? (this.rows > 0 ? Math.ceil(this.parents / this.parentsPerChunk) : 0) : Math.ceil(this.rows / this.chunkRows);
     // An empty table still has one (empty) chunk, which carries the CSV header or the empty JSON array.
     this.count = Math.max(1, units);

@@ -77,8 +77,9 @@ function locateThirdParty(entry: string): string {
   if (existsSync(path)) {
     return statSync(path).isDirectory() ? directoryEntry(path) : pathToFileURL(path).href;
   }
-  // An npm package: resolved the way the service's own imports are, from its node_modules.
-  return import.meta.resolve(entry);
+  // An npm package: imported by name, so it resolves from the service's node_modules in the main thread
+  // and in the workers alike.
+  return entry;
 }
 
 /** The module of a pack directory: its package.json `main`, else index.ts / .mts / .mjs / .js. */

@@ -7,7 +7,7 @@ import { dataTypeByName, dataTypes, describeDataType } from '../generation/types
 /** A pack the host accepted: its definition and the module the workers import to run it. */
 export interface LoadedPack {
   definition: PackDefinition;
-  /** file: URL of the pack's module. */
+  /** What the workers import to run the pack: a file: URL, or an npm package's name. */
   module_url: string;
   /** Where it came from: `builtin`, a directory, or an npm package name. */
   source: string;

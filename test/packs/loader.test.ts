@@ -42,6 +42,13 @@ describe('pack loading', () => {
     expect(checkManifest(cards)).to.deep.equal([]);
   });
 
+  it('resolves an npm package by name and refuses one that is not a pack', async () => {
+    const registry = await loadPacks({ builtinDir: '/nonexistent', extra: ['yaml'] });
+    expect(registry.names()).to.deep.equal([]);
+    expect(registry.refused[0].source).to.equal('yaml');
+    expect(registry.refused[0].reasons.join('; ')).to.contain("must have required property 'name'");
+  });
+
   it('refuses a duplicate pack name', async () => {
     const registry = await loadPacks({ extra: [fixture('good'), fixture('good')] });
     const duplicates = registry.refused.filter((refused) => refused.name === 'tiny');
