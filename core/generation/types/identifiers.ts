@@ -11,12 +11,22 @@ function hex8(value: number): string {
 /**
  * A row's key as a pure function of (table seed, row index): 16 hex digits whose low half is a bijective
  * scramble of the index, so keys are unique within a table (up to 2^32 rows) yet look random, and any
- * table can name the key of any parent row from its index alone.
+ * table can name the key of any parent row from its index alone. Built with one String.fromCharCode
+ * call (one flat string) rather than a chain of concatenations: keys are written for every row.
  */
+const HEX_CODES = [...HEX].map((char) => char.charCodeAt(0));
+const keyCodes: number[] = [];
+
 export function rowKey(prefix: string, tableSeed: number, index: number): string {
   const low = (fmix32(index ^ tableSeed) ^ (tableSeed >>> 7)) >>> 0;
   const high = mix(tableSeed, low);
-  return `${prefix}_${hex8(high)}${hex8(low)}`;
+  keyCodes.length = prefix.length + 17;
+  for (let i = 0; i < prefix.length; i++) keyCodes[i] = prefix.charCodeAt(i);
+  let at = prefix.length;
+  keyCodes[at++] = 95; // _
+  for (let shift = 28; shift >= 0; shift -= 4) keyCodes[at++] = HEX_CODES[(high >>> shift) & 15];
+  for (let shift = 28; shift >= 0; shift -= 4) keyCodes[at++] = HEX_CODES[(low >>> shift) & 15];
+  return String.fromCharCode.apply(null, keyCodes);
 }
 
 export const id = defineDataType<{ prefix: string }>({
