@@ -241,3 +241,25 @@ for (const backend of backends) {
     });
   });
 }
+
+describe('ProjectionRunner snapshots', () => {
+  it('are written at most once per interval while running, and on stop', async () => {
+    const store = new MemoryEventStore();
+    const saved: number[] = [];
+    const snapshots = new MemorySnapshotStore();
+    const counting: SnapshotStore = {
+      load: (name) => snapshots.load(name),
+      async save(list) {
+        saved.push(...list.map((snapshot) => snapshot.position));
+        await snapshots.save(list);
+      },
+    };
+    const runner = new ProjectionRunner(store, registry, [counter], counting, { snapshotIntervalMs: 60_000 });
+    await runner.start();
+    for (let n = 0; n < 5; n += 1) await runner.waitFor((await store.append('acc-a', [deposit(n)])).position);
+    expect(saved).to.deep.equal([]);
+    await runner.stop();
+    expect(saved).to.deep.equal([5]);
+    expect(await snapshots.load('counter')).to.deep.equal({ name: 'counter', version: 1, position: 5, state: { events: 5 } });
+  });
+});
