@@ -100,10 +100,22 @@ const tableSchema = {
     },
   },
 };
+const sectorProperties = { name: { type: 'string' }, version: { type: 'string' }, description: { type: 'string' } };
 const sectorSchema = {
   type: 'object',
   required: ['name', 'version', 'description', 'tables'],
-  properties: { name: { type: 'string' }, version: { type: 'string' }, description: { type: 'string' }, tables: { type: 'array', items: tableSchema } },
+  properties: { ...sectorProperties, tables: { type: 'array', items: tableSchema } },
+};
+const tableSummarySchema = {
+  type: 'object',
+  required: ['name', 'description', 'credits_per_1000_rows', 'default_rows', 'generated_per', 'parents'],
+  properties: Object.fromEntries(Object.entries(tableSchema.properties).filter(([name]) => ['name', 'description', 'credits_per_1000_rows', 'default_rows', 'generated_per', 'parents'].includes(name))),
+};
+const sectorSummarySchema = { ...sectorSchema, properties: { ...sectorProperties, tables: { type: 'array', items: tableSummarySchema } } };
+const typeSummarySchema = {
+  type: 'object',
+  required: ['name', 'description', 'json_type', 'format'],
+  properties: { name: { type: 'string' }, description: { type: 'string' }, json_type: { type: 'string' }, format: { type: ['string', 'null'] } },
 };
 const typeSchema = {
   type: 'object',
@@ -128,7 +140,7 @@ export const catalogRoutes: RouteGroup = {
       path: '/v1/catalog',
       operationId: 'getCatalog',
       summary: 'List sector packs and data types',
-      description: 'Every sector pack (name, version, description, tables with their row cost and schema), the data types, and the request limits.',
+      description: 'Every sector pack (name, version, description, tables with their row cost), the data types by name, and the request limits. Table schemas: GET /v1/catalog/sectors/{sector}; type parameters: GET /v1/catalog/types.',
       scope: 'catalog:read',
       responses: {
         200: {
@@ -138,7 +150,12 @@ export const catalogRoutes: RouteGroup = {
             'application/json': {
               type: 'object',
               required: ['sectors', 'types', 'limits', 'default_locale'],
-              properties: { sectors: { type: 'array', items: sectorSchema }, types: { type: 'array', items: typeSchema }, limits: limitsSchema, default_locale: { type: 'string' } },
+              properties: {
+                sectors: { type: 'array', items: sectorSummarySchema },
+                types: { type: 'array', items: typeSummarySchema },
+                limits: limitsSchema,
+                default_locale: { type: 'string' },
+              },
             },
           },
         },

@@ -4,6 +4,12 @@ import { Problems, problem } from '../problems.js';
 import { MAX_ROWS_PER_TABLE, MAX_TABLES } from './config-schema.js';
 import { QUICK_LIMITS } from './quick-request.js';
 
+type TableDescription = NonNullable<ReturnType<PackRegistry['describeTable']>>;
+
+function tableSummary({ name, description, credits_per_1000_rows, default_rows, generated_per, parents }: TableDescription) {
+  return { name, description, credits_per_1000_rows, default_rows, generated_per, parents };
+}
+
 /** What one request may ask for: quick generation answers in the exchange, jobs write files. */
 export const LIMITS = {
   quick: QUICK_LIMITS,
@@ -18,8 +24,22 @@ export const LIMITS = {
 export class Catalog {
   constructor(private readonly packs: PackRegistry) {}
 
+  /**
+   * The index: each sector with its tables' row costs, each data type by name, and the limits. Table
+   * schemas and type parameters are one request further (sectors/{sector}, types), which keeps the
+   * index small: it is what clients fetch first and most often.
+   */
   overview() {
-    return { sectors: this.packs.describe().sectors, types: this.packs.describeDataTypes(), limits: LIMITS, default_locale: DEFAULT_LOCALE };
+    return {
+      sectors: this.packs.describe().sectors.map(({ tables, ...sector }) => ({
+        ...sector,
+        // The pack's own table names: each has a description.
+        tables: tables.map((table) => tableSummary(table!)),
+      })),
+      types: this.packs.describeDataTypes().map(({ name, description, json_type, format }) => ({ name, description, json_type, format })),
+      limits: LIMITS,
+      default_locale: DEFAULT_LOCALE,
+    };
   }
 
   sector(name: string) {
