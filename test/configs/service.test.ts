@@ -85,6 +85,17 @@ describe('config service', () => {
     expect(configsProjection.fromJSON(JSON.parse(JSON.stringify(configsProjection.toJSON(state))))).to.deep.equal(state);
   });
 
+  it('applies racing updates one after the other (the stream revision is the lock), and a deleted config resolves no more', async () => {
+    const saved = await service.saveConfig(live, 'base', config);
+    await Promise.all([service.updateConfig(live, saved.id, { name: 'a' }), service.updateConfig(live, saved.id, { config: { ...config, seed: 4 } })]);
+    const current = await service.getConfig(live, saved.id);
+    expect(current).to.include({ version: 3, name: 'a' });
+    expect(current.content.seed).to.equal(4);
+    expect((await store.readStream(`config-${saved.id}`)).map((event) => event.type)).to.deep.equal(['ConfigSaved', 'ConfigUpdated', 'ConfigUpdated']);
+    await service.deleteConfig(live, saved.id);
+    expect((await problemOf(service.resolve(live, { config_id: saved.id }))).type.slug).to.equal('not-found');
+  });
+
   it('composes an inline base with saved and inline overlays, validating the result', async () => {
     const overlay = await service.saveOverlay(live, 'csv', { output: { format: 'csv' } });
     const result = await service.compose(live, { base: config, overlays: [overlay.id, { seed: null }] });
