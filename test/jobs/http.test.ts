@@ -213,6 +213,7 @@ describe('jobs over HTTP', function () {
     const after = await request(app, 'GET', `/v1/jobs?created_after=${encodeURIComponent(firstCreated)}`, { key: lister.test });
     expect(after.body.data).to.have.length(3);
     expect((await request(app, 'GET', '/v1/jobs?state=done', { key: lister.test })).status).to.equal(400);
+    expect((await request(app, 'GET', '/v1/jobs?created_after=yesterday', { key: lister.test })).status).to.equal(400);
     expect((await request(app, 'GET', '/v1/jobs?cursor=bm9wZQ', { key: lister.test })).status).to.equal(400);
   });
 

@@ -91,6 +91,21 @@ describe('job runner', function () {
     expect(await b.credits.balance('acc_1')).to.deep.equal({ credits_available: 800, credits_reserved: 0 });
   });
 
+  it('a graceful shutdown hands its jobs over at once, without waiting for the lease', async () => {
+    const store = new MemoryEventStore();
+    const clock = new TestClock(T0); // stands still: no lease can expire by itself
+    const resultsDir = tempDir('hand-over');
+    const a = await instance({ store, engine, clock, resultsDir, instanceId: 'a', leaseMs: 60_000 });
+    await openAccount(a, 'acc_1', 1000, T0);
+    await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 200_000 }, at: T0 });
+    await until(a, (jobs) => jobs.jobs.job_1.state === 'running');
+    await a.runner.stop({ handOver: true });
+
+    const b = await instance({ store, engine, clock, resultsDir, instanceId: 'b', leaseMs: 60_000 });
+    await until(b, (jobs) => jobs.jobs.job_1.state === 'succeeded');
+    expect(b.jobs().jobs.job_1).to.include({ attempt: 2, instance_id: 'b' });
+  });
+
   it('a cancelled running job stops, leaves no file and releases its credits', async () => {
     const resultsDir = tempDir('cancel');
     const a = await instance({ store: new MemoryEventStore(), engine, clock: systemClock, resultsDir });
