@@ -1,4 +1,5 @@
 import { definePack, type Row, type RowContext } from '../../core/packs/sdk.js';
+import { UNITS_PER_EURO } from './euro-rates.js';
 import { FRAUD_ABROAD, HOME_COUNTRIES, fraudPatterns, meanBurst, type FraudPattern } from './fraud-patterns.js';
 
 /**
@@ -29,8 +30,7 @@ const MERCHANT_SEARCH = 64;
 
 const homeCountries = Object.keys(HOME_COUNTRIES);
 const merchantCountries = { ...HOME_COUNTRIES, ...Object.fromEntries(FRAUD_ABROAD.map((code) => [code, 1])) };
-const patternWeights = fraudPatterns.map((pattern) => pattern.weight);
-const totalPatternWeight = patternWeights.reduce((a, b) => a + b, 0);
+const totalPatternWeight = fraudPatterns.reduce((sum, pattern) => sum + pattern.weight, 0);
 
 function pickPattern(ctx: RowContext<unknown>): FraudPattern {
   let target = ctx.rng.next() * totalPatternWeight;
@@ -130,7 +130,7 @@ export default definePack({
         merchant_id: { type: 'reference', table: 'merchants', description: 'The merchant.' },
         mcc: { type: 'mcc', description: "The merchant's category code (ISO 18245)." },
         merchant_country: { type: 'country', description: "The merchant's country." },
-        amount: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 3.2, sigma: 1.1, min: 0.5, description: 'Amount in the transaction currency: heavy-tailed.' },
+        amount: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 3.2, sigma: 1.1, min: 0.5, description: 'Amount in the transaction currency: heavy-tailed; drawn in euros (distribution overrides are in euros) and converted.' },
         currency: { type: 'currency', description: "Transaction currency (ISO 4217): the merchant country's currency." },
         entry_mode: { type: 'enum', values: ['chip', 'contactless', 'online', 'magstripe'], weights: { chip: 30, contactless: 45, online: 23, magstripe: 2 }, description: 'How the card was presented.' },
         authorized_at: { type: 'timestamp', from: '2025-01-01T00:00:00Z', to: '2025-12-31T23:59:59Z', description: 'Authorisation time (UTC).' },
@@ -192,7 +192,7 @@ export default definePack({
           merchant_id: ctx.key('merchants', merchantIndex),
           mcc: merchant.mcc,
           merchant_country: country,
-          amount: helpers.round(amount, currency) || helpers.fromMinor(1, currency),
+          amount: helpers.round(amount * (UNITS_PER_EURO[currency] ?? 1), currency) || helpers.fromMinor(1, currency),
           currency,
           entry_mode: episode && episode.pattern.name !== 'odd_hours' ? 'online' : ctx.draw.entry_mode(),
           authorized_at: helpers.isoTimestamp(card.clock),
