@@ -17,7 +17,8 @@ describe('sqlite store shared by processes (the CLI writing while the server run
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('a subscription sees every event of two other processes and this one, exactly once, in position order', async () => {
+  it('a subscription sees every event of two other processes and this one, exactly once, in position order', async function () {
+    this.timeout(60_000); // two Node processes start, each loading TypeScript through tsx
     const file = join(dir, 'events.db');
     const store = new SqliteEventStore(file);
     const seen: RecordedEvent[] = [];
