@@ -35,14 +35,20 @@ const DAY = 86_400_000;
 const MONTH = 30.44 * DAY;
 const COUNTRIES = Object.keys(CUSTOMER_COUNTRIES);
 
-const weights = (pick: (kind: BookingKind) => number) => BOOKING_KINDS.map(pick);
-const CURRENT_WEIGHTS = weights((kind) => kind.weight);
-const SAVINGS_WEIGHTS = weights((kind) => kind.savings_weight);
+/** Cumulative weights of the booking kinds on a current and on a savings account, built once. */
+const cumulative = (weightOf: (kind: BookingKind) => number) => {
+  let total = 0;
+  return BOOKING_KINDS.map((kind) => (total += weightOf(kind)));
+};
+const CURRENT_KINDS = cumulative((kind) => kind.weight);
+const SAVINGS_KINDS = cumulative((kind) => kind.savings_weight);
+const TRANSFER_IN = BOOKING_KINDS.find((kind) => kind.type === 'transfer_in')!;
 
-function pickKind(rng: Rng, kindWeights: readonly number[]): BookingKind {
-  let target = rng.next() * kindWeights.reduce((a, b) => a + b, 0);
-  for (let i = 0; i < BOOKING_KINDS.length; i++) if ((target -= kindWeights[i]) < 0) return BOOKING_KINDS[i];
-  return BOOKING_KINDS[BOOKING_KINDS.length - 1];
+function pickKind(rng: Rng, cumulativeWeights: readonly number[]): BookingKind {
+  const target = rng.next() * cumulativeWeights[cumulativeWeights.length - 1];
+  let i = 0;
+  while (cumulativeWeights[i] <= target) i++;
+  return BOOKING_KINDS[i];
 }
 
 /** A booking's amount in minor units: a log-normal draw in euro terms, scaled to the local currency. */
@@ -132,8 +138,8 @@ export default definePack({
       columns: {
         transaction_id: { type: 'id', prefix: 'txn', description: 'Key of the transaction.' },
         account_id: { type: 'reference', table: 'accounts', description: 'The account booked.' },
-        booked_at: { type: 'timestamp', from: '2025-01-01T00:00:00Z', to: '2025-12-31T23:59:59Z', description: 'Booking time (UTC); non-decreasing per account.' },
-        value_date: { type: 'date', from: '2025-01-01', to: '2025-12-31', description: 'Value date: the day interest starts or stops counting (the next business day for bookings on a weekend).' },
+        booked_at: { type: 'timestamp', from: '2000-01-01T00:00:00Z', to: '2100-12-31T23:59:59Z', description: 'Booking time (UTC): within the period the options set, non-decreasing per account.' },
+        value_date: { type: 'date', from: '2000-01-01', to: '2100-12-31', description: 'Value date: the day interest starts or stops counting (the next business day for bookings on a weekend).' },
         type: { type: 'enum', values: TRANSACTION_TYPES, description: 'Kind of booking.', example: 'card_payment' },
         direction: { type: 'enum', values: ['credit', 'debit'], description: 'Credit (money in) or debit (money out).' },
         amount: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 3.2, sigma: 0.95, description: 'Signed amount in the account currency: positive for credits, negative for debits. The distribution (in euro terms) is that of card payments; other kinds of booking have their own.', example: -42.5 },
@@ -175,11 +181,11 @@ export default definePack({
           amount = helpers.toMinor(account.salary * account.scale * rng.float(0.97, 1.03), account.currency);
           account.payday += MONTH;
         } else {
-          kind = pickKind(rng, account.savings ? SAVINGS_WEIGHTS : CURRENT_WEIGHTS);
+          kind = pickKind(rng, account.savings ? SAVINGS_KINDS : CURRENT_KINDS);
           amount = drawAmount(ctx, kind, account);
         }
         // A payment the balance and the overdraft cannot cover is not booked; the holder moves money in first.
-        if (kind.direction === 'debit' && account.balance - amount < account.floor) kind = BOOKING_KINDS.find((k) => k.type === 'transfer_in')!;
+        if (kind.direction === 'debit' && account.balance - amount < account.floor) kind = TRANSFER_IN;
         const signed = kind.direction === 'credit' ? amount : -amount;
         account.balance += signed;
         return {

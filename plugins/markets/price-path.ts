@@ -10,6 +10,11 @@
  */
 const TRADING_DAYS_PER_YEAR = 252;
 const DAY = 86_400_000;
+/** Business days between anchors: 52 weeks, so an anchor falls on the same weekday 364 days later. */
+const PERIOD = 260;
+const PERIOD_CALENDAR_DAYS = 364;
+const ANCHOR_STREAM = 0xa4c7;
+const STEP_STREAM = 0x5bd1e995;
 
 export interface PathParameters {
   /** Stream seed: the instrument's key hashed. */
@@ -34,34 +39,55 @@ export interface Bar {
   volume: number;
 }
 
+/**
+ * The log price is Brownian motion with drift, drawn in two layers so that a table starting decades after
+ * the listing reaches its first day in a few dozen steps, not thousands: anchors every 52 weeks (each the
+ * previous plus a normal increment of a year's variance), and the business days between two anchors by a
+ * Brownian bridge from one to the next. Together they are exactly Brownian motion on business days.
+ */
 export class PricePath {
-  private readonly close = new Stream(0, 0);
+  private readonly anchors = new Stream(0, 0);
+  private readonly steps = new Stream(0, 0);
   private readonly intraday = new Stream(0, 0);
   private readonly drift: number;
   private readonly sd: number;
-  private price: number;
+  private period = 0;
+  /** Business days into the current period. */
+  private position = 0;
+  private anchor: number;
+  private nextAnchor: number;
+  private log: number;
+  private nextLog: number | null = null;
   /** The business day the path stands on, and its bar once asked for. */
   day: number;
   private bar: Bar | null = null;
 
   constructor(private readonly params: PathParameters) {
-    this.close.reseed(params.seed, 0x5eed);
     this.sd = params.annual_volatility / Math.sqrt(TRADING_DAYS_PER_YEAR);
     this.drift = params.annual_drift / TRADING_DAYS_PER_YEAR - (this.sd * this.sd) / 2;
-    this.price = params.reference_price;
+    this.anchors.reseed(params.seed, ANCHOR_STREAM);
+    this.anchor = this.log = Math.log(params.reference_price);
+    this.nextAnchor = this.drawAnchor();
+    this.steps.reseed(params.seed ^ STEP_STREAM, 0);
     this.day = nextBusinessDay(params.first_day - 1);
   }
 
-  /** Moves the path to the first business day not before `day` (never backwards). */
+  /** Moves the path to the first business day not before `day` (never backwards), a whole period at a time where it can. */
   advanceTo(day: number): void {
+    while (this.position === 0 && this.day + PERIOD_CALENDAR_DAYS <= day) {
+      this.day += PERIOD_CALENDAR_DAYS;
+      this.enterNextPeriod();
+    }
     while (this.day < day) this.step();
   }
 
   /** Moves the path to the next business day: today's close becomes the previous close. */
   step(): void {
-    this.price *= Math.exp(this.drift + this.sd * this.close.normal());
+    this.log = this.peekNextLog();
+    this.nextLog = null;
     this.day = nextBusinessDay(this.day);
     this.bar = null;
+    if (++this.position === PERIOD) this.enterNextPeriod();
   }
 
   /** The day's bar: open gapped from the previous close, high and low beyond both, volume up on big moves. */
@@ -69,9 +95,9 @@ export class PricePath {
     if (this.bar) return this.bar;
     const { tick, average_volume } = this.params;
     const rng = this.intraday.reseed(this.params.seed, this.day);
-    const previous = this.price;
-    const z = this.close.peekNormal();
-    const closeExact = previous * Math.exp(this.drift + this.sd * z);
+    const previous = Math.exp(this.log);
+    const move = this.peekNextLog() - this.log;
+    const closeExact = Math.exp(this.log + move);
     const openExact = previous * Math.exp(0.3 * this.sd * rng.normal());
     const round = (value: number) => Math.max(tick, Math.round(value / tick) * tick);
     const open = round(openExact);
@@ -79,9 +105,33 @@ export class PricePath {
     const high = Math.max(open, close, round(Math.max(openExact, closeExact) * Math.exp(Math.abs(0.6 * this.sd * rng.normal()))));
     const low = Math.min(open, close, round(Math.min(openExact, closeExact) * Math.exp(-Math.abs(0.6 * this.sd * rng.normal()))));
     const vwap = Math.min(high, Math.max(low, round((high + low + close) / 3)));
-    const volume = Math.max(1, Math.round(average_volume * Math.exp(0.5 * rng.normal() - 0.125) * (1 + 2 * Math.abs(z))));
+    const surprise = Math.abs(move - this.drift) / this.sd;
+    const volume = Math.max(1, Math.round(average_volume * Math.exp(0.5 * rng.normal() - 0.125) * (1 + 2 * surprise)));
     this.bar = { day: this.day, open, high, low, close, vwap, volume };
     return this.bar;
+  }
+
+  /** The next business day's log price: one step of the Brownian bridge towards the period's closing anchor. */
+  private peekNextLog(): number {
+    if (this.nextLog === null) {
+      const left = PERIOD - this.position;
+      this.nextLog = this.log + (this.nextAnchor - this.log) / left + this.sd * Math.sqrt((left - 1) / left) * this.steps.normal();
+    }
+    return this.nextLog;
+  }
+
+  private drawAnchor(): number {
+    return this.anchor + this.drift * PERIOD + this.sd * Math.sqrt(PERIOD) * this.anchors.normal();
+  }
+
+  private enterNextPeriod(): void {
+    this.period++;
+    this.position = 0;
+    this.anchor = this.log = this.nextAnchor;
+    this.nextAnchor = this.drawAnchor();
+    this.nextLog = null;
+    this.bar = null;
+    this.steps.reseed(this.params.seed ^ STEP_STREAM, this.period);
   }
 }
 
@@ -105,14 +155,13 @@ export function hashKey(text: string): number {
 
 /**
  * A small seeded generator (sfc32) for the path's own streams; reseeding positions it on the stream of
- * (seed, index) in constant time. `peekNormal` returns the normal draw the next `normal` call would give.
+ * (seed, index) in constant time.
  */
 class Stream {
   private a = 0;
   private b = 0;
   private c = 0;
   private d = 0;
-  private peeked: number | null = null;
 
   constructor(seed: number, index: number) {
     this.reseed(seed, index);
@@ -123,7 +172,6 @@ class Stream {
     this.b = mix32(index + 0x3c6ef372);
     this.c = mix32((seed + Math.imul(index, 0x85ebca6b)) ^ 0xdaa66d2b);
     this.d = 1;
-    this.peeked = null;
     for (let i = 0; i < 4; i++) this.u32();
     return this;
   }
@@ -143,17 +191,7 @@ class Stream {
   }
 
   normal(): number {
-    if (this.peeked !== null) {
-      const value = this.peeked;
-      this.peeked = null;
-      return value;
-    }
     return Math.sqrt(-2 * Math.log(1 - this.uniform())) * Math.cos(2 * Math.PI * this.uniform());
-  }
-
-  peekNormal(): number {
-    if (this.peeked === null) this.peeked = this.normal();
-    return this.peeked;
   }
 }
 
