@@ -44,6 +44,11 @@ export interface RouteDefinition<Params = Record<string, string>, Query = Record
    */
   body?: { content: Record<string, JsonSchema>; required?: boolean; maxBytes?: number; description?: string };
   responses: Record<number, ResponseDefinition>;
+  /**
+   * The response carries a secret shown once (a new key): with an Idempotency-Key, the response is not
+   * kept (that would store the secret), and a repeat is refused with 409 rather than run again.
+   */
+  secretResponse?: boolean;
   /** The problems this operation raises beyond those every operation can (auth, validation, limits, 500). */
   problems?: ProblemType[];
   handle(ctx: ApiContext, input: RouteInput<Params, Query, Body>): Promise<void> | void;

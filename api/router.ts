@@ -55,7 +55,7 @@ export function buildRouter(groups: readonly RouteGroup[]): Router<ApiState, Api
         const { mediaType, value: body } = await readBody(ctx, route);
         if (mediaType !== undefined) bodyValidators[mediaType]!(body);
         const work = async () => route.handle(ctx, { params, query, body, mediaType });
-        if (route.method === 'POST' && route.scope !== null) await idempotent(ctx, body, work);
+        if (route.method === 'POST' && route.scope !== null) await idempotent(ctx, body, work, { keepBody: !route.secretResponse });
         else await work();
       });
     }

@@ -14,7 +14,7 @@ export const IdempotentResponseNotKept = defineProblem({
   slug: 'idempotent-response-not-kept',
   title: 'Conflict',
   status: 409,
-  description: `The request with this Idempotency-Key was performed, but its response exceeded ${MAX_RECORDED_BODY_BYTES} bytes and was not kept; it is not performed again.`,
+  description: `The request with this Idempotency-Key was performed, but its response was not kept: it exceeded ${MAX_RECORDED_BODY_BYTES} bytes, or it carried a secret shown once (a new key). It is not performed again.`,
 });
 
 /** An sf-string (`"…"`, as the draft writes it) or a bare token (as Stripe's clients send it). */
@@ -28,7 +28,7 @@ const NOT_REPLAYED = new Set(['request-id', 'ratelimit', 'ratelimit-policy', 'da
  * a repeat while the first is in flight is 409. Keys are scoped to the account and the mode.
  * Responses of 5xx and 429 are not kept: the claim is released, so that a retry does the work.
  */
-export async function idempotent(ctx: ApiContext, body: unknown, work: () => Promise<void>): Promise<void> {
+export async function idempotent(ctx: ApiContext, body: unknown, work: () => Promise<void>, { keepBody }: { keepBody: boolean }): Promise<void> {
   const header = ctx.get('Idempotency-Key');
   if (header === '') return work();
   const syntax = KEY_SYNTAX.exec(header);
@@ -58,7 +58,10 @@ export async function idempotent(ctx: ApiContext, body: unknown, work: () => Pro
     return;
   }
   const record = (bodyBase64: string | null) => handle({ type: 'RecordResponse', response: { status: ctx.status, headers: replayedHeaders(ctx), body_base64: bodyBase64 }, at: now() });
-  if (ctx.body instanceof Readable) {
+  // A problem holds no secret: only a success of a secret-bearing operation goes unkept.
+  if (!keepBody && ctx.status < 400) {
+    await record(null);
+  } else if (ctx.body instanceof Readable) {
     ctx.body = recordWhileStreaming(ctx.body, record, release);
   } else {
     const bytes = bodyBytes(ctx.body);
@@ -74,7 +77,7 @@ function fingerprint(ctx: ApiContext, body: unknown): string {
 
 function replay(ctx: ApiContext, response: RecordedResponse): void {
   if (response.body_base64 === null) {
-    throw problem(IdempotentResponseNotKept, `the first request with this Idempotency-Key answered ${response.status}, with a body too large to keep`);
+    throw problem(IdempotentResponseNotKept, `the first request with this Idempotency-Key answered ${response.status}; its response was not kept (too large, or a secret shown once)`);
   }
   ctx.status = response.status;
   for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);

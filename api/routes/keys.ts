@@ -57,6 +57,7 @@ export const keysRoutes: RouteGroup = {
       summary: 'Issue a key',
       description: 'Issues a key of the mode of the key asking, with the scopes given (default: all of the asking key\'s scopes). The secret is in this response only.',
       scope: 'keys:write',
+      secretResponse: true,
       body: {
         required: false,
         content: {

@@ -4,7 +4,11 @@ import { routeGroups } from '../../api/app.js';
 import { defineRoute, type RouteGroup } from '../../api/route.js';
 import { TestClock } from '../../core/clock.js';
 
-/** A POST that waits until the test lets it finish, and one that fails like a bug: the in-flight and 5xx cases. */
+/**
+ * A POST that counts how often it ran (did a repeat do the work again?), one that waits until the test
+ * lets it finish (in flight), and one that fails like a bug once (5xx).
+ */
+let runs = 0;
 let enteredSlow: () => void = () => {};
 let releaseSlow: () => void = () => {};
 let failures = 0;
@@ -12,6 +16,21 @@ const testRoutes: RouteGroup = {
   tag: 'Service',
   description: 'test only',
   routes: [
+    defineRoute({
+      method: 'POST',
+      path: '/v1/test/count',
+      operationId: 'count',
+      summary: 'counts its runs',
+      scope: 'keys:read',
+      body: { content: { 'application/json': { type: 'object' } } },
+      responses: { 201: { description: 'run' } },
+      handle(ctx, { body }) {
+        runs += 1;
+        ctx.status = 201;
+        ctx.set('Location', `/v1/test/count/${runs}`);
+        ctx.body = { run: runs, body };
+      },
+    }),
     defineRoute({
       method: 'POST',
       path: '/v1/test/slow',
@@ -57,33 +76,48 @@ describe('Idempotency-Key', () => {
 
   const issue = (key: string, idempotencyKey: string, body: unknown) =>
     request(app, 'POST', '/v1/keys', { key, body, headers: { 'idempotency-key': idempotencyKey } });
+  const count = (key: string, idempotencyKey: string, body: unknown) =>
+    request(app, 'POST', '/v1/test/count', { key, body, headers: { 'idempotency-key': idempotencyKey } });
 
   it('replays the first response to a repeat, without doing the work again', async () => {
-    const first = await issue(account.live, 'k-replay', { name: 'once' });
-    const second = await issue(account.live, 'k-replay', { name: 'once' });
+    const first = await count(account.live, 'k-replay', { name: 'once' });
+    const second = await count(account.live, 'k-replay', { name: 'once' });
     expect(first.status).to.equal(201);
     expect(second.status).to.equal(201);
     expect(second.body).to.deep.equal(first.body);
+    expect(second.headers.get('location')).to.equal(first.headers.get('location'));
     expect(second.headers.get('idempotent-replayed')).to.equal('true');
     expect(second.headers.get('content-type')).to.equal(first.headers.get('content-type'));
     expect(second.headers.get('request-id')).not.to.equal(first.headers.get('request-id'));
+    expect(runs).to.equal(first.body.run);
+  });
+
+  it('does not keep a new key, whose secret must never be stored: a repeat is refused, not run again', async () => {
+    const first = await issue(account.live, 'k-secret', { name: 'secret-bearing' });
+    expect(first.status).to.equal(201);
+    const second = await issue(account.live, 'k-secret', { name: 'secret-bearing' });
+    expect(second.status).to.equal(409);
+    expect(second.body.type).to.equal('https://errors.finsynth.dev/idempotent-response-not-kept');
     const keys = await request(app, 'GET', '/v1/keys?limit=100', { key: account.live });
-    expect(keys.body.data.filter((key: { name: string }) => key.name === 'once')).to.have.length(1);
+    expect(keys.body.data.filter((key: { name: string }) => key.name === 'secret-bearing')).to.have.length(1);
+    const stored = (await app.services.store.readAll()).map((event) => JSON.stringify(event.data)).join('\n');
+    expect(stored).not.to.contain(first.body.secret);
+    expect(stored).not.to.contain(Buffer.from(first.body.secret).toString('base64').slice(0, 24));
   });
 
   it('treats members in another order as the same body', async () => {
-    const first = await issue(account.live, 'k-order', { name: 'ordered', scopes: ['keys:read'] });
-    const second = await request(app, 'POST', '/v1/keys', {
+    const first = await count(account.live, 'k-order', { name: 'ordered', scopes: ['keys:read'] });
+    const second = await request(app, 'POST', '/v1/test/count', {
       key: account.live,
       body: '{"scopes": ["keys:read"], "name": "ordered"}',
       headers: { 'idempotency-key': 'k-order', 'content-type': 'application/json' },
     });
-    expect(second.body.id).to.equal(first.body.id);
+    expect(second.body.run).to.equal(first.body.run);
   });
 
   it('answers 422 to the same key with another body', async () => {
-    await issue(account.live, 'k-reused', { name: 'first' });
-    const reused = await issue(account.live, 'k-reused', { name: 'second' });
+    await count(account.live, 'k-reused', { name: 'first' });
+    const reused = await count(account.live, 'k-reused', { name: 'second' });
     expect(reused.status).to.equal(422);
     expect(reused.body.type).to.equal('https://errors.finsynth.dev/idempotency-key-reused');
   });
@@ -102,19 +136,18 @@ describe('Idempotency-Key', () => {
   });
 
   it('scopes keys to the mode: the same key with a test key is another request', async () => {
-    const live = await issue(account.live, 'k-mode', { name: 'moded' });
-    const test = await issue(account.test, 'k-mode', { name: 'moded' });
+    const live = await count(account.live, 'k-mode', { name: 'moded' });
+    const test = await count(account.test, 'k-mode', { name: 'moded' });
     expect(test.status).to.equal(201);
-    expect(test.body.mode).to.equal('test');
-    expect(test.body.id).not.to.equal(live.body.id);
+    expect(test.body.run).to.equal(live.body.run + 1);
   });
 
   it('scopes keys to the account', async () => {
     const other = await openAccount(app);
-    const mine = await issue(account.live, 'k-account', { name: 'x' });
-    const theirs = await issue(other.live, 'k-account', { name: 'x' });
+    const mine = await count(account.live, 'k-account', { name: 'x' });
+    const theirs = await count(other.live, 'k-account', { name: 'x' });
     expect(theirs.status).to.equal(201);
-    expect(theirs.body.id).not.to.equal(mine.body.id);
+    expect(theirs.body.run).to.equal(mine.body.run + 1);
   });
 
   it('does not keep a 500: the retry does the work', async () => {
@@ -159,19 +192,20 @@ describe('Idempotency-Key', () => {
   });
 
   it('accepts the quoted form of the draft as the same key', async () => {
-    const bare = await issue(account.live, 'k-quoted', { name: 'q' });
-    const quoted = await issue(account.live, '"k-quoted"', { name: 'q' });
-    expect(quoted.body.id).to.equal(bare.body.id);
+    const bare = await count(account.live, 'k-quoted', { name: 'q' });
+    const quoted = await count(account.live, '"k-quoted"', { name: 'q' });
+    expect(quoted.body.run).to.equal(bare.body.run);
   });
 
   it('keeps a response for 24 hours, then lets the key be used afresh', async () => {
-    const first = await issue(account.live, 'k-expiry', { name: 'e' });
+    const first = await count(account.live, 'k-expiry', { name: 'e' });
     clock.advance({ hours: 23, minutes: 59 });
-    expect((await issue(account.live, 'k-expiry', { name: 'e' })).body.id).to.equal(first.body.id);
+    expect((await count(account.live, 'k-expiry', { name: 'e' })).body.run).to.equal(first.body.run);
     clock.advance({ minutes: 2 });
-    const later = await issue(account.live, 'k-expiry', { name: 'e' });
+    const later = await count(account.live, 'k-expiry', { name: 'e' });
     expect(later.status).to.equal(201);
-    expect(later.body.id).not.to.equal(first.body.id);
+    expect(later.body.run).to.equal(runs);
+    expect(later.body.run).to.be.greaterThan(first.body.run);
   });
 
   it('replays a streamed response byte for byte (quick generation, NDJSON)', async () => {
@@ -205,11 +239,11 @@ describe('Idempotency-Key', () => {
 
   it('survives a restart: the record is in the store', async () => {
     const dataDir = app.config.dataDir;
-    const first = await issue(account.live, 'k-restart', { name: 'r' });
+    const first = await count(account.live, 'k-restart', { name: 'r' });
     await app.server.close();
     await app.services.close();
     app = await startTestApp({ groups: [...routeGroups, testRoutes], clock, dataDir });
-    const replayed = await issue(account.live, 'k-restart', { name: 'r' });
+    const replayed = await count(account.live, 'k-restart', { name: 'r' });
     expect(replayed.body).to.deep.equal(first.body);
     expect(replayed.headers.get('idempotent-replayed')).to.equal('true');
   });
