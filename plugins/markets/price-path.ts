@@ -136,7 +136,7 @@ export class PricePath {
 }
 
 /** The business day (Monday to Friday) after `day`. Exchange holidays are not modelled. */
-export function nextBusinessDay(day: number): number {
+function nextBusinessDay(day: number): number {
   let next = day + 1;
   const weekday = (next + 4) % 7; // 1970-01-01 was a Thursday; 0 = Sunday
   if (weekday === 6) next += 2;
