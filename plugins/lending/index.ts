@@ -154,14 +154,8 @@ export default definePack({
         const dueDate = addMonths(loan.first_due, position);
         const day = (offset: number) => helpers.isoDate(dueDate + offset * DAY);
         const money = (minor: number) => helpers.fromMinor(minor, loan.currency);
-        const missedSince = position - loan.default_from;
-        let outcome: { status: string; paid_on: string | null; amount_paid: number; days_past_due: number };
-        if (missedSince >= MISSED_BEFORE_DEFAULT) outcome = { status: 'defaulted', paid_on: null, amount_paid: 0, days_past_due: 0 };
-        else if (missedSince >= 0) outcome = { status: 'missed', paid_on: null, amount_paid: 0, days_past_due: 30 * (MISSED_BEFORE_DEFAULT - missedSince) };
-        else if (rng.chance(ctx.options.delinquency_rate)) {
-          const late = Math.min(89, 1 + Math.floor(rng.exponential(1 / 11)));
-          outcome = { status: 'paid_late', paid_on: day(late), amount_paid: money(due.payment), days_past_due: late };
-        } else outcome = { status: 'paid', paid_on: day(-rng.int(0, 3)), amount_paid: money(due.payment), days_past_due: 0 };
+        const outcome = repayment(ctx, position - loan.default_from);
+        const paid = outcome.status === 'paid' || outcome.status === 'paid_late';
         return {
           instalment_number: position + 1,
           instalments: count,
@@ -172,12 +166,27 @@ export default definePack({
           interest: money(due.interest),
           principal: money(due.principal),
           closing_balance: money(loan.balance),
-          ...outcome,
+          status: outcome.status,
+          paid_on: paid ? day(outcome.days_past_due || -rng.int(0, 3)) : null,
+          amount_paid: paid ? money(due.payment) : 0,
+          days_past_due: outcome.days_past_due,
         };
       },
     },
   },
 });
+
+/**
+ * What the borrower did about an instalment: from the default instalment on, three missed ones (30, 60,
+ * 90 days past due when the loan defaults), then nothing collected; before it, on time or, at the
+ * configured rate, 1 to 89 days late (mostly a few days).
+ */
+function repayment(ctx: RowContext<ScheduleOptions>, sinceDefault: number): { status: string; days_past_due: number } {
+  if (sinceDefault >= MISSED_BEFORE_DEFAULT) return { status: 'defaulted', days_past_due: 0 };
+  if (sinceDefault >= 0) return { status: 'missed', days_past_due: 30 * (MISSED_BEFORE_DEFAULT - sinceDefault) };
+  if (ctx.rng.chance(ctx.options.delinquency_rate)) return { status: 'paid_late', days_past_due: Math.min(89, 1 + Math.floor(ctx.rng.exponential(1 / 11))) };
+  return { status: 'paid', days_past_due: 0 };
+}
 
 /** The instant (UTC midnight) `months` after `date` (YYYY-MM-DD), on the same day or the last day of a shorter month. */
 function addMonths(date: string, months: number): number {
@@ -187,7 +196,9 @@ function addMonths(date: string, months: number): number {
   return Date.UTC(year, month, Math.min(Number(date.slice(8, 10)), daysInMonth(year, month)));
 }
 
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function daysInMonth(year: number, month: number): number {
-  if (month !== 1) return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month];
+  if (month !== 1) return MONTH_DAYS[month];
   return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
 }

@@ -74,7 +74,7 @@ describe('lending pack', () => {
 
   it('defaults and pays late at the configured rates, within tolerance', () => {
     const run = (options: Record<string, number>) =>
-      generateTables(pack, { seed: 11, tables: [{ name: 'loans', rows: 3000 }, { name: 'repayment_schedule', rows: 72_000, options }] }).repayment_schedule;
+      generateTables(pack, { seed: 11, tables: [{ name: 'loans', rows: 2000 }, { name: 'repayment_schedule', rows: 48_000, options }] }).repayment_schedule;
     const schedule = run({ default_rate: 0.1, delinquency_rate: 0.2 });
     const loans = [...groupBy(schedule, 'loan_id').values()];
     const defaultShare = loans.filter(defaulted).length / loans.length;
