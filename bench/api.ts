@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- api [--json] [--duration S]`: HTTP throughput of the app, driven by autocannon at
- * 50 connections for S seconds (default 10) per target, all in one run and one process:
+ * 50 connections for S seconds (default 10) per target after a 2 s warm-up, all in one run and one
+ * process:
  *
  * - bare_koa_rps: a bare Koa app answering `{}`, the ceiling of this machine and Node.js;
  * - healthz_rps: GET /healthz of the real app (request id, access log, metrics, router);
@@ -38,7 +39,11 @@ interface Measured {
   p99_ms: number;
 }
 
+/** Each target is first driven for a warm-up that is not counted: the JIT has compiled its path when measured. */
+const WARM_UP_SECONDS = 2;
+
 async function measure(url: string, durationSeconds: number, headers: Record<string, string> = {}): Promise<Measured> {
+  await autocannon({ url, connections: CONNECTIONS, duration: WARM_UP_SECONDS, headers });
   const result = await autocannon({ url, connections: CONNECTIONS, duration: durationSeconds, headers });
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx answers and ${result.errors} errors in ${result.requests.total} requests`);
