@@ -7,7 +7,7 @@ import { IdempotencyInFlight, IdempotencyKeyReused } from '../core/idempotency/i
 import { IdempotentResponseNotKept } from './middleware/idempotency.js';
 import { PROBLEM_MEDIA_TYPE } from './problem-response.js';
 import { problemSchema } from './schemas.js';
-import type { RouteDefinition, RouteGroup, Tag } from './route.js';
+import { isIdempotent, type RouteDefinition, type RouteGroup, type Tag } from './route.js';
 
 type AnyRoute = RouteDefinition<unknown, unknown, unknown>;
 
@@ -36,7 +36,7 @@ function pipelineProblems(route: AnyRoute): ProblemType[] {
   if (route.scope !== null) problems.push(HttpProblems.unauthorized, HttpProblems.forbidden, HttpProblems.rateLimited);
   if (route.params || route.query || route.body) problems.push(Problems.validation);
   if (route.body) problems.push(HttpProblems.payloadTooLarge, HttpProblems.unsupportedMediaType, HttpProblems.malformedJson, HttpProblems.invalidEncoding, HttpProblems.nestingTooDeep);
-  if (route.method === 'POST' && route.scope !== null) {
+  if (isIdempotent(route)) {
     problems.push(HttpProblems.invalidIdempotencyKey, IdempotencyInFlight, IdempotencyKeyReused, IdempotentResponseNotKept);
   }
   return problems;
@@ -62,6 +62,14 @@ function problemResponses(problems: ProblemType[]): Record<string, unknown> {
   );
 }
 
+const idempotencyKeyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'Makes the POST safe to retry: a repeat with the same key and body replays the first response (kept 24 hours).',
+  schema: { type: 'string', minLength: 1, maxLength: 257 },
+};
+
 function parameters(route: AnyRoute): unknown[] {
   const path = Object.entries(route.params ?? {}).map(([name, schema]) => ({ name, in: 'path', required: true, schema }));
   const query = Object.entries(route.query?.properties ?? {}).map(([name, schema]) => ({
@@ -71,7 +79,7 @@ function parameters(route: AnyRoute): unknown[] {
     ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
     schema,
   }));
-  return [...path, ...query];
+  return [...path, ...query, ...(isIdempotent(route) ? [idempotencyKeyParameter] : [])];
 }
 
 const media = (content: Record<string, JsonSchema>) => Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema }]));
@@ -93,7 +101,7 @@ function operation(route: AnyRoute, tag: Tag): Record<string, unknown> {
     tags: [tag],
     security: route.scope === null ? [] : [{ bearer: [] }],
     ...(route.scope === null ? {} : { 'x-required-scope': route.scope }),
-    ...(route.params || route.query ? { parameters: parameters(route) } : {}),
+    ...(route.params || route.query || isIdempotent(route) ? { parameters: parameters(route) } : {}),
     ...(route.body
       ? {
           requestBody: {
@@ -102,9 +110,6 @@ function operation(route: AnyRoute, tag: Tag): Record<string, unknown> {
             content: media(route.body.content),
           },
         }
-      : {}),
-    ...(route.method === 'POST' && route.scope !== null
-      ? { 'x-idempotency': 'Accepts an `Idempotency-Key` header: a repeat with the same key and body replays the first response.' }
       : {}),
     responses,
   };

@@ -69,4 +69,7 @@ export function defineRoute<Params = Record<string, string>, Query = Record<stri
   return route;
 }
 
+/** Every authenticated POST takes an Idempotency-Key. */
+export const isIdempotent = (route: Pick<RouteDefinition<unknown, unknown, unknown>, 'method' | 'scope'>): boolean => route.method === 'POST' && route.scope !== null;
+
 export const isJsonMediaType = (mediaType: string): boolean => mediaType === 'application/json' || mediaType.endsWith('+json');

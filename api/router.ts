@@ -5,7 +5,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { idempotent } from './middleware/idempotency.js';
 import { readBody } from './body.js';
 import { RequestValidator } from './validation.js';
-import type { RouteDefinition, RouteGroup } from './route.js';
+import { isIdempotent, type RouteDefinition, type RouteGroup } from './route.js';
 
 type AnyRoute = RouteDefinition<unknown, unknown, unknown>;
 
@@ -55,7 +55,7 @@ export function buildRouter(groups: readonly RouteGroup[]): Router<ApiState, Api
         const { mediaType, value: body } = await readBody(ctx, route);
         if (mediaType !== undefined) bodyValidators[mediaType]!(body);
         const work = async () => route.handle(ctx, { params, query, body, mediaType });
-        if (route.method === 'POST' && route.scope !== null) await idempotent(ctx, body, work, { keepBody: !route.secretResponse });
+        if (isIdempotent(route)) await idempotent(ctx, body, work, { keepBody: !route.secretResponse });
         else await work();
       });
     }

@@ -32,7 +32,7 @@ describe('the OpenAPI document', () => {
     expect([...documented].sort()).to.deep.equal([...routed].sort());
   });
 
-  it('gives every operation a unique id, a tag, responses and its problems', () => {
+  it('gives every operation a unique id, a tag, responses, its problems, and every POST the Idempotency-Key header', () => {
     const ids = new Set<string>();
     const tags = new Set(document.tags.map((tag: { name: string }) => tag.name));
     for (const operations of Object.values(document.paths as Record<string, Record<string, any>>)) {
@@ -42,6 +42,8 @@ describe('the OpenAPI document', () => {
         expect(tags.has(operation.tags[0]), operation.operationId).to.equal(true);
         expect(operation.responses['500']['x-problem-slugs']).to.include('internal-error');
         if (operation.security.length > 0) expect(operation.responses['401']['x-problem-slugs']).to.include('unauthorized');
+        const takesIdempotencyKey = (operation.parameters ?? []).some((parameter: { name: string; in: string }) => parameter.name === 'Idempotency-Key' && parameter.in === 'header');
+        expect(takesIdempotencyKey, operation.operationId).to.equal(operation.security.length > 0 && operations.post === operation);
       }
     }
   });
