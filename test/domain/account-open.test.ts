@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { MemoryEventStore } from '../core/store/memory-store.js';
-import { CommandHandler } from '../core/domain/command-handler.js';
-import { EventRegistry } from '../core/events/registry.js';
-import { accountDecider, accountEvents, accountStream } from '../core/domain/account/index.js';
-import { ProblemError } from '../core/problems.js';
+import { MemoryEventStore } from '../../core/store/memory-store.js';
+import { CommandHandler } from '../../core/domain/command-handler.js';
+import { EventRegistry } from '../../core/events/registry.js';
+import { accountDecider, accountEvents, accountStream } from '../../core/domain/account/index.js';
+import { ProblemError } from '../../core/problems.js';
 
 describe('account decider on the memory store', () => {
   it('given no events, when OpenAccount, then AccountOpened; a second open is refused', async () => {
