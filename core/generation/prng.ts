@@ -39,6 +39,7 @@ export function tableSeed(seed: number, table: string): number {
 }
 
 const TWO_POW_32 = 4294967296;
+const charCodes: number[] = [];
 
 export class Rng {
   private a = 0;
@@ -95,11 +96,12 @@ export class Rng {
     return items[Math.floor(this.next() * items.length)];
   }
 
-  /** A string of `length` characters drawn from `alphabet`. */
+  /** A string of `length` characters drawn from `alphabet` (built as one string, not by concatenation). */
   chars(alphabet: string, length: number): string {
-    let out = '';
-    for (let i = 0; i < length; i++) out += alphabet[Math.floor(this.next() * alphabet.length)];
-    return out;
+    const codes = charCodes;
+    codes.length = length;
+    for (let i = 0; i < length; i++) codes[i] = alphabet.charCodeAt(Math.floor(this.next() * alphabet.length));
+    return String.fromCharCode.apply(null, codes);
   }
 
   /** `length` decimal digits (leading zeros kept). */
