@@ -4,6 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { buildPlan, type Plan } from '../generation/plan.js';
 import { GenerationPool } from '../generation/pool.js';
 import { dataTypeByName } from '../generation/types/index.js';
+import { validateIban } from '../generation/realism/iban.js';
+import { validateIsin } from '../generation/realism/isin.js';
+import { validatePan } from '../generation/realism/pan.js';
+import { countryByCode } from '../generation/reference-data/countries.js';
+import { currencyByCode } from '../generation/reference-data/currencies.js';
+import { merchantCategoryByCode } from '../generation/reference-data/merchant-categories.js';
 import type { Format } from '../generation/writers.js';
 import { loadPacks, refusalMessage } from './loader.js';
 import { PackRegistry } from './registry.js';
@@ -15,7 +21,8 @@ import type { PackDefinition } from './sdk.js';
  * - the manifest is valid (else the loader's reasons);
  * - every table generates, in NDJSON, CSV and JSON (the JSON output parses as one array);
  * - rows carry exactly the declared columns, in order, with values of the declared types, null only
- *   where the column is nullable, and unique keys;
+ *   where the column is nullable, and unique keys; IBANs, card numbers, ISINs, BICs, currencies,
+ *   countries and MCCs valid by their standards;
  * - every reference resolves to a key of the referenced table;
  * - the same seed gives the same bytes with 1 and with 4 workers.
  */
@@ -34,6 +41,17 @@ export interface PackCheckReport {
 }
 
 const KIT_CHUNK_ROWS = 400;
+
+/** What a value of a realistic type must satisfy beyond its JSON type: the standards the types promise. */
+const STANDARD_CHECKS: Record<string, (value: string) => boolean> = {
+  iban: validateIban,
+  pan: (value) => validatePan(value),
+  isin: validateIsin,
+  bic: (value) => /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(value),
+  currency: (value) => currencyByCode.has(value),
+  country: (value) => countryByCode.has(value),
+  mcc: (value) => merchantCategoryByCode.has(value),
+};
 const FORMAT_PATTERNS: Record<string, RegExp> = {
   date: /^\d{4}-\d{2}-\d{2}$/,
   'date-time': /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/,
@@ -121,6 +139,8 @@ function checkRows(pack: PackDefinition, table: string, rows: Record<string, unk
       const pattern = type.format && FORMAT_PATTERNS[type.format];
       if (pattern && !pattern.test(String(value))) fail(`${at}, column "${name}": ${JSON.stringify(value)} is not a ${type.format}`);
       if (column.type === 'enum' && !(column.values as string[]).includes(String(value))) fail(`${at}, column "${name}": ${JSON.stringify(value)} is not one of its values`);
+      const standard = STANDARD_CHECKS[column.type];
+      if (standard && !standard(String(value))) fail(`${at}, column "${name}": ${JSON.stringify(value)} is not a valid ${column.type}`);
       if (column.type === 'id') {
         if (seen.has(String(value))) fail(`${at}, column "${name}": key ${String(value)} repeats`);
         seen.add(String(value));
