@@ -5,11 +5,21 @@ import { GENESIS_HASH, type RecordedEvent } from './envelope.js';
 /** The members of an event that its hash covers: everything but the global position, which a store assigns late. */
 export type HashedContent = Omit<RecordedEvent, 'hash' | 'position'>;
 
-export function chainHash(previousHash: string, event: HashedContent): string {
+/** The canonical JSON of an event's data and metadata: what its hash covers, and what the SQL stores keep verbatim. */
+export interface CanonicalParts {
+  data: string;
+  metadata: string;
+}
+
+export function canonicalParts(event: Pick<HashedContent, 'data' | 'metadata'>): CanonicalParts {
+  return { data: canonicalJson(event.data), metadata: canonicalJson(event.metadata) };
+}
+
+export function chainHash(previousHash: string, event: HashedContent, parts: CanonicalParts = canonicalParts(event)): string {
   // canonicalJson of the envelope's hashed members, spelled out in their sorted order so that the
   // envelope object is not built and sorted again for every event.
   const content =
-    `{"data":${canonicalJson(event.data)},"id":${canonicalJson(event.id)},"metadata":${canonicalJson(event.metadata)},` +
+    `{"data":${parts.data},"id":${canonicalJson(event.id)},"metadata":${parts.metadata},` +
     `"recorded_at":${canonicalJson(event.recorded_at)},"revision":${canonicalJson(event.revision)},` +
     `"stream":${canonicalJson(event.stream)},"type":${canonicalJson(event.type)},"version":${canonicalJson(event.version)}}`;
   return hash('sha256', `${previousHash}\n${content}`, 'hex');

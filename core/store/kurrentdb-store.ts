@@ -52,7 +52,7 @@ export class KurrentDbEventStore implements EventStore {
       const lastRevision = head?.revision ?? -1;
       checkExpectedRevision(stream, expected, lastRevision);
       if (events.length === 0) return { nextRevision: lastRevision, position: await this.headPosition() };
-      const sealed = sealEvents(stream, lastRevision, head?.hash ?? GENESIS_HASH, events);
+      const sealed = sealEvents(stream, lastRevision, head?.hash ?? GENESIS_HASH, events).map(({ event }) => event);
       const streamState: AppendStreamState = lastRevision === -1 ? NO_STREAM : BigInt(lastRevision);
       try {
         const result = await this.client.appendToStream(

@@ -20,7 +20,7 @@ export class MemoryEventStore implements EventStore {
     checkExpectedRevision(stream, options.expectedRevision ?? 'any', last?.revision ?? -1);
     if (events.length === 0) return { nextRevision: last?.revision ?? -1, position: this.log.length };
     const sealed = sealEvents(stream, last?.revision ?? -1, last?.hash ?? GENESIS_HASH, events);
-    for (const event of sealed) {
+    for (const { event } of sealed) {
       const recorded = { ...event, position: this.log.length + 1 };
       this.log.push(recorded);
       existing.push(recorded);

@@ -145,16 +145,16 @@ export class PostgresEventStore implements EventStore {
       try {
         const inserted = await this.pool.query<{ position: string }>({ ...this.sql.insert, values: [
           stream,
-          sealed.map((e) => e.id),
-          sealed.map((e) => e.revision),
-          sealed.map((e) => e.type),
-          sealed.map((e) => e.version),
-          sealed.map((e) => JSON.stringify(e.data)),
-          sealed.map((e) => JSON.stringify(e.metadata)),
-          sealed.map((e) => e.recorded_at),
-          sealed.map((e) => e.hash),
+          sealed.map((e) => e.event.id),
+          sealed.map((e) => e.event.revision),
+          sealed.map((e) => e.event.type),
+          sealed.map((e) => e.event.version),
+          sealed.map((e) => e.json.data),
+          sealed.map((e) => e.json.metadata),
+          sealed.map((e) => e.event.recorded_at),
+          sealed.map((e) => e.event.hash),
         ] });
-        const last = sealed[sealed.length - 1];
+        const last = sealed[sealed.length - 1].event;
         this.heads.remember(stream, last.revision, last.hash);
         this.appended.dispatchEvent(new Event('append'));
         return { nextRevision: last.revision, position: Math.max(...inserted.rows.map((row) => Number(row.position))) };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NewEvent, RecordedEvent } from '../events/envelope.js';
-import { chainHash } from '../events/hash-chain.js';
+import { canonicalParts, chainHash, type CanonicalParts } from '../events/hash-chain.js';
 import { WrongExpectedRevisionError, type ExpectedRevision } from './event-store.js';
 
 /** Throws WrongExpectedRevisionError unless the stream's last revision (-1: none) satisfies the expectation. */
@@ -13,6 +13,13 @@ export function checkExpectedRevision(stream: string, expected: ExpectedRevision
   if (!ok) throw new WrongExpectedRevisionError(stream, expected, actual);
 }
 
+/** A new event with its place in the stream, and the canonical JSON its hash was computed over. */
+export interface SealedEvent {
+  event: Omit<RecordedEvent, 'position'>;
+  /** Stored verbatim by the SQL adapters, so that the stored bytes are exactly the hashed bytes. */
+  json: CanonicalParts;
+}
+
 /**
  * Gives new events their revisions, ids, time and chained hashes. Every adapter seals in the same
  * way, so a stream's hashes do not depend on where it is stored. Positions are the adapter's to give.
@@ -23,7 +30,7 @@ export function sealEvents(
   lastHash: string,
   events: readonly NewEvent[],
   recordedAt: string = new Date().toISOString(),
-): Omit<RecordedEvent, 'position'>[] {
+): SealedEvent[] {
   let previous = lastHash;
   return events.map((event, index) => {
     const content = {
@@ -36,7 +43,8 @@ export function sealEvents(
       metadata: event.metadata ?? {},
       recorded_at: recordedAt,
     };
-    previous = chainHash(previous, content);
-    return { ...content, hash: previous };
+    const json = canonicalParts(content);
+    previous = chainHash(previous, content, json);
+    return { event: { ...content, hash: previous }, json };
   });
 }

@@ -123,9 +123,8 @@ export class SqliteEventStore implements EventStore {
       const head = this.statements.head.get(stream) as { revision: number; hash: string } | undefined;
       lastRevision = head?.revision ?? -1;
       checkExpectedRevision(stream, expected, lastRevision);
-      rows = sealEvents(stream, lastRevision, head?.hash ?? GENESIS_HASH, events).map((event) => [
-        event.id, event.stream, event.revision, event.type, event.version,
-        JSON.stringify(event.data), JSON.stringify(event.metadata), event.recorded_at, event.hash,
+      rows = sealEvents(stream, lastRevision, head?.hash ?? GENESIS_HASH, events).map(({ event, json }) => [
+        event.id, event.stream, event.revision, event.type, event.version, json.data, json.metadata, event.recorded_at, event.hash,
       ]);
     } catch (error) {
       return { error };
