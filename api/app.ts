@@ -60,6 +60,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
 
   const app: App = new Koa<ApiState, ApiContextExtensions>({ proxy: false });
   app.context.services = services;
+  app.context.logger = logger;
   app.context.lifecycle = { draining: false };
   app.context.openapi = JSON.stringify(openApiDocument(groups, services.config));
   // Koa's own error printing is replaced by the problem-details boundary and the access log.

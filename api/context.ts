@@ -1,4 +1,5 @@
 import type { ParameterizedContext } from 'koa';
+import type { Logger } from 'pino';
 import type { Mode } from '../core/events/envelope.js';
 import type { Scope } from '../core/auth/scopes.js';
 import type { Tier } from '../core/domain/account/profile.js';
@@ -22,6 +23,8 @@ export interface ApiState {
 
 export interface ApiContextExtensions {
   services: Services;
+  /** The app's logger, for what a request must report without failing (the access log is separate). */
+  logger: Logger;
   /** Set when the server begins its graceful shutdown: /readyz then fails, so load balancers move away. */
   lifecycle: { draining: boolean };
   /** The OpenAPI document, serialized once. */

@@ -57,7 +57,12 @@ export async function idempotent(ctx: ApiContext, body: unknown, work: () => Pro
     await release(`status ${ctx.status}`);
     return;
   }
-  const record = (bodyBase64: string | null) => handle({ type: 'RecordResponse', response: { status: ctx.status, headers: replayedHeaders(ctx), body_base64: bodyBase64 }, at: now() });
+  // The work is done: a failure to keep its response must not turn it into an error. The claim then
+  // stays in flight, and a retry meets 409 until the lease lets it take over.
+  const record = (bodyBase64: string | null) =>
+    handle({ type: 'RecordResponse', response: { status: ctx.status, headers: replayedHeaders(ctx), body_base64: bodyBase64 }, at: now() }).catch((error: unknown) =>
+      ctx.logger.error({ err: error, request_id: ctx.state.requestId }, 'the idempotent response could not be recorded'),
+    );
   // A problem holds no secret: only a success of a secret-bearing operation goes unkept.
   if (!keepBody && ctx.status < 400) {
     await record(null);
