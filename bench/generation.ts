@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- generation [--json] [--rows N] [--repeat N]`: rows/s and MB/s of each pack's largest table to
+ * `npm run bench -- generation [--json] [--rows N] [--repeat N] [--only pack.table]`: rows/s and MB/s of each pack's largest table to
  * NDJSON, with one worker and with the whole pool, against a naive baseline (the cards transactions'
  * columns filled by one @faker-js/faker call per cell on one thread). Pools are warmed up first, so
  * worker start-up is not measured, and each figure is the best of `--repeat` runs (default 3): on a
@@ -26,13 +26,18 @@ export async function run({ json, args }: BenchOptions) {
   const rows = rowsArg >= 0 ? Number(args[rowsArg + 1]) : 200_000;
   const repeatArg = args.indexOf('--repeat');
   const repeat = repeatArg >= 0 ? Number(args[repeatArg + 1]) : 3;
+  const onlyArg = args.indexOf('--only');
+  const only = onlyArg >= 0 ? args[onlyArg + 1] : undefined;
   const log = (line: string) => (json ? process.stderr : process.stdout).write(`${line}\n`);
   const registry = await loadPacks();
   const poolSize = availableParallelism();
   const one = new GenerationPool(registry, { size: 1 });
   const all = new GenerationPool(registry, { size: poolSize });
   try {
-    const targets = registry.names().map((sector) => [sector, largestTable(registry, sector)] as const);
+    const targets = registry
+      .names()
+      .map((sector) => [sector, largestTable(registry, sector)] as const)
+      .filter(([sector, table]) => !only || only === `${sector}.${table}`);
     for (const [sector, table] of targets) {
       const warm = plan(registry, sector, table, 20_000);
       await Promise.all([drain(one, warm, table), drain(all, warm, table)]);

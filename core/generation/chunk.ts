@@ -12,10 +12,10 @@ export function renderChunk(runtime: PlanRuntime, table: string, chunk: ChunkSpe
   const generator = runtime.table(table);
   const writer = writerFor(runtime, table, format);
   const out = new ByteSink(Math.min(1 << 22, 1024 + chunk.rows * 256));
-  if (chunk.index === 0) out.write(writer.start);
+  if (chunk.index === 0) out.text(writer.start);
   if (chunk.parent_start === undefined) {
     const end = chunk.first_row + chunk.rows;
-    for (let index = chunk.first_row; index < end; index++) out.write(writer.row(generator.flatRow(index), index));
+    for (let index = chunk.first_row; index < end; index++) writer.row(out, generator.flatRow(index), index);
   } else {
     const counts = rowsPerParent(runtime.plan.seed, table, chunk);
     let index = chunk.first_row;
@@ -23,10 +23,10 @@ export function renderChunk(runtime: PlanRuntime, table: string, chunk: ChunkSpe
       const count = counts[i];
       if (count === 0) continue;
       const state = generator.beginParent(chunk.parent_start + i, count, index);
-      for (let position = 0; position < count; position++, index++) out.write(writer.row(generator.parentRow(state, position, index), index));
+      for (let position = 0; position < count; position++, index++) writer.row(out, generator.parentRow(state, position, index), index);
     }
   }
-  if (chunk.last) out.write(writer.end(runtime.rowsOf(table)));
+  if (chunk.last) out.text(writer.end(runtime.rowsOf(table)));
   return out.bytes();
 }
 

@@ -1,3 +1,4 @@
+import type { ByteSink } from './byte-sink.js';
 import { currencyByCode } from './reference-data/currencies.js';
 import type { CompiledColumn } from './runtime.js';
 import { formatFixed } from './time-format.js';
@@ -18,14 +19,32 @@ export interface TableWriter {
   start: string;
   /** What follows the last row. */
   end(totalRows: number): string;
-  /** One row; `index` is its position in the table (JSON separates rows with commas). */
-  row(row: Row, index: number): string;
+  /** Writes one row; `index` is its position in the table (JSON separates rows with commas). */
+  row(out: ByteSink, row: Row, index: number): void;
 }
 
-type Encode = (value: unknown, row: Row) => string;
+type Encode = (out: ByteSink, value: unknown, row: Row) => void;
 
-/** A character scan beats a regular expression on the short strings that make up most cells. */
-function jsonString(value: string): string {
+/**
+ * A JSON string, copied straight into the buffer while it is printable ASCII with nothing to escape
+ * (almost every cell); otherwise written by JSON.stringify's rules (escapes only where JSON requires them).
+ */
+function jsonString(out: ByteSink, value: string): void {
+  const n = value.length;
+  out.reserve(n + 2);
+  const buffer = out.buffer;
+  let at = out.length;
+  buffer[at++] = 34;
+  for (let i = 0; i < n; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 32 || code > 126 || code === 34 || code === 92) return out.text(jsonStringSlow(value));
+    buffer[at++] = code;
+  }
+  buffer[at++] = 34;
+  out.length = at;
+}
+
+function jsonStringSlow(value: string): string {
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
     if (code < 32 || code === 34 || code === 92) return JSON.stringify(value);
@@ -33,17 +52,35 @@ function jsonString(value: string): string {
   return `"${value}"`;
 }
 
-function jsonValue(value: unknown): string {
+const NULL = bytesOf('null');
+const TRUE = bytesOf('true');
+const FALSE = bytesOf('false');
+
+function jsonValue(out: ByteSink, value: unknown): void {
   switch (typeof value) {
     case 'string':
-      return jsonString(value);
+      return jsonString(out, value);
     case 'number':
-      return Number.isFinite(value) ? String(value) : 'null';
+      return Number.isFinite(value) ? out.ascii(String(value)) : out.constant(NULL);
     case 'boolean':
-      return value ? 'true' : 'false';
+      return out.constant(value ? TRUE : FALSE);
     default:
-      return value === null || value === undefined ? 'null' : JSON.stringify(value);
+      return value === null || value === undefined ? out.constant(NULL) : out.text(JSON.stringify(value) ?? 'null');
   }
+}
+
+/** A CSV field, copied as is unless it holds a comma, a quote, a line break or non-ASCII text. */
+function csvString(out: ByteSink, text: string): void {
+  const n = text.length;
+  out.reserve(n);
+  const buffer = out.buffer;
+  let at = out.length;
+  for (let i = 0; i < n; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 126 || code === 44 || code === 34 || code === 10 || code === 13) return out.text(csvField(text));
+    buffer[at++] = code;
+  }
+  out.length = at;
 }
 
 function csvField(text: string): string {
@@ -54,19 +91,21 @@ function csvField(text: string): string {
   return text;
 }
 
-function csvValue(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return csvField(value);
-  return typeof value === 'object' ? csvField(JSON.stringify(value)) : String(value);
+function csvValue(out: ByteSink, value: unknown): void {
+  if (value === null || value === undefined) return;
+  if (typeof value === 'string') return csvString(out, value);
+  if (typeof value === 'number') return out.ascii(String(value));
+  if (typeof value === 'object') return csvString(out, JSON.stringify(value));
+  out.text(String(value));
 }
 
 /** Money as a fixed-point literal with its currency's minor units; a non-number falls back to the generic form. */
-function moneyEncoder(column: CompiledColumn, fallback: (value: unknown) => string): Encode {
+function moneyEncoder(column: CompiledColumn, fallback: (out: ByteSink, value: unknown) => void): Encode {
   const fixed = column.currency ? currencyByCode.get(column.currency)?.minor_units ?? 2 : undefined;
   const currencyColumn = column.currencyColumn;
-  return (value, row) => {
-    if (typeof value !== 'number' || !Number.isFinite(value)) return fallback(value);
-    return formatFixed(value, fixed ?? (currencyColumn ? currencyByCode.get(row[currencyColumn] as string)?.minor_units ?? 2 : 2));
+  return (out, value, row) => {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return fallback(out, value);
+    out.ascii(formatFixed(value, fixed ?? (currencyColumn ? currencyByCode.get(row[currencyColumn] as string)?.minor_units ?? 2 : 2)));
   };
 }
 
@@ -82,24 +121,42 @@ export function tableWriter(columns: CompiledColumn[], format: Format): TableWri
     return { start: '', end: () => '', row: compileRowWriter(columns, jsonValue, jsonPrefixes(columns), '}\n') };
   }
   const object = compileRowWriter(columns, jsonValue, jsonPrefixes(columns), '}');
+  const first = bytesOf('\n');
+  const next = bytesOf(',\n');
   return {
     start: '[',
     end: (total) => (total > 0 ? '\n]\n' : ']\n'),
-    row: (row, index) => (index > 0 ? ',\n' : '\n') + object(row, index),
+    row: (out, row, index) => {
+      out.constant(index > 0 ? next : first);
+      object(out, row, index);
+    },
   };
 }
 
 const jsonPrefixes = (columns: CompiledColumn[]) => columns.map((column, i) => `${i ? ',' : '{'}${JSON.stringify(column.name)}:`);
 
+function bytesOf(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
+
 /**
- * A row writer generated for the table's columns, one concatenation expression reading each cell by a
- * constant property name: that keeps every access monomorphic, where a loop over column names made
- * property lookup a large share of the cost of a row. Names are checked identifiers (manifest schema)
- * and are quoted here anyway.
+ * A row writer generated for the table's columns: one statement per cell reading it by a constant
+ * property name (that keeps every access monomorphic, where a loop over column names made property
+ * lookup a large share of the cost of a row), and the keys and separators between cells, which are
+ * most of a row's bytes, written as unrolled stores of constant bytes. Names are checked identifiers
+ * (manifest schema) and are quoted here anyway.
  */
-function compileRowWriter(columns: CompiledColumn[], generic: (value: unknown) => string, prefixes: string[], suffix: string): TableWriter['row'] {
+function compileRowWriter(columns: CompiledColumn[], generic: (out: ByteSink, value: unknown) => void, prefixes: string[], suffix: string): TableWriter['row'] {
   const encoders: Encode[] = columns.map((column) => (column.type.name === 'money' ? moneyEncoder(column, generic) : generic));
-  const cells = columns.map((column, i) => `${JSON.stringify(prefixes[i])} + encoders[${i}](row[${JSON.stringify(column.name)}], row)`);
-  const factory = new Function('encoders', `return function writeRow(row) {\n  return ${cells.join(' +\n    ')} + ${JSON.stringify(suffix)};\n};`);
+  const cells = columns.map((column, i) => `${constantStores(prefixes[i])}\n  encoders[${i}](out, row[${JSON.stringify(column.name)}], row);`);
+  const factory = new Function('encoders', `return function writeRow(out, row) {\n  let buffer, at;\n${cells.join('\n')}\n${constantStores(suffix)}\n};`);
   return factory(encoders) as TableWriter['row'];
+}
+
+/** Statements that write `text`'s bytes at the sink's end. */
+function constantStores(text: string): string {
+  const bytes = bytesOf(text);
+  if (bytes.length === 0) return '';
+  const stores = Array.from(bytes, (byte, i) => `buffer[at${i ? ` + ${i}` : ''}] = ${byte};`).join(' ');
+  return `  out.reserve(${bytes.length}); buffer = out.buffer; at = out.length;\n  ${stores}\n  out.length = at + ${bytes.length};`;
 }
