@@ -1,11 +1,12 @@
-import type { Mode, RecordedEvent } from '../events/envelope.js';
-import type { EventStore } from '../store/event-store.js';
+import type { Mode } from '../events/envelope.js';
+import { canonicalParts, type StoredEvent } from '../events/hash-chain.js';
+import type { EventStore, ReadAllOptions } from '../store/event-store.js';
 import { accountIdOfStream } from '../domain/account/index.js';
 import type { CreditsDebited, CreditsPurchased, CreditsRefunded, CreditsSettled } from '../domain/account/credits.js';
 import type { SubscriptionRenewed, SubscriptionUpgraded } from '../domain/account/subscription.js';
 import type { ChainBreak } from './account-audit.js';
 import { ChainChecker } from './chain-checker.js';
-import { balanceChange } from './movement.js';
+import { balanceChange, CREDIT_MOVEMENT_TYPES } from './movement.js';
 
 /** What one range of the store adds to an account: sums, so that ranges audited apart add up. */
 export interface AccountPartial {
@@ -35,6 +36,24 @@ export interface AuditRange {
 
 const PAGE = 1000;
 
+/** A store that can hand back events as stored, data unparsed (the sqlite store): an optional capability. */
+interface StoredReads {
+  readAllStored(options: ReadAllOptions): Promise<StoredEvent[]>;
+}
+
+function readsStored(store: EventStore): store is EventStore & StoredReads {
+  return typeof (store as Partial<StoredReads>).readAllStored === 'function';
+}
+
+/** A page of events as stored; from a store without the capability, parsed events spelled canonically again. */
+async function readStoredPage(store: EventStore, options: ReadAllOptions): Promise<StoredEvent[]> {
+  if (readsStored(store)) return store.readAllStored(options);
+  return (await store.readAll(options)).map((event) => ({ ...event, ...canonicalParts(event) }));
+}
+
+/** The only events whose data the totals depend on: every other event's data is never parsed. */
+const FOLDED_TYPES = new Set<string>([...CREDIT_MOVEMENT_TYPES, 'CreditsPurchased', 'SubscriptionUpgraded', 'SubscriptionRenewed']);
+
 /**
  * Audits the events at positions (after, until]: follows each stream's hash chain (from the event
  * before the range, read from the store), and sums what each account's events do to its balance,
@@ -46,7 +65,7 @@ export async function auditRange(store: EventStore, range: AuditRange): Promise<
   const accounts = new Map<string, AccountPartial>();
   let events = 0;
   for (let after = range.after; after < range.until; ) {
-    const page = await store.readAll({ after, maxCount: Math.min(PAGE, range.until - after) });
+    const page = await readStoredPage(store, { after, maxCount: Math.min(PAGE, range.until - after) });
     for (const event of page) {
       if (event.position > range.until) break;
       if (range.stream !== undefined && event.stream !== range.stream) continue;
@@ -55,7 +74,7 @@ export async function auditRange(store: EventStore, range: AuditRange): Promise<
         const [previous] = await store.readStream(event.stream, { fromRevision: event.revision - 1, maxCount: 1 });
         if (previous?.revision === event.revision - 1) chain.resumeAfter(previous);
       }
-      const reason = chain.check(event);
+      const reason = chain.checkStored(event);
       if (reason) chainBreaks.push({ stream: event.stream, revision: event.revision, position: event.position, reason });
       const accountId = accountIdOfStream(event.stream);
       if (accountId !== null) fold(accounts, accountId, event);
@@ -70,9 +89,11 @@ export function emptyPartial(): AccountPartial {
   return { credits_available: 0, credits_reserved: 0, lowest: { credits_available: 0, position: 0 }, usage: { live: 0, test: 0 }, billed: {} };
 }
 
-function fold(accounts: Map<string, AccountPartial>, accountId: string, event: RecordedEvent): void {
+function fold(accounts: Map<string, AccountPartial>, accountId: string, stored: StoredEvent): void {
   let account = accounts.get(accountId);
   if (!account) accounts.set(accountId, (account = emptyPartial()));
+  if (!FOLDED_TYPES.has(stored.type)) return;
+  const event = { type: stored.type, data: JSON.parse(stored.data) as unknown };
   switch (event.type) {
     case 'CreditsDebited':
     case 'CreditsSettled': {
@@ -97,5 +118,5 @@ function fold(accounts: Map<string, AccountPartial>, accountId: string, event: R
   if (!change) return;
   account.credits_available += change.available;
   account.credits_reserved += change.reserved;
-  if (account.credits_available < account.lowest.credits_available) account.lowest = { credits_available: account.credits_available, position: event.position };
+  if (account.credits_available < account.lowest.credits_available) account.lowest = { credits_available: account.credits_available, position: stored.position };
 }

@@ -1,10 +1,12 @@
 import { GENESIS_HASH, type RecordedEvent } from '../events/envelope.js';
-import { chainHash } from '../events/hash-chain.js';
+import { chainHash, storedChainHash, type StoredEvent } from '../events/hash-chain.js';
 
 interface Head {
   hash: string;
   revision: number;
 }
+
+type ChainLink = Pick<RecordedEvent, 'stream' | 'hash' | 'revision'>;
 
 /**
  * Follows the hash chains of any number of streams at once, one event at a time, in any order that
@@ -20,20 +22,44 @@ export class ChainChecker {
   }
 
   /** Starts a stream's chain from an event read elsewhere: how an audit of a range of the store begins. */
-  resumeAfter(event: Pick<RecordedEvent, 'stream' | 'hash' | 'revision'>): void {
+  resumeAfter(event: ChainLink): void {
     this.heads.set(event.stream, { hash: event.hash, revision: event.revision });
   }
 
   /** Null when the event follows its stream's chain; else why it does not. */
   check(event: RecordedEvent): string | null {
+    return this.follow(event, (previousHash) => chainHash(previousHash, event) === event.hash);
+  }
+
+  /**
+   * As check, for an event as stored: the hash is recomputed over the stored data and metadata text
+   * itself. Text that is not stored canonically (an event written before the SQL stores kept the
+   * canonical text) is parsed and hashed canonically instead: the same content, spelled otherwise.
+   */
+  checkStored(event: StoredEvent): string | null {
+    return this.follow(event, (previousHash) => storedChainHash(previousHash, event) === event.hash || hashesReparsed(previousHash, event));
+  }
+
+  private follow(event: ChainLink, hashMatches: (previousHash: string) => boolean): string | null {
     const head = this.heads.get(event.stream) ?? { hash: GENESIS_HASH, revision: -1 };
     this.heads.set(event.stream, { hash: event.hash, revision: event.revision });
     if (event.revision !== head.revision + 1) return `expected revision ${head.revision + 1}, found ${event.revision}`;
-    if (chainHash(head.hash, event) !== event.hash) return 'the hash does not match the event content: the stored event was altered';
+    if (!hashMatches(head.hash)) return 'the hash does not match the event content: the stored event was altered';
     return null;
   }
 
   streams(): string[] {
     return [...this.heads.keys()];
   }
+}
+
+function hashesReparsed(previousHash: string, event: StoredEvent): boolean {
+  let data: unknown, metadata: RecordedEvent['metadata'];
+  try {
+    data = JSON.parse(event.data);
+    metadata = JSON.parse(event.metadata);
+  } catch {
+    return false; // text that is not even JSON was altered
+  }
+  return chainHash(previousHash, { ...event, data, metadata }) === event.hash;
 }

@@ -16,6 +16,24 @@ export function canonicalParts(event: Pick<HashedContent, 'data' | 'metadata'>):
 }
 
 export function chainHash(previousHash: string, event: HashedContent, parts: CanonicalParts = canonicalParts(event)): string {
+  return hashOverParts(previousHash, event, parts);
+}
+
+/**
+ * An event as a store keeps it: data and metadata as the JSON text written, not parsed. The SQL stores
+ * keep the canonical text the hash was computed over, so a reader that checks hashes can hash it as stored.
+ */
+export type StoredEvent = Omit<RecordedEvent, 'data' | 'metadata'> & CanonicalParts;
+
+/**
+ * The hash over a stored event's data and metadata text exactly as stored. It equals the event's
+ * hash only if that text is canonical JSON (as the SQL stores write it) and unaltered.
+ */
+export function storedChainHash(previousHash: string, event: StoredEvent): string {
+  return hashOverParts(previousHash, event, event);
+}
+
+function hashOverParts(previousHash: string, event: Omit<HashedContent, 'data' | 'metadata'>, parts: CanonicalParts): string {
   // canonicalJson of the envelope's hashed members, spelled out in their sorted order so that the
   // envelope object is not built and sorted again for every event.
   const content =
