@@ -1,10 +1,26 @@
 import type { Config } from '../config.js';
-import { openEventStore } from '../store/open-store.js';
+import type { EventStore } from '../store/event-store.js';
 import { auditRange, type AuditRange, type RangeAudit } from './audit-range.js';
 
-/** A worker's share of the parallel audit: its own connection to the store the configuration names. */
-export async function auditRangeOfConfig(config: Config, range: AuditRange): Promise<RangeAudit> {
-  const store = await openEventStore(config);
+/**
+ * Where a worker reads its range: the sqlite file the parent audits, or the store the configuration
+ * names. Each adapter is imported only when named: a worker that loads the postgres and kurrentdb
+ * clients for a sqlite file spends most of its start-up (about 0.75 s of CPU measured) on them.
+ */
+export type AuditSource = { sqliteFile: string } | { config: Config };
+
+async function open(source: AuditSource): Promise<EventStore> {
+  if ('sqliteFile' in source) {
+    const { SqliteEventStore } = await import('../store/sqlite-store.js');
+    return new SqliteEventStore(source.sqliteFile);
+  }
+  const { openEventStore } = await import('../store/open-store.js');
+  return openEventStore(source.config);
+}
+
+/** A worker's share of the parallel audit, over its own connection to the store. */
+export async function auditRangeOf(source: AuditSource, range: AuditRange): Promise<RangeAudit> {
+  const store = await open(source);
   try {
     return await auditRange(store, range);
   } finally {

@@ -2,9 +2,11 @@ import { Worker } from 'node:worker_threads';
 import type { Mode } from '../events/envelope.js';
 import type { Config } from '../config.js';
 import type { EventStore } from '../store/event-store.js';
+import { SqliteEventStore } from '../store/sqlite-store.js';
 import { accountStream } from '../domain/account/index.js';
 import type { ChainBreak } from './account-audit.js';
 import { auditRange, emptyPartial, type AccountPartial, type AuditRange, type RangeAudit } from './audit-range.js';
+import type { AuditSource } from './audit-worker-task.js';
 import type { Balance } from './credits-service.js';
 
 /** What the live read models say, per account: the audit's replay must find exactly the same. */
@@ -39,8 +41,9 @@ export interface StoreAuditOptions {
   /** The last position to audit: the position the projections stand at. Default: the store's head. */
   until?: number;
   /**
-   * Audit ranges of the store in this many worker threads, each with its own connection to the store
-   * the configuration names (not for the memory store, which lives in one thread).
+   * Audit ranges of the store in this many threads: this one, and workers each with its own connection
+   * (to the same file for a sqlite store, else to the store the configuration names; not for the
+   * memory store, which lives in one thread).
    */
   parallel?: {
     config: Config;
@@ -60,9 +63,10 @@ export async function auditStore(store: EventStore, projected: ProjectedTotals, 
   const stream = options.accountId === undefined ? undefined : accountStream(options.accountId);
   const workers = Math.min(options.parallel?.workers ?? 1, Math.floor(until / (options.parallel?.minEventsPerWorker ?? 50_000)));
   const ranges = split(until, stream === undefined && workers > 1 ? workers : 1).map((range) => ({ ...range, stream }));
-  const audits = ranges.length > 1 && options.parallel
-    ? await Promise.all(ranges.map((range) => inWorker(options.parallel!.config, range)))
-    : [await auditRange(store, ranges[0]!)];
+  // This thread audits the first range itself: one worker fewer to start.
+  const audits = await Promise.all(
+    ranges.map((range, i) => (i === 0 ? auditRange(store, range) : inWorker(sourceOf(store, options.parallel!.config), range))),
+  );
   return combine(audits, projected, options.accountId);
 }
 
@@ -71,9 +75,13 @@ function split(until: number, parts: number): { after: number; until: number }[]
   return Array.from({ length: parts }, (_, i) => ({ after: i * size, until: Math.min(until, (i + 1) * size) }));
 }
 
-function inWorker(config: Config, range: AuditRange): Promise<RangeAudit> {
+function sourceOf(store: EventStore, config: Config): AuditSource {
+  return store instanceof SqliteEventStore ? { sqliteFile: store.db.name } : { config };
+}
+
+function inWorker(source: AuditSource, range: AuditRange): Promise<RangeAudit> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./audit-worker.mjs', import.meta.url), { workerData: { config, range } });
+    const worker = new Worker(new URL('./audit-worker.mjs', import.meta.url), { workerData: { source, range } });
     worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => code !== 0 && reject(new Error(`an audit worker exited with code ${code}`)));
