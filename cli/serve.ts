@@ -19,7 +19,7 @@ export async function serve(args: string[]): Promise<number> {
   const config = configFrom(values);
   // Asynchronous writes keep logging off the request path; the buffer is flushed at shutdown.
   const logger = pino({ level: config.logLevel }, pino.destination({ sync: false }));
-  const services = await createServices(config);
+  const services = await createServices(config, { logger });
   collectDefaultMetrics({ register: services.metrics });
   await openLocalAccountOnFirstStart(services);
   const app = createApp(services, { logger });

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { pino, type Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './clock.js';
@@ -72,6 +73,8 @@ export interface ServiceOverrides {
    * never claims a job it would abandon a moment later.
    */
   background?: boolean;
+  /** Where background failures (projections, renewals, jobs) are logged; JSON lines on stderr by default. */
+  logger?: Logger;
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -80,7 +83,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const pricing = overrides.pricing ?? loadPricing();
   const store = overrides.store ?? (await openEventStore(config));
   const registry = new EventRegistry(eventDefinitions);
-  const runner = new ProjectionRunner(store, registry, projections);
+  const logger = overrides.logger ?? pino({ level: config.logLevel }, pino.destination(2));
+  const logFailure = (message: string) => (error: unknown) => logger.error({ err: error }, message);
+  const runner = new ProjectionRunner(store, registry, projections, undefined, { onError: logFailure('projection catch-up failed') });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   try {
     await runner.start();
@@ -98,7 +103,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     clock,
     dueAccounts: (now) => accountsDueForRenewal(runner.state<BillingModel>(BILLING_PROJECTION), now),
     intervalMs: 60_000,
-    onError: (error) => console.error('renewal run failed', error),
+    onError: logFailure('renewal run failed'),
   }) : undefined;
   const configs = new ConfigService({ catalog: packCatalog(engine.packs), commands, credits, clock });
   const jobs = createJobs({
@@ -112,7 +117,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     configs,
     plan: (request) => buildPlan(engine.packs, request) as unknown as Record<string, unknown>,
     generate: (plan, table, options) => engine.pool.generate(plan as unknown as Plan, table, options),
-    onError: (error) => console.error('job runner', error),
+    onError: logFailure('job runner failed'),
   });
   if (background) jobs.runner.start();
   return {

@@ -16,6 +16,7 @@ import { requireScope } from '../middleware/authenticate.js';
 import { paginate } from '../pagination.js';
 import { defineRoute, type RouteGroup } from '../route.js';
 import { listQuery, pageSchema, type ListQuery } from '../schemas.js';
+import { anyConfig, configInput, configYaml, documentId } from './config-input-schema.js';
 
 /*
  * Request bodies take a config as a plain object: the config's own rules are checked by the configs
@@ -29,20 +30,7 @@ const { $id: _overlayId, $schema: _overlayDialect, ...embeddedOverlay } = overla
 
 const YAML_TYPES = ['application/yaml', 'text/yaml'] as const;
 const yamlBody = { type: 'string', maxLength: MAX_YAML_BYTES, description: 'A generation config in YAML (GET /v1/configs/schema).' };
-const anyConfig = { type: 'object', description: 'A generation config as JSON (GET /v1/configs/schema).' };
-const configYaml = { type: 'string', maxLength: MAX_YAML_BYTES, description: 'The same config in YAML.' };
 const name = { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH };
-const id = { type: 'string', minLength: 1, maxLength: 64 };
-const ids = { type: 'array', items: id, maxItems: 20 };
-
-/** `{config} | {config_yaml} | {config_id, overlays}`: the three ways to name a config, as jobs take them. */
-const configInput = {
-  oneOf: [
-    { type: 'object', required: ['config'], additionalProperties: false, properties: { config: anyConfig } },
-    { type: 'object', required: ['config_yaml'], additionalProperties: false, properties: { config_yaml: configYaml } },
-    { type: 'object', required: ['config_id'], additionalProperties: false, properties: { config_id: id, overlays: { ...ids, description: 'Overlay ids, applied in order.' } } },
-  ],
-};
 
 const issue = {
   type: 'object',
@@ -234,8 +222,8 @@ export const configsRoutes: RouteGroup = {
             required: ['base'],
             additionalProperties: false,
             properties: {
-              base: { oneOf: [id, { type: 'object' }], description: 'A saved config id, or an inline (partial) config.' },
-              overlays: { type: 'array', maxItems: 20, items: { oneOf: [id, { type: 'object' }] }, description: 'Saved overlay ids or inline overlays.' },
+              base: { oneOf: [documentId, { type: 'object' }], description: 'A saved config id, or an inline (partial) config.' },
+              overlays: { type: 'array', maxItems: 20, items: { oneOf: [documentId, { type: 'object' }] }, description: 'Saved overlay ids or inline overlays.' },
             },
           },
         },
@@ -304,7 +292,7 @@ export const configsRoutes: RouteGroup = {
       operationId: 'getConfig',
       summary: 'Get a saved config',
       scope: 'configs:read',
-      params: { id },
+      params: { id: documentId },
       responses: { 200: { description: 'The config.', content: { 'application/json': savedConfigSchema } } },
       problems: [Problems.notFound],
       async handle(ctx, { params }) {
@@ -318,7 +306,7 @@ export const configsRoutes: RouteGroup = {
       summary: 'Update a saved config',
       description: 'Renames it, replaces its config, or both (Stripe\'s convention: POST to the object). Its version goes up by one; the previous versions stay in its history.',
       scope: 'configs:write',
-      params: { id },
+      params: { id: documentId },
       body: {
         content: {
           'application/json': {
@@ -346,7 +334,7 @@ export const configsRoutes: RouteGroup = {
       summary: 'Delete a saved config',
       description: 'It is no longer listed nor usable; its history (saved, updated, deleted events) stays.',
       scope: 'configs:write',
-      params: { id },
+      params: { id: documentId },
       responses: { 200: { description: 'Deleted.', content: { 'application/json': deletedSchema } } },
       problems: [Problems.notFound],
       async handle(ctx, { params }) {
@@ -400,7 +388,7 @@ export const configsRoutes: RouteGroup = {
       operationId: 'getOverlay',
       summary: 'Get an overlay layer',
       scope: 'configs:read',
-      params: { id },
+      params: { id: documentId },
       responses: { 200: { description: 'The overlay.', content: { 'application/json': savedOverlaySchema } } },
       problems: [Problems.notFound],
       async handle(ctx, { params }) {
@@ -413,7 +401,7 @@ export const configsRoutes: RouteGroup = {
       operationId: 'updateOverlay',
       summary: 'Update an overlay layer',
       scope: 'configs:write',
-      params: { id },
+      params: { id: documentId },
       body: {
         content: {
           'application/json': {
@@ -439,7 +427,7 @@ export const configsRoutes: RouteGroup = {
       operationId: 'deleteOverlay',
       summary: 'Delete an overlay layer',
       scope: 'configs:write',
-      params: { id },
+      params: { id: documentId },
       responses: { 200: { description: 'Deleted.', content: { 'application/json': deletedSchema } } },
       problems: [Problems.notFound],
       async handle(ctx, { params }) {

@@ -9,28 +9,13 @@ import { paginate } from '../pagination.js';
 import { defineRoute, type RouteGroup } from '../route.js';
 import { listQuery, pageSchema, problemSchema, type ListQuery } from '../schemas.js';
 import { RangeNotSatisfiable, sendResultFile } from './jobs-download.js';
+import { configInput } from './config-input-schema.js';
 
 const jobId = { type: 'string', minLength: 1, maxLength: 64, pattern: '^job_[0-9a-f]+$' };
 const tableName = { type: 'string', minLength: 1, maxLength: 63 };
 const time = { type: 'string', format: 'date-time' };
 const nullableTime = { type: ['string', 'null'], format: 'date-time' };
 const count = { type: 'integer', minimum: 0 };
-
-const configInput = {
-  oneOf: [
-    { type: 'object', required: ['config'], additionalProperties: false, properties: { config: { type: 'object', description: 'A generation config as JSON (GET /v1/configs/schema).' } } },
-    { type: 'object', required: ['config_yaml'], additionalProperties: false, properties: { config_yaml: { type: 'string', minLength: 1, description: 'The same config in YAML.' } } },
-    {
-      type: 'object',
-      required: ['config_id'],
-      additionalProperties: false,
-      properties: {
-        config_id: { type: 'string', minLength: 1, maxLength: 64 },
-        overlays: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 64 }, maxItems: 20, description: 'Overlay ids, applied in order.' },
-      },
-    },
-  ],
-};
 
 const tableProgressSchema = { type: 'object', required: ['name', 'rows_done', 'rows_total'], properties: { name: tableName, rows_done: count, rows_total: count } };
 
