@@ -76,8 +76,9 @@ export async function idempotent(ctx: ApiContext, body: unknown, work: () => Pro
 
 const kept = (status: number): boolean => status < 500 && status !== 429;
 
+/** What makes two requests the same: method, path, query (in any order) and body (members in any order). */
 function fingerprint(ctx: ApiContext, body: unknown): string {
-  return createHash('sha256').update(`${ctx.method}\n${ctx.path}\n${canonicalJson(body ?? null)}`).digest('hex');
+  return createHash('sha256').update(`${ctx.method}\n${ctx.path}\n${canonicalJson(ctx.query)}\n${canonicalJson(body ?? null)}`).digest('hex');
 }
 
 function replay(ctx: ApiContext, response: RecordedResponse): void {

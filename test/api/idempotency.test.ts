@@ -22,6 +22,7 @@ const testRoutes: RouteGroup = {
       operationId: 'count',
       summary: 'counts its runs',
       scope: 'keys:read',
+      query: { properties: { variant: { type: 'string' } } },
       body: { content: { 'application/json': { type: 'object' } } },
       responses: { 201: { description: 'run' } },
       handle(ctx, { body }) {
@@ -120,6 +121,15 @@ describe('Idempotency-Key', () => {
     const reused = await count(account.live, 'k-reused', { name: 'second' });
     expect(reused.status).to.equal(422);
     expect(reused.body.type).to.equal('https://errors.finsynth.dev/idempotency-key-reused');
+  });
+
+  it('answers 422 to the same key and body with another query', async () => {
+    const first = await request(app, 'POST', '/v1/test/count?variant=a', { key: account.live, body: {}, headers: { 'idempotency-key': 'k-query' } });
+    expect(first.status).to.equal(201);
+    const repeated = await request(app, 'POST', '/v1/test/count?variant=a', { key: account.live, body: {}, headers: { 'idempotency-key': 'k-query' } });
+    expect(repeated.body.run).to.equal(first.body.run);
+    const other = await request(app, 'POST', '/v1/test/count?variant=b', { key: account.live, body: {}, headers: { 'idempotency-key': 'k-query' } });
+    expect(other.status).to.equal(422);
   });
 
   it('answers 409 to a repeat while the first is in flight', async () => {
