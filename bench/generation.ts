@@ -2,8 +2,8 @@
  * `npm run bench -- generation [--json] [--rows N] [--repeat N] [--only pack.table]`: rows/s and MB/s of each pack's largest table to
  * NDJSON, with one worker and with the whole pool, against a naive baseline (the cards transactions'
  * columns filled by one @faker-js/faker call per cell on one thread). Pools are warmed up first, so
- * worker start-up is not measured, and each figure is the best of `--repeat` runs (default 3): on a
- * shared machine, other processes only ever slow a run down, so the best run is the truest.
+ * worker start-up is not measured, and each figure is the best of `--repeat` interleaved rounds (default 3):
+ * on a shared machine, other processes only ever slow a run down, so the best run is the truest.
  */
 import { availableParallelism } from 'node:os';
 import type { BenchOptions } from './index.js';
@@ -43,14 +43,25 @@ export async function run({ json, args }: BenchOptions) {
       await Promise.all([drain(one, warm, table), drain(all, warm, table)]);
     }
     naiveRowsPerSecond(5_000);
-    const naive = Math.max(...Array.from({ length: repeat }, () => naiveRowsPerSecond(Math.max(20_000, Math.round(rows / 10)))));
+    // Rounds interleave the naive baseline, one worker and the pool, so that on a shared machine each
+    // figure's best run comes from the same spells of load rather than the baseline from a quieter minute.
+    let naive = 0;
+    const measuredTables: [string, { seconds: number; bytes: number }, { seconds: number; bytes: number }][] = [];
+    for (const [sector, table] of targets) {
+      const measured = plan(registry, sector, table, rows);
+      let single = { seconds: Infinity, bytes: 0 };
+      let pooled = { seconds: Infinity, bytes: 0 };
+      for (let round = 0; round < repeat; round++) {
+        naive = Math.max(naive, naiveRowsPerSecond(Math.max(20_000, Math.round(rows / 10))));
+        single = fastest(single, await drain(one, measured, table));
+        pooled = fastest(pooled, await drain(all, measured, table));
+      }
+      measuredTables.push([`${sector}.${table}`, single, pooled]);
+    }
     log(`naive baseline (faker call per cell, 1 thread): ${Math.round(naive).toLocaleString('en')} rows/s`);
     log(`pool: ${poolSize} workers; ${rows.toLocaleString('en')} rows per table, NDJSON`);
     const tables: Record<string, TableFigures> = {};
-    for (const [sector, table] of targets) {
-      const measured = plan(registry, sector, table, rows);
-      const single = await bestOf(repeat, () => drain(one, measured, table));
-      const pooled = await bestOf(repeat, () => drain(all, measured, table));
+    for (const [name, single, pooled] of measuredTables) {
       const figures: TableFigures = {
         rows,
         one_worker_rows_per_s: Math.round(rows / single.seconds),
@@ -58,9 +69,9 @@ export async function run({ json, args }: BenchOptions) {
         pool_rows_per_s: Math.round(rows / pooled.seconds),
         pool_mb_per_s: round(pooled.bytes / pooled.seconds / 1e6),
       };
-      tables[`${sector}.${table}`] = figures;
+      tables[name] = figures;
       log(
-        `${`${sector}.${table}`.padEnd(24)} 1 worker ${figures.one_worker_rows_per_s.toLocaleString('en').padStart(10)} rows/s ${String(figures.one_worker_mb_per_s).padStart(6)} MB/s (${round(figures.one_worker_rows_per_s / naive)}× naive)` +
+        `${name.padEnd(24)} 1 worker ${figures.one_worker_rows_per_s.toLocaleString('en').padStart(10)} rows/s ${String(figures.one_worker_mb_per_s).padStart(6)} MB/s (${round(figures.one_worker_rows_per_s / naive)}× naive)` +
           ` | pool ${figures.pool_rows_per_s.toLocaleString('en').padStart(10)} rows/s ${String(figures.pool_mb_per_s).padStart(6)} MB/s (${round(figures.pool_rows_per_s / figures.one_worker_rows_per_s)}× 1 worker)`,
       );
     }
@@ -86,13 +97,8 @@ async function drain(pool: GenerationPool, plan: Plan, table: string): Promise<{
   return { seconds: (performance.now() - started) / 1000, bytes };
 }
 
-async function bestOf(runs: number, measure: () => Promise<{ seconds: number; bytes: number }>): Promise<{ seconds: number; bytes: number }> {
-  let best = await measure();
-  for (let run = 1; run < runs; run++) {
-    const next = await measure();
-    if (next.seconds < best.seconds) best = next;
-  }
-  return best;
+function fastest(a: { seconds: number; bytes: number }, b: { seconds: number; bytes: number }) {
+  return b.seconds < a.seconds ? b : a;
 }
 
 const round = (value: number) => Math.round(value * 10) / 10;

@@ -5,7 +5,7 @@
  * slow path through TextEncoder. Building each row as a string and encoding batches of rows measured
  * about three times slower: the garbage collector, flattening the concatenated strings and scanning
  * each cell twice (once for escapes, once to encode) were most of the cost of a row.
- * The result is a Uint8Array with its own ArrayBuffer, ready to be transferred to the main thread.
+ * The result is a Uint8Array over its own ArrayBuffer, ready to be transferred to the main thread.
  */
 const encoder = new TextEncoder();
 
@@ -50,9 +50,12 @@ export class ByteSink {
     this.length += encoder.encodeInto(text, this.buffer.subarray(this.length)).written;
   }
 
-  /** The bytes written, in a buffer of exactly their size. */
+  /**
+   * The bytes written. A buffer mostly filled is handed over as a view of it (transferring it moves the
+   * whole buffer, a little larger than the view, without a copy); one mostly empty is copied to its size.
+   */
   bytes(): Uint8Array {
-    return this.buffer.slice(0, this.length);
+    return this.length >= this.buffer.length * 0.75 ? this.buffer.subarray(0, this.length) : this.buffer.slice(0, this.length);
   }
 
   private grow(needed: number): void {

@@ -11,7 +11,8 @@ import { tableWriter, type Format, type TableWriter } from './writers.js';
 export function renderChunk(runtime: PlanRuntime, table: string, chunk: ChunkSpec, format: Format): Uint8Array {
   const generator = runtime.table(table);
   const writer = writerFor(runtime, table, format);
-  const out = new ByteSink(Math.min(1 << 22, 1024 + chunk.rows * 256));
+  // Sized from the table's rows so far, so that the buffer rarely grows (each growth copies it).
+  const out = new ByteSink(1024 + Math.ceil(chunk.rows * writer.bytesPerRow * 1.1));
   if (chunk.index === 0) out.text(writer.start);
   if (chunk.parent_start === undefined) {
     const end = chunk.first_row + chunk.rows;
@@ -27,16 +28,20 @@ export function renderChunk(runtime: PlanRuntime, table: string, chunk: ChunkSpe
     }
   }
   if (chunk.last) out.text(writer.end(runtime.rowsOf(table)));
+  if (chunk.rows > 0) writer.bytesPerRow = out.length / chunk.rows;
   return out.bytes();
 }
 
-const writers = new WeakMap<PlanRuntime, Map<string, TableWriter>>();
+/** A table's writer in one format, and the size of its rows in the last chunk it wrote. */
+type SizedWriter = TableWriter & { bytesPerRow: number };
 
-function writerFor(runtime: PlanRuntime, table: string, format: Format): TableWriter {
+const writers = new WeakMap<PlanRuntime, Map<string, SizedWriter>>();
+
+function writerFor(runtime: PlanRuntime, table: string, format: Format): SizedWriter {
   let byTable = writers.get(runtime);
   if (!byTable) writers.set(runtime, (byTable = new Map()));
   const key = `${table}\u0000${format}`;
   let writer = byTable.get(key);
-  if (!writer) byTable.set(key, (writer = tableWriter(runtime.table(table).columns, format)));
+  if (!writer) byTable.set(key, (writer = { ...tableWriter(runtime.table(table).columns, format), bytesPerRow: 256 }));
   return writer;
 }
