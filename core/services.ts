@@ -94,7 +94,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     await store.close();
     throw error;
   }
-  const engine = await createEngine(config);
+  const engine = await createEngine(config, { warn: (message) => logger.warn(message) });
   const commands = new CommandHandler(store, registry);
   const credits = new CreditsService(commands);
   const billing = new BillingService(credits, new SandboxPaymentProvider(), pricing, clock);
