@@ -2,11 +2,10 @@
  * `npm run bench -- audit [--json] [--events N] [--accounts N]`: builds a sqlite store of credit
  * events (1,000,000 over 1,000 accounts by default), catches the projections up, then times the full
  * audit (`finsynth audit`'s work: every hash chain, every balance, usage and billed total, compared
- * with the projections), in one worker thread per core. Target: ≥ 300,000 events/s.
+ * with the projections), in one thread per core (this one and workers). Target: ≥ 300,000 events/s.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../core/config.js';
 import type { NewEvent } from '../core/events/envelope.js';
@@ -93,6 +92,8 @@ export async function run({ json, args }: BenchOptions) {
     log(`full audit: ${result.events} events in ${result.seconds} s = ${result.events_per_s} events/s (target ≥ 300,000), every chain intact, every total equal`);
     // Process CPU time, all threads: what the audit costs whatever else the machine is running.
     log(`  ${((user + system) / 1e6).toFixed(1)} s of CPU over ${availableParallelism()} threads = ${Math.round(result.events / ((user + system) / 1e6))} events per CPU-second`);
+    // Wall-clock figures on a shared machine mean little without the load they were measured under.
+    log(`  load average ${loadavg().map((load) => load.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
     return result;
   } finally {
     await store.close();
