@@ -1,10 +1,8 @@
 import type { Clock } from '../clock.js';
-import type { EventMetadata } from '../events/envelope.js';
 import type { CommandHandler } from '../domain/command-handler.js';
-import type { DocumentContent, DocumentModel, DocumentState, Owner } from '../domain/config/document-decider.js';
+import type { DocumentContent, Owner } from '../domain/config/document-decider.js';
 import { savedConfigs } from '../domain/config/index.js';
 import { savedOverlays } from '../domain/overlay/index.js';
-import { Problems, problem } from '../problems.js';
 import { compose, type Composition, type Layer } from './compose.js';
 import { readConfigInput, requireValidOverlay, type ConfigInput, type DocumentLoader } from './config-input.js';
 import type { GenerationConfig } from './config-schema.js';
@@ -12,6 +10,7 @@ import { estimateConfig, type ConfigEstimate } from './estimate.js';
 import type { ConfigIssue } from './issues.js';
 import { normaliseConfig } from './normalise.js';
 import type { PackCatalog } from './pack-catalog.js';
+import { SavedDocuments } from './saved-documents.js';
 import { requireValidConfig, validateConfig } from './validate.js';
 import { parseYamlSource, type YamlSource } from './yaml-source.js';
 
@@ -53,18 +52,6 @@ export interface BalancedEstimate extends ConfigEstimate {
   balance_covers: boolean;
 }
 
-/** A saved document as its owner sees it, and the global position its last write reached (for read-your-writes). */
-export interface SavedDocument {
-  id: string;
-  name: string;
-  mode: Owner['mode'];
-  version: number;
-  content: DocumentContent;
-  created_at: string;
-  updated_at: string;
-  position: number;
-}
-
 export interface ComposeRequest {
   /** A saved config's id, or an inline (possibly partial) config. */
   base: string | Record<string, unknown>;
@@ -83,9 +70,15 @@ export type ComposeResult = Composition & { validation: ValidationResult };
 export class ConfigService implements DocumentLoader {
   /** The packs as config rules see them (quick generation checks its requests with the same rules). */
   readonly catalog: PackCatalog;
+  /** Saved configs, kept in their normal form. */
+  readonly savedConfigs: SavedDocuments<GenerationConfig>;
+  /** Saved overlay layers, kept as given. */
+  readonly savedOverlays: SavedDocuments<Record<string, unknown>>;
 
   constructor(private readonly deps: ConfigServiceDeps) {
     this.catalog = deps.catalog;
+    this.savedConfigs = new SavedDocuments(savedConfigs, deps, (config) => normaliseConfig(config) as unknown as DocumentContent);
+    this.savedOverlays = new SavedDocuments(savedOverlays, deps);
   }
 
   /** For JOBS: `{config} | {config_yaml} | {config_id, overlays}` to a valid, normalised config and its estimate, or a ProblemError. */
@@ -149,90 +142,11 @@ export class ConfigService implements DocumentLoader {
     return { ...composition, validation: this.check(composition.config) };
   }
 
-  async saveConfig(owner: Owner, name: string, config: GenerationConfig, metadata?: EventMetadata): Promise<SavedDocument> {
-    return this.save(savedConfigs, owner, name, normaliseConfig(config) as unknown as DocumentContent, metadata);
-  }
-
-  async updateConfig(owner: Owner, id: string, changes: { name?: string; config?: GenerationConfig }, metadata?: EventMetadata): Promise<SavedDocument> {
-    const content = changes.config && (normaliseConfig(changes.config) as unknown as DocumentContent);
-    return this.update(savedConfigs, owner, id, { name: changes.name, content }, metadata);
-  }
-
-  async deleteConfig(owner: Owner, id: string, metadata?: EventMetadata): Promise<number> {
-    return this.delete(savedConfigs, owner, id, metadata);
-  }
-
-  async getConfig(owner: Owner, id: string): Promise<SavedDocument> {
-    return this.get(savedConfigs, owner, id);
-  }
-
-  async saveOverlay(owner: Owner, name: string, overlay: Record<string, unknown>, metadata?: EventMetadata): Promise<SavedDocument> {
-    return this.save(savedOverlays, owner, name, overlay, metadata);
-  }
-
-  async updateOverlay(owner: Owner, id: string, changes: { name?: string; overlay?: Record<string, unknown> }, metadata?: EventMetadata): Promise<SavedDocument> {
-    return this.update(savedOverlays, owner, id, { name: changes.name, content: changes.overlay }, metadata);
-  }
-
-  async deleteOverlay(owner: Owner, id: string, metadata?: EventMetadata): Promise<number> {
-    return this.delete(savedOverlays, owner, id, metadata);
-  }
-
-  async getOverlay(owner: Owner, id: string): Promise<SavedDocument> {
-    return this.get(savedOverlays, owner, id);
-  }
-
   async config(owner: Owner, id: string): Promise<GenerationConfig> {
-    return (await this.getConfig(owner, id)).content as unknown as GenerationConfig;
+    return this.savedConfigs.content(owner, id);
   }
 
   async overlay(owner: Owner, id: string): Promise<Record<string, unknown>> {
-    return (await this.getOverlay(owner, id)).content;
+    return this.savedOverlays.content(owner, id);
   }
-
-  private async save<Noun extends string>(model: DocumentModel<Noun>, owner: Owner, name: string, content: DocumentContent, metadata?: EventMetadata): Promise<SavedDocument> {
-    const id = model.newId();
-    const result = await this.deps.commands.handle(model.decider, model.stream(id), { type: 'Save', id, owner, name, content, at: this.now() }, { metadata });
-    return view(result.state, result.position);
-  }
-
-  private async update<Noun extends string>(model: DocumentModel<Noun>, owner: Owner, id: string, changes: { name?: string; content?: DocumentContent }, metadata?: EventMetadata): Promise<SavedDocument> {
-    requireId(model, id);
-    const command = { type: 'Update' as const, id, owner, ...changes, at: this.now() };
-    const result = await this.deps.commands.handle(model.decider, model.stream(id), command, { metadata });
-    return view(result.state, result.position);
-  }
-
-  private async delete<Noun extends string>(model: DocumentModel<Noun>, owner: Owner, id: string, metadata?: EventMetadata): Promise<number> {
-    requireId(model, id);
-    return (await this.deps.commands.handle(model.decider, model.stream(id), { type: 'Delete', id, owner, at: this.now() }, { metadata })).position;
-  }
-
-  private async get<Noun extends string>(model: DocumentModel<Noun>, owner: Owner, id: string): Promise<SavedDocument> {
-    requireId(model, id);
-    const { state, position } = await this.deps.commands.load(model.decider, model.stream(id));
-    if (!model.visibleTo(state, owner)) throw problem(Problems.notFound, `no ${model.noun} ${id}`);
-    return view(state, position);
-  }
-
-  private now(): string {
-    return this.deps.clock.now().toISOString();
-  }
-}
-
-function requireId<Noun extends string>(model: DocumentModel<Noun>, id: string): void {
-  if (!model.isId(id)) throw problem(Problems.notFound, `no ${model.noun} ${id}`);
-}
-
-function view(state: DocumentState, position: number): SavedDocument {
-  return {
-    id: state.id!,
-    name: state.name!,
-    mode: state.owner!.mode,
-    version: state.version,
-    content: state.content!,
-    created_at: state.createdAt!,
-    updated_at: state.updatedAt!,
-    position,
-  };
 }

@@ -44,9 +44,9 @@ describe('config service', () => {
   });
 
   it('resolves a saved config with ordered overlays, visible only to its owner and mode', async () => {
-    const saved = await service.saveConfig(live, 'base', config);
-    const bigger = await service.saveOverlay(live, 'bigger', { tables: [{ name: 'transactions', rows: 5000 }] });
-    const seeded = await service.saveOverlay(live, 'seeded', { seed: 9, tables: [{ name: 'transactions', rows: 1000 }] });
+    const saved = await service.savedConfigs.save(live, 'base', config);
+    const bigger = await service.savedOverlays.save(live, 'bigger', { tables: [{ name: 'transactions', rows: 5000 }] });
+    const seeded = await service.savedOverlays.save(live, 'seeded', { seed: 9, tables: [{ name: 'transactions', rows: 1000 }] });
     const resolved = await service.resolve(live, { config_id: saved.id, overlays: [bigger.id, seeded.id] });
     expect(resolved.config.seed).to.equal(9);
     expect(resolved.config.tables[0].rows).to.equal(1000);
@@ -59,8 +59,8 @@ describe('config service', () => {
     const refused = await problemOf(service.resolve(live, { config_yaml: 'version: 1\nsector: cards\ntables:\n  - { name: transactions, rows: -1 }\n' }));
     expect(refused.type.slug).to.equal('invalid-config');
     expect(refused.extensions.errors).to.deep.equal([{ pointer: '/tables/0/rows', message: 'must be >= 1', line: 4, column: 33 }]);
-    const saved = await service.saveConfig(live, 'base', config);
-    const broken = await service.saveOverlay(live, 'no tables', { tables: null });
+    const saved = await service.savedConfigs.save(live, 'base', config);
+    const broken = await service.savedOverlays.save(live, 'no tables', { tables: null });
     expect((await problemOf(service.resolve(live, { config_id: saved.id, overlays: [broken.id] }))).type.slug).to.equal('invalid-config');
   });
 
@@ -70,13 +70,13 @@ describe('config service', () => {
   });
 
   it('saves, updates and deletes as events; the projection lists what is left, newest first', async () => {
-    const first = await service.saveConfig(live, 'first', config);
-    const second = await service.saveConfig(live, 'second', config);
-    await service.saveConfig(test, 'sandbox', config);
-    const updated = await service.updateConfig(live, first.id, { name: 'renamed' });
+    const first = await service.savedConfigs.save(live, 'first', config);
+    const second = await service.savedConfigs.save(live, 'second', config);
+    await service.savedConfigs.save(test, 'sandbox', config);
+    const updated = await service.savedConfigs.update(live, first.id, { name: 'renamed' });
     expect(updated).to.include({ name: 'renamed', version: 2 });
-    await service.deleteConfig(live, second.id);
-    expect((await problemOf(service.getConfig(live, second.id))).type.slug).to.equal('not-found');
+    await service.savedConfigs.delete(live, second.id);
+    expect((await problemOf(service.savedConfigs.get(live, second.id))).type.slug).to.equal('not-found');
     expect((await store.readStream(`config-${second.id}`)).map((event) => event.type)).to.deep.equal(['ConfigSaved', 'ConfigDeleted']);
 
     const state = (await store.readAll()).reduce(configsProjection.apply, configsProjection.initialState());
@@ -86,18 +86,18 @@ describe('config service', () => {
   });
 
   it('applies racing updates one after the other (the stream revision is the lock), and a deleted config resolves no more', async () => {
-    const saved = await service.saveConfig(live, 'base', config);
-    await Promise.all([service.updateConfig(live, saved.id, { name: 'a' }), service.updateConfig(live, saved.id, { config: { ...config, seed: 4 } })]);
-    const current = await service.getConfig(live, saved.id);
+    const saved = await service.savedConfigs.save(live, 'base', config);
+    await Promise.all([service.savedConfigs.update(live, saved.id, { name: 'a' }), service.savedConfigs.update(live, saved.id, { content: { ...config, seed: 4 } })]);
+    const current = await service.savedConfigs.get(live, saved.id);
     expect(current).to.include({ version: 3, name: 'a' });
     expect(current.content.seed).to.equal(4);
     expect((await store.readStream(`config-${saved.id}`)).map((event) => event.type)).to.deep.equal(['ConfigSaved', 'ConfigUpdated', 'ConfigUpdated']);
-    await service.deleteConfig(live, saved.id);
+    await service.savedConfigs.delete(live, saved.id);
     expect((await problemOf(service.resolve(live, { config_id: saved.id }))).type.slug).to.equal('not-found');
   });
 
   it('composes an inline base with saved and inline overlays, validating the result', async () => {
-    const overlay = await service.saveOverlay(live, 'csv', { output: { format: 'csv' } });
+    const overlay = await service.savedOverlays.save(live, 'csv', { output: { format: 'csv' } });
     const result = await service.compose(live, { base: config, overlays: [overlay.id, { seed: null }] });
     expect(result.sources).to.include({ '/sector': 'base', '/output/format': overlay.id });
     expect(result.validation.valid).to.equal(true);

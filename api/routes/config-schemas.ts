@@ -1,0 +1,57 @@
+import { configSchema } from '../../core/configs/config-schema.js';
+import { overlaySchema } from '../../core/configs/overlay-schema.js';
+import { MAX_YAML_BYTES } from '../../core/configs/yaml-source.js';
+import { MAX_NAME_LENGTH } from '../../core/domain/config/document-decider.js';
+import type { JsonSchema } from '../../core/events/registry.js';
+
+/*
+ * The schemas the configs routes answer with. A config inside an answer is published with its full
+ * schema (also served alone by GET /v1/configs/schema), without the `$id` and dialect of a document.
+ */
+
+function embedded({ $id: _id, $schema: _dialect, ...schema }: JsonSchema): JsonSchema {
+  return schema;
+}
+export const embeddedConfig = embedded(configSchema);
+export const embeddedOverlay = embedded(overlaySchema);
+
+export const YAML_TYPES = ['application/yaml', 'text/yaml'] as const;
+export const yamlBody = { type: 'string', maxLength: MAX_YAML_BYTES, description: 'A generation config in YAML (GET /v1/configs/schema).' };
+export const name = { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH };
+
+const issue = {
+  type: 'object',
+  required: ['pointer', 'message'],
+  properties: { pointer: { type: 'string' }, message: { type: 'string' }, line: { type: 'integer' }, column: { type: 'integer' } },
+};
+
+export const estimateSchema = {
+  type: 'object',
+  required: ['rows', 'credits', 'tables'],
+  properties: {
+    rows: { type: 'integer' },
+    credits: { type: 'integer', description: 'What a live key is charged.' },
+    tables: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'rows', 'credits_per_1000_rows', 'credits'],
+        properties: { name: { type: 'string' }, rows: { type: 'integer' }, credits_per_1000_rows: { type: 'number' }, credits: { type: 'integer' } },
+      },
+    },
+    mode: { enum: ['live', 'test'] },
+    credits_available: { type: 'integer' },
+    balance_covers: { type: 'boolean', description: 'Whether the balance covers it; always true with a test key, which is never charged.' },
+  },
+};
+
+export const validationSchema = {
+  type: 'object',
+  required: ['valid', 'errors', 'config', 'estimate'],
+  properties: {
+    valid: { type: 'boolean' },
+    errors: { type: 'array', items: issue },
+    config: { oneOf: [embeddedConfig, { type: 'null' }], description: 'The normalised config (defaults explicit); null when invalid.' },
+    estimate: { oneOf: [estimateSchema, { type: 'null' }] },
+  },
+};
