@@ -6,6 +6,7 @@
  * on a shared machine, other processes only ever slow a run down, so the best run is the truest.
  */
 import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import type { BenchOptions } from './index.js';
 import { loadPacks } from '../core/packs/loader.js';
 import type { PackRegistry } from '../core/packs/registry.js';
@@ -59,7 +60,8 @@ export async function run({ json, args }: BenchOptions) {
       measuredTables.push([`${sector}.${table}`, single, pooled]);
     }
     log(`naive baseline (faker call per cell, 1 thread): ${Math.round(naive).toLocaleString('en')} rows/s`);
-    log(`pool: ${poolSize} workers; ${rows.toLocaleString('en')} rows per table, NDJSON`);
+    const parallelism = await measuredParallelism(poolSize);
+    log(`pool: ${poolSize} workers; ${rows.toLocaleString('en')} rows per table, NDJSON; ${poolSize} spinning threads now do ${parallelism}× the work of one`);
     const tables: Record<string, TableFigures> = {};
     for (const [name, single, pooled] of measuredTables) {
       const figures: TableFigures = {
@@ -75,7 +77,7 @@ export async function run({ json, args }: BenchOptions) {
           ` | pool ${figures.pool_rows_per_s.toLocaleString('en').padStart(10)} rows/s ${String(figures.pool_mb_per_s).padStart(6)} MB/s (${round(figures.pool_rows_per_s / figures.one_worker_rows_per_s)}× 1 worker)`,
       );
     }
-    return { naive_rows_per_s: Math.round(naive), pool_size: poolSize, tables };
+    return { naive_rows_per_s: Math.round(naive), pool_size: poolSize, cpu_parallelism: parallelism, tables };
   } finally {
     await Promise.all([one.close(), all.close()]);
   }
@@ -95,6 +97,24 @@ async function drain(pool: GenerationPool, plan: Plan, table: string): Promise<{
   let bytes = 0;
   for await (const chunk of pool.generate(plan, table, { format: 'ndjson' })) bytes += chunk.byteLength;
   return { seconds: (performance.now() - started) / 1000, bytes };
+}
+
+/**
+ * How much work `threads` busy threads get done together, in units of one thread's, right now: the
+ * ceiling of the pool's speed-up over one worker on this machine at this moment (other processes, or
+ * virtual cores sharing a physical one, can bring it down to 1).
+ */
+async function measuredParallelism(threads: number): Promise<number> {
+  const spin = (count: number) =>
+    Promise.all(
+      Array.from({ length: count }, () => {
+        const worker = new Worker('let n = 0; const end = Date.now() + 500; while (Date.now() < end) n++; require("node:worker_threads").parentPort.postMessage(n);', { eval: true });
+        return new Promise<number>((resolve, reject) => worker.once('message', resolve).once('error', reject));
+      }),
+    ).then((counts) => counts.reduce((sum, n) => sum + n, 0));
+  const one = await spin(1);
+  const all = await spin(threads);
+  return round(all / one);
 }
 
 function fastest(a: { seconds: number; bytes: number }, b: { seconds: number; bytes: number }) {
