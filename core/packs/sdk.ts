@@ -5,11 +5,16 @@
  *
  * docs/pack-author-guide.md explains every member with a complete example.
  */
-import type { Rng } from '../generation/prng.js';
+import { Rng, hashString } from '../generation/prng.js';
 import type { Row } from '../generation/types/data-type.js';
 import type { Helpers } from '../generation/helpers.js';
 
-export type { Rng, Row, Helpers };
+export type { Row, Helpers };
+/**
+ * The engine's generator and string hash, for a pack that needs a stream of its own beyond the row's
+ * (e.g. one price path that two per-parent tables of an instrument both walk): `new Rng(hashString(key), n)`.
+ */
+export { Rng, hashString };
 
 /** The column types of the catalog (GET /v1/catalog/types describes each one and its parameters). */
 export type ColumnType =

@@ -1,5 +1,5 @@
-import { definePack, type Row, type RowContext } from '../../core/packs/sdk.js';
-import { dayOf, hashKey, PricePath, type Bar } from './price-path.js';
+import { definePack, hashString, type Row, type RowContext } from '../../core/packs/sdk.js';
+import { dayOf, PricePath, type Bar } from './price-path.js';
 import { ETF_DOMICILES, ETF_EXPOSURES, ETF_PROVIDERS, EXCHANGES, GICS_SECTORS, PRICE_LEVEL, type Exchange } from './reference-data.js';
 
 /**
@@ -38,7 +38,7 @@ function pathOf(ctx: RowContext<SeriesOptions>): { path: PricePath; instrument: 
   const tick = 10 ** -ctx.helpers.minorUnits(currency);
   const listed = dayOf(String(instrument.listed_on));
   const path = new PricePath({
-    seed: hashKey(ctx.key('instruments', ctx.parent)),
+    seed: hashString(ctx.key('instruments', ctx.parent)),
     reference_price: Number(instrument.reference_price),
     first_day: listed,
     annual_drift: Number(instrument.annual_drift),

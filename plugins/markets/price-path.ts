@@ -1,3 +1,5 @@
+import { Rng } from '../../core/packs/sdk.js';
+
 /**
  * An instrument's price path: geometric Brownian motion on business days, and each day's bar drawn
  * around it. The price bars and the trades are two per-parent tables, so each would see its own random
@@ -46,9 +48,9 @@ export interface Bar {
  * Brownian bridge from one to the next. Together they are exactly Brownian motion on business days.
  */
 export class PricePath {
-  private readonly anchors = new Stream(0, 0);
-  private readonly steps = new Stream(0, 0);
-  private readonly intraday = new Stream(0, 0);
+  private readonly anchors = new Rng(0, 0);
+  private readonly steps = new Rng(0, 0);
+  private readonly intraday = new Rng(0, 0);
   private readonly drift: number;
   private readonly sd: number;
   private period = 0;
@@ -145,62 +147,3 @@ function nextBusinessDay(day: number): number {
 }
 
 export const dayOf = (date: string): number => Math.floor(Date.parse(date) / DAY);
-
-/** FNV-1a of a string: the instrument's key becomes its path's seed. */
-export function hashKey(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-/**
- * A small seeded generator (sfc32) for the path's own streams; reseeding positions it on the stream of
- * (seed, index) in constant time.
- */
-class Stream {
-  private a = 0;
-  private b = 0;
-  private c = 0;
-  private d = 0;
-
-  constructor(seed: number, index: number) {
-    this.reseed(seed, index);
-  }
-
-  reseed(seed: number, index: number): this {
-    this.a = mix32(seed ^ 0x9e3779b9);
-    this.b = mix32(index + 0x3c6ef372);
-    this.c = mix32((seed + Math.imul(index, 0x85ebca6b)) ^ 0xdaa66d2b);
-    this.d = 1;
-    for (let i = 0; i < 4; i++) this.u32();
-    return this;
-  }
-
-  private u32(): number {
-    const t = (((this.a + this.b) | 0) + this.d) | 0;
-    this.d = (this.d + 1) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = (this.c << 21) | (this.c >>> 11);
-    this.c = (this.c + t) | 0;
-    return t >>> 0;
-  }
-
-  uniform(): number {
-    return this.u32() / 4294967296;
-  }
-
-  normal(): number {
-    return Math.sqrt(-2 * Math.log(1 - this.uniform())) * Math.cos(2 * Math.PI * this.uniform());
-  }
-}
-
-function mix32(value: number): number {
-  let h = value >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
