@@ -1,5 +1,5 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv } from '../core/json-schema.js';
 import type { JsonSchema } from '../core/events/registry.js';
 import { Problems, problem } from '../core/problems.js';
 
@@ -17,8 +17,8 @@ export interface FieldError {
  * Path and query values arrive as strings and are coerced to the schema's types; bodies are not.
  */
 export class RequestValidator {
-  private readonly strictAjv = withFormats(new Ajv2020({ allErrors: true, strict: false, useDefaults: true }));
-  private readonly coercingAjv = withFormats(new Ajv2020({ allErrors: true, strict: false, useDefaults: true, coerceTypes: true }));
+  private readonly strictAjv = createAjv({ useDefaults: true });
+  private readonly coercingAjv = createAjv({ useDefaults: true, coerceTypes: true });
 
   compile(location: Location, schema: JsonSchema): (value: unknown) => void {
     const validate = (location === 'body' ? this.strictAjv : this.coercingAjv).compile(schema);
@@ -28,10 +28,6 @@ export class RequestValidator {
   }
 }
 
-function withFormats(ajv: Ajv2020): Ajv2020 {
-  (addFormats as unknown as (ajv: Ajv2020) => Ajv2020)(ajv);
-  return ajv;
-}
 
 function fieldErrors(location: Location, validate: ValidateFunction): FieldError[] {
   return (validate.errors ?? []).map((error) => ({ in: location, pointer: pointerOf(error), message: error.message ?? 'is invalid' }));

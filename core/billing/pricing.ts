@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createAjv } from '../json-schema.js';
 import { parse } from 'yaml';
 import { TIERS, type Tier } from '../domain/account/profile.js';
 
@@ -67,7 +67,7 @@ const defaultPricingFile = new URL('./pricing.yaml', import.meta.url);
 /** Reads and validates a pricing file; a malformed one stops the service at start rather than mispricing. */
 export function loadPricing(file: string | URL = defaultPricingFile): Pricing {
   const document: unknown = parse(readFileSync(file, 'utf8'));
-  const ajv = new Ajv2020({ allErrors: true });
+  const ajv = createAjv();
   const validate = ajv.compile(schema);
   if (!validate(document)) throw new Error(`pricing file ${String(file)} is invalid: ${ajv.errorsText(validate.errors)}`);
   return document as unknown as Pricing;

@@ -1,10 +1,9 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv } from '../json-schema.js';
 import type { JsonSchema } from '../events/registry.js';
 import { toPointer, type ConfigIssue } from './issues.js';
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-(addFormats as unknown as (ajv: Ajv2020) => Ajv2020)(ajv);
+const ajv = createAjv();
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
 /** Each failing field of `value` against `schema`, as issues whose pointers start at `at`. */

@@ -1,5 +1,5 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv } from '../json-schema.js';
 import type { RecordedEvent } from './envelope.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -32,7 +32,7 @@ export class InvalidEventDataError extends Error {
 export class EventRegistry {
   private readonly definitions = new Map<string, EventDefinition>();
   private readonly validators = new Map<string, ValidateFunction>();
-  private readonly ajv = addFormats.default(new Ajv2020({ allErrors: true, strict: false }));
+  private readonly ajv = createAjv();
 
   constructor(definitions: Iterable<EventDefinition> = []) {
     for (const definition of definitions) this.register(definition);

@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createAjv } from '../json-schema.js';
 import { problem } from '../problems.js';
 import { checkColumnParams, parentsOf } from '../packs/manifest.js';
 import { columnParams, mergeParams } from './params.js';
@@ -57,8 +56,7 @@ export interface PackSource {
 /** Rows in one table of one plan; keys stay unique up to 2^32 rows, this keeps well below. */
 export const MAX_TABLE_ROWS = 1_000_000_000;
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-addFormats.default(ajv);
+const ajv = createAjv();
 
 export function buildPlan(packs: PackSource, request: PlanRequest): Plan {
   const pack = packs.require(request.sector);

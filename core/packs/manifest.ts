@@ -1,5 +1,4 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createAjv } from '../json-schema.js';
 import { columnParams } from '../generation/params.js';
 import { dataTypes } from '../generation/types/index.js';
 import type { PackDefinition } from './sdk.js';
@@ -9,8 +8,7 @@ import type { PackDefinition } from './sdk.js';
  * parameters against their type, references to tables that exist, option defaults against their schema).
  * `checkManifest` returns the reasons a pack is refused; an empty list means it is accepted.
  */
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-addFormats.default(ajv);
+const ajv = createAjv();
 
 const NAME = '^[a-z][a-z0-9_]{0,39}$';
 
