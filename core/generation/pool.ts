@@ -66,10 +66,6 @@ export class GenerationPool {
     const planJson = JSON.stringify(plan);
     const base = { pack_url: pack.module_url, plan_id: `${hashString(planJson).toString(36)}-${planJson.length}`, plan, table, format };
     const stop = new AbortController();
-    const aborted = new Promise<never>((_, reject) => {
-      stop.signal.addEventListener('abort', () => reject(stop.signal.reason as Error), { once: true });
-    });
-    aborted.catch(() => undefined);
     const abort = () => stop.abort(signal?.reason);
     signal?.addEventListener('abort', abort, { once: true });
     const inFlight: Promise<Uint8Array>[] = [];
@@ -84,7 +80,7 @@ export class GenerationPool {
           running.catch(() => undefined); // observed when its turn comes; avoid an unhandled rejection before then
           inFlight.push(running);
         }
-        const bytes = await Promise.race([inFlight.shift()!, aborted]);
+        const bytes = await settledOrAborted(inFlight.shift()!, stop.signal);
         rowsDone += layout.at(delivered++).rows;
         yield bytes;
         onProgress?.(rowsDone, layout.rows);
@@ -147,6 +143,20 @@ export class GenerationPool {
   async close(): Promise<void> {
     await this.piscina.destroy();
   }
+}
+
+/**
+ * `promise`, or a rejection as soon as `signal` aborts. Not `Promise.race` with one promise that waits
+ * for the abort: each race leaves a reaction on that long-lived promise holding the race's result, so
+ * every chunk of a table stayed reachable until the table ended (RSS grew with the output's size).
+ */
+function settledOrAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function reason(error: unknown, timedOut: boolean, timeoutMs: number, memoryMb: number): string {

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { loadPacks } from '../../core/packs/loader.js';
 import type { PackRegistry } from '../../core/packs/registry.js';
 import { buildPlan } from '../../core/generation/plan.js';
@@ -62,5 +64,23 @@ describe('the generation pool under faulty generators', function () {
     const error = await pending.then(() => null, (caught: Error) => caught);
     expect(error?.message).to.equal('client went away');
     await stillServes();
+  });
+
+  it('lets go of each chunk once the caller has it, so memory does not grow with the table', async () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const plan = { ...buildPlan(registry, { sector: 'faulty', seed: 1, tables: [{ name: 'fine', rows: 300 }] }), chunk_rows: 10 };
+    const delivered: WeakRef<ArrayBufferLike>[] = [];
+    let retained = -1;
+    for await (const bytes of pool.generate(plan, 'fine', { format: 'ndjson' })) {
+      delivered.push(new WeakRef(bytes.buffer));
+      if (delivered.length === 25) {
+        await new Promise((resolve) => setImmediate(resolve)); // WeakRef targets are kept until the job ends
+        collectGarbage();
+        retained = delivered.slice(0, 20).filter((ref) => ref.deref() !== undefined).length;
+      }
+    }
+    expect(delivered).to.have.length(30);
+    expect(retained, 'chunks delivered earlier that are still reachable').to.equal(0);
   });
 });
