@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { migrateUnderLock } from '../core/store/postgres-migration.js';
 import type { ProjectionSnapshot, SnapshotStore } from './snapshot-store.js';
 
 /** Snapshots in the events' own schema. Instances of a fleet share them: any row is a consistent (state, position) pair. */
@@ -29,13 +30,13 @@ export class PostgresSnapshotStore implements SnapshotStore {
   }
 
   private migrate(): Promise<unknown> {
-    this.ready ??= this.pool.query(`
+    this.ready ??= migrateUnderLock(this.pool, (client) => client.query(`
       CREATE TABLE IF NOT EXISTS ${this.table} (
         name     text    PRIMARY KEY,
         version  integer NOT NULL,
         position bigint  NOT NULL,
         state    jsonb   NOT NULL
-      )`);
+      )`).then(() => undefined));
     return this.ready;
   }
 }

@@ -8,6 +8,7 @@ import { checkExpectedRevision, sealEvents } from './seal.js';
 import { pollingSubscription } from './polling-subscription.js';
 import { wakeOrTimeout } from './wake-or-timeout.js';
 import { StreamHeads } from './stream-heads.js';
+import { migrateUnderLock } from './postgres-migration.js';
 
 /**
  * Global positions and the in-flight transaction gap.
@@ -103,11 +104,8 @@ export class PostgresEventStore implements EventStore {
     return store;
   }
 
-  private async migrate(): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query(`SELECT pg_advisory_xact_lock(hashtext('finsynth-migrate'))`);
+  private migrate(): Promise<void> {
+    return migrateUnderLock(this.pool, async (client) => {
       // Checked first: CREATE SCHEMA needs the CREATE privilege on the database even when the schema exists.
       const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [this.schemaName]);
       if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${this.schema}`);
@@ -125,13 +123,7 @@ export class PostgresEventStore implements EventStore {
           hash        text        NOT NULL,
           UNIQUE (stream, revision)
         )`);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK');
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async append(stream: string, events: readonly NewEvent[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
