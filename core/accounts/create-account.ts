@@ -17,8 +17,8 @@ export interface CreatedAccount {
  * account, grants its starting credits (exactly `credits`, or the tier's monthly allowance), and
  * issues one live and one test key holding every scope.
  */
-export async function createAccount(services: Services, options: { tier: Tier; credits?: number }): Promise<CreatedAccount> {
-  const accountId = newAccountId();
+export async function createAccount(services: Services, options: { tier: Tier; credits?: number; accountId?: string }): Promise<CreatedAccount> {
+  const accountId = options.accountId ?? newAccountId();
   const metadata = { correlation_id: accountId };
   await services.commands.handle(
     accountDecider,

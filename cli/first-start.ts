@@ -1,0 +1,33 @@
+import { createAccount } from '../core/accounts/create-account.js';
+import { AccountAlreadyOpen } from '../core/domain/account/profile.js';
+import { ProblemError } from '../core/problems.js';
+import type { Services } from '../core/services.js';
+
+/** The tier of the account opened on first start: the operator's own, so its limits stay out of the way. */
+const LOCAL_ACCOUNT_TIER = 'scale';
+
+/**
+ * The first-start account has a fixed id, so that instances starting together on one empty store
+ * open it once: the account stream is the lock, and every instance but one finds it already open.
+ */
+export const LOCAL_ACCOUNT_ID = 'acc_local';
+
+/**
+ * An empty store means a fresh install: give its operator an account and keys to start with, once.
+ * Returns what to print (the keys are shown this once), or null when there is nothing to say.
+ */
+export async function openLocalAccountOnFirstStart(services: Services): Promise<string | null> {
+  if ((await services.store.headPosition()) !== 0) return null;
+  try {
+    const { account_id, keys, position } = await createAccount(services, { tier: LOCAL_ACCOUNT_TIER, accountId: LOCAL_ACCOUNT_ID });
+    await services.projections.waitFor(position);
+    return (
+      `First start with an empty store: opened the local account ${account_id} (${LOCAL_ACCOUNT_TIER} tier).\n` +
+      `  live key: ${keys.live}\n  test key: ${keys.test}\n` +
+      'These keys are shown this once; keep them. `npx finsynth accounts create` opens more accounts.\n'
+    );
+  } catch (error) {
+    if (error instanceof ProblemError && error.type === AccountAlreadyOpen) return 'First start: another instance opened the local account; its output shows the keys.\n';
+    throw error;
+  }
+}

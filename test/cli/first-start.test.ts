@@ -1,0 +1,40 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../core/config.js';
+import { createServices, type Services } from '../../core/services.js';
+import { LOCAL_ACCOUNT_ID, openLocalAccountOnFirstStart } from '../../cli/first-start.js';
+import { accountStream } from '../../core/domain/account/index.js';
+
+describe('first start', function () {
+  this.timeout(60_000);
+  let dataDir: string;
+  const instances: Services[] = [];
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'finsynth-first-start-'));
+  });
+
+  afterEach(async () => {
+    for (const services of instances.splice(0)) await services.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const instance = async () => {
+    const services = await createServices(loadConfig({}, { dataDir, logLevel: 'silent' }));
+    instances.push(services);
+    return services;
+  };
+
+  it('opens the local account once when two instances start together on one empty store', async () => {
+    const [a, b] = [await instance(), await instance()];
+    const said = await Promise.all([openLocalAccountOnFirstStart(a), openLocalAccountOnFirstStart(b)]);
+    expect(said.filter((text) => text?.includes('live key: '))).to.have.length(1);
+    expect(said.filter((text) => text?.includes('another instance opened the local account'))).to.have.length(1);
+
+    const opened = (await a.store.readAll()).filter((event) => event.type === 'AccountOpened');
+    expect(opened.map((event) => event.stream)).to.deep.equal([accountStream(LOCAL_ACCOUNT_ID)]);
+    expect(await openLocalAccountOnFirstStart(a), 'a later start').to.equal(null);
+  });
+});
