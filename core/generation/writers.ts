@@ -1,7 +1,7 @@
 import type { ByteSink } from './byte-sink.js';
+import { writeFixed, writeIsoTimestamp, writeNumber } from './cell-bytes.js';
 import { currencyByCode } from './reference-data/currencies.js';
 import type { CompiledColumn } from './runtime.js';
-import { formatFixed } from './time-format.js';
 import type { Row } from './types/index.js';
 
 /**
@@ -61,7 +61,7 @@ function jsonValue(out: ByteSink, value: unknown): void {
     case 'string':
       return jsonString(out, value);
     case 'number':
-      return Number.isFinite(value) ? out.ascii(String(value)) : out.constant(NULL);
+      return Number.isFinite(value) ? writeNumber(out, value) : out.constant(NULL);
     case 'boolean':
       return out.constant(value ? TRUE : FALSE);
     default:
@@ -94,7 +94,7 @@ function csvField(text: string): string {
 function csvValue(out: ByteSink, value: unknown): void {
   if (value === null || value === undefined) return;
   if (typeof value === 'string') return csvString(out, value);
-  if (typeof value === 'number') return out.ascii(String(value));
+  if (typeof value === 'number') return writeNumber(out, value);
   if (typeof value === 'object') return csvString(out, JSON.stringify(value));
   out.text(String(value));
 }
@@ -105,8 +105,30 @@ function moneyEncoder(column: CompiledColumn, fallback: (out: ByteSink, value: u
   const currencyColumn = column.currencyColumn;
   return (out, value, row) => {
     if (typeof value !== 'number' || !Number.isFinite(value)) return fallback(out, value);
-    out.ascii(formatFixed(value, fixed ?? (currencyColumn ? currencyByCode.get(row[currencyColumn] as string)?.minor_units ?? 2 : 2)));
+    writeFixed(out, value, fixed ?? (currencyColumn ? currencyByCode.get(row[currencyColumn] as string)?.minor_units ?? 2 : 2));
   };
+}
+
+/**
+ * A timestamp column also takes its instant as a number (ms since the epoch), the fast path a generator
+ * may use instead of helpers.isoTimestamp: the writer prints it without building a string.
+ */
+function timestampEncoder(fallback: (out: ByteSink, value: unknown) => void, quoted: boolean): Encode {
+  return (out, value) => {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return fallback(out, value);
+    if (!quoted) return writeIsoTimestamp(out, value);
+    out.reserve(1);
+    out.buffer[out.length++] = 34;
+    writeIsoTimestamp(out, value);
+    out.reserve(1);
+    out.buffer[out.length++] = 34;
+  };
+}
+
+function encoderOf(column: CompiledColumn, generic: (out: ByteSink, value: unknown) => void, quoted: boolean): Encode {
+  if (column.type.name === 'money') return moneyEncoder(column, generic);
+  if (column.type.name === 'timestamp') return timestampEncoder(generic, quoted);
+  return generic;
 }
 
 export function tableWriter(columns: CompiledColumn[], format: Format): TableWriter {
@@ -114,13 +136,13 @@ export function tableWriter(columns: CompiledColumn[], format: Format): TableWri
     return {
       start: `${columns.map((column) => column.name).join(',')}\r\n`,
       end: () => '',
-      row: compileRowWriter(columns, csvValue, columns.map((_, i) => (i ? ',' : '')), '\r\n'),
+      row: compileRowWriter(columns, csvValue, false, columns.map((_, i) => (i ? ',' : '')), '\r\n'),
     };
   }
   if (format === 'ndjson') {
-    return { start: '', end: () => '', row: compileRowWriter(columns, jsonValue, jsonPrefixes(columns), '}\n') };
+    return { start: '', end: () => '', row: compileRowWriter(columns, jsonValue, true, jsonPrefixes(columns), '}\n') };
   }
-  const object = compileRowWriter(columns, jsonValue, jsonPrefixes(columns), '}');
+  const object = compileRowWriter(columns, jsonValue, true, jsonPrefixes(columns), '}');
   const first = bytesOf('\n');
   const next = bytesOf(',\n');
   return {
@@ -146,8 +168,8 @@ function bytesOf(text: string): Uint8Array {
  * most of a row's bytes, written as unrolled stores of constant bytes. Names are checked identifiers
  * (manifest schema) and are quoted here anyway.
  */
-function compileRowWriter(columns: CompiledColumn[], generic: (out: ByteSink, value: unknown) => void, prefixes: string[], suffix: string): TableWriter['row'] {
-  const encoders: Encode[] = columns.map((column) => (column.type.name === 'money' ? moneyEncoder(column, generic) : generic));
+function compileRowWriter(columns: CompiledColumn[], generic: (out: ByteSink, value: unknown) => void, quoted: boolean, prefixes: string[], suffix: string): TableWriter['row'] {
+  const encoders: Encode[] = columns.map((column) => encoderOf(column, generic, quoted));
   const cells = columns.map((column, i) => `${constantStores(prefixes[i])}\n  encoders[${i}](out, row[${JSON.stringify(column.name)}], row);`);
   const factory = new Function('encoders', `return function writeRow(out, row) {\n  let buffer, at;\n${cells.join('\n')}\n${constantStores(suffix)}\n};`);
   return factory(encoders) as TableWriter['row'];

@@ -195,10 +195,10 @@ export default definePack({
           amount: helpers.round(amount * (UNITS_PER_EURO[currency] ?? 1), currency) || helpers.fromMinor(1, currency),
           currency,
           entry_mode: episode && episode.pattern.name !== 'odd_hours' ? 'online' : ctx.draw.entry_mode(),
-          authorized_at: helpers.isoTimestamp(card.clock),
+          authorized_at: card.clock,
           status,
           auth_code: approved ? ctx.draw.auth_code() : null,
-          settled_at: approved ? helpers.isoTimestamp(card.clock + rng.int(1, 3) * DAY + rng.int(0, 6 * 60) * MINUTE) : null,
+          settled_at: approved ? card.clock + rng.int(1, 3) * DAY + rng.int(0, 6 * 60) * MINUTE : null,
           is_fraud: episode !== null,
           fraud_pattern: episode ? episode.pattern.name : null,
         };

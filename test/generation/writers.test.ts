@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { definePack } from '../../core/packs/sdk.js';
+import { ByteSink } from '../../core/generation/byte-sink.js';
+import { writeFixed, writeIsoTimestamp, writeNumber } from '../../core/generation/cell-bytes.js';
 import { formatFixed, isoTimestamp } from '../../core/generation/time-format.js';
 import { generateInline, planFor } from './support.js';
 
@@ -52,6 +54,43 @@ describe('the writers', () => {
     fc.assert(fc.property(fc.integer({ min: -62_000_000_000_000, max: 253_402_300_799_999 }), (ms) => {
       expect(isoTimestamp(ms)).to.equal(new Date(ms).toISOString());
     }), { numRuns: 5000 });
+  });
+
+  it('writes the same text into bytes as the string formatters: instants, fixed-point money, numbers', () => {
+    const written = (write: (out: ByteSink) => void) => {
+      const out = new ByteSink(64);
+      write(out);
+      return new TextDecoder().decode(out.bytes());
+    };
+    fc.assert(fc.property(fc.integer({ min: -62_000_000_000_000, max: 253_402_300_799_999 }), fc.double({ min: 0, max: 0.999, noNaN: true }), (ms, fraction) => {
+      expect(written((out) => writeIsoTimestamp(out, ms + fraction))).to.equal(isoTimestamp(ms + fraction));
+    }), { numRuns: 5000 });
+    fc.assert(fc.property(fc.double({ min: -1e12, max: 1e12, noNaN: true }), fc.integer({ min: 0, max: 4 }), (value, digits) => {
+      expect(written((out) => writeFixed(out, value, digits))).to.equal(formatFixed(value, digits));
+    }), { numRuns: 5000 });
+    fc.assert(fc.property(fc.oneof(fc.maxSafeInteger(), fc.double({ noNaN: true })), (value) => {
+      expect(written((out) => writeNumber(out, value))).to.equal(String(value));
+    }), { numRuns: 5000 });
+  });
+
+  it('writes a timestamp column given as ms since the epoch as its ISO 8601 text, in every format', () => {
+    const instants = definePack({
+      name: 'instants',
+      version: '1.0.0',
+      description: 'A timestamp given as a number.',
+      tables: {
+        events: {
+          description: 'Events.',
+          default_rows: 2,
+          credits_per_1000_rows: 1,
+          columns: { at: { type: 'timestamp', from: '2025-01-01T00:00:00Z', to: '2025-12-31T00:00:00Z', description: 'When.' } },
+          row: (ctx) => ({ at: Date.UTC(2025, 2, 14, 9, 26, 53, 589) + ctx.index + 0.5 }),
+        },
+      },
+    });
+    const twoRows = planFor(instants, { seed: 1, tables: [{ name: 'events', rows: 2 }] });
+    expect(generateInline(instants, twoRows, 'events', 'ndjson')).to.equal('{"at":"2025-03-14T09:26:53.589Z"}\n{"at":"2025-03-14T09:26:53.590Z"}\n');
+    expect(generateInline(instants, twoRows, 'events', 'csv')).to.equal('at\r\n2025-03-14T09:26:53.589Z\r\n2025-03-14T09:26:53.590Z\r\n');
   });
 
   it('formats fixed-point numbers to the value rounded at that many digits', () => {
