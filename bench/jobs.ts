@@ -47,7 +47,7 @@ async function jobRowsPerSecond(services: Services, accountId: string, keyId: st
   const owner = { accountId, mode: 'live' as const };
   const config = { version: 1, sector: 'cards', seed: SEED, tables: [{ name: TABLE, rows }], output: { format } };
   const started = performance.now();
-  const job = await services.jobs.create({ ...owner, keyId, tier: 'scale', input: { config } });
+  const job = await services.jobs.create({ ...owner, keyId, input: { config } });
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     await services.projections.waitFor(await services.store.headPosition());

@@ -1,6 +1,6 @@
 import type { Mode } from '../core/events/envelope.js';
-import type { JobStatus } from '../core/domain/job/state.js';
-import { ownerKey, type JobsState, type JobView } from './jobs.js';
+import { FINISHED_STATES, type JobStatus } from '../core/domain/job/state.js';
+import { ownerKey, type HeldReservation, type JobsState, type JobView } from './jobs.js';
 
 export interface JobListFilter {
   state?: JobStatus;
@@ -28,14 +28,6 @@ function matches(job: JobView, filter: JobListFilter): boolean {
   return true;
 }
 
-/** Jobs that count against the tier's concurrent-job limit: queued or running. */
-export function activeJobCount(state: JobsState, accountId: string, mode: Mode): number {
-  return (state.byOwner[ownerKey(accountId, mode)] ?? []).filter((id) => {
-    const status = state.jobs[id].state;
-    return status === 'queued' || status === 'running';
-  }).length;
-}
-
 /**
  * What a runner may act on at `now`, oldest first: queued jobs, and running jobs whose lease has
  * expired (their runner died), which are either taken over or, when a cancel is pending, cancelled.
@@ -51,4 +43,24 @@ export function claimableJobs(state: JobsState, now: Date): JobView[] {
 export function jobsWithExpiredResults(state: JobsState, now: Date, retentionMs: number): JobView[] {
   const cutoff = new Date(now.getTime() - retentionMs).toISOString();
   return Object.values(state.jobs).filter((job) => job.state === 'succeeded' && job.results_expired_at === null && job.finished_at! <= cutoff);
+}
+
+export interface UnclosedReservation extends HeldReservation {
+  reference: string;
+  /** The job, finished; undefined when no job was created under the reference (yet). */
+  job: JobView | undefined;
+}
+
+/**
+ * Held reservations that nothing will close in the normal course: their job has ended (an instance
+ * died between the job's last event and the credit command), or has no job at all (it died between
+ * the reservation and the job's creation, or the creation is still on its way).
+ */
+export function unclosedReservations(state: JobsState): UnclosedReservation[] {
+  const unclosed: UnclosedReservation[] = [];
+  for (const [reference, held] of Object.entries(state.heldReservations)) {
+    const job = state.jobs[reference];
+    if (!job || FINISHED_STATES.includes(job.state)) unclosed.push({ reference, ...held, job });
+  }
+  return unclosed;
 }

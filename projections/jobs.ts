@@ -1,6 +1,8 @@
 import type { Mode, RecordedEvent } from '../core/events/envelope.js';
 import { jobEventTypes, type JobEvent, type JobEstimate, type ResultFile, type StoredProblem, type TableProgress, type OutputFormat, type Compression } from '../core/domain/job/events.js';
 import type { JobStatus } from '../core/domain/job/state.js';
+import type { CreditsReleased, CreditsReserved, CreditsSettled } from '../core/domain/account/credits.js';
+import { accountIdOfStream } from '../core/domain/account/index.js';
 import type { Projection } from './projection.js';
 
 /** One job as the read endpoints and the runners' scheduler see it. */
@@ -27,15 +29,27 @@ export interface JobView {
   results_expired_at: string | null;
 }
 
+/** A job's credit reservation that is neither settled nor released yet. */
+export interface HeldReservation {
+  account_id: string;
+  mode: Mode;
+}
+
 export interface JobsState {
   jobs: Record<string, JobView>;
   /** Job ids per `<account>:<mode>`, in creation order: the list endpoint pages through this. */
   byOwner: Record<string, string[]>;
+  /** Held reservations by reference (the job id): the runners settle or release those whose job has ended. */
+  heldReservations: Record<string, HeldReservation>;
 }
+
+type ReservationEvent = CreditsReserved | CreditsSettled | CreditsReleased;
+const reservationEventTypes: readonly ReservationEvent['type'][] = ['CreditsReserved', 'CreditsSettled', 'CreditsReleased'];
 
 export const ownerKey = (accountId: string, mode: Mode): string => `${accountId}:${mode}`;
 
 function apply(state: JobsState, recorded: RecordedEvent): JobsState {
+  if ((reservationEventTypes as readonly string[]).includes(recorded.type)) return applyReservation(state, recorded as unknown as RecordedEvent & ReservationEvent);
   const event = recorded as unknown as JobEvent;
   if (event.type === 'JobCreated') {
     const data = event.data;
@@ -106,11 +120,17 @@ function apply(state: JobsState, recorded: RecordedEvent): JobsState {
   return state;
 }
 
+function applyReservation(state: JobsState, event: RecordedEvent & ReservationEvent): JobsState {
+  if (event.type === 'CreditsReserved') state.heldReservations[event.data.reference] = { account_id: accountIdOfStream(event.stream)!, mode: event.data.mode };
+  else delete state.heldReservations[event.data.reference];
+  return state;
+}
+
 export const jobsProjection: Projection<JobsState> = {
   name: 'jobs',
-  version: 1,
-  handles: jobEventTypes,
-  initialState: () => ({ jobs: {}, byOwner: {} }),
+  version: 2,
+  handles: [...jobEventTypes, ...reservationEventTypes],
+  initialState: () => ({ jobs: {}, byOwner: {}, heldReservations: {} }),
   apply,
   toJSON: (state) => state,
   fromJSON: (json) => json as JobsState,

@@ -130,8 +130,8 @@ export const jobsRoutes: RouteGroup = {
       },
       problems: [ConfigProblems.invalidConfig, InsufficientCredits, JobProblems.tooManyJobs, Problems.notFound],
       async handle(ctx, { body }) {
-        const { accountId, mode, keyId, tier } = ctx.state.auth;
-        const job = await ctx.services.jobs.create({ accountId, mode, keyId, tier, input: body, metadata: metadataOf(ctx) });
+        const { accountId, mode, keyId } = ctx.state.auth;
+        const job = await ctx.services.jobs.create({ accountId, mode, keyId, input: body, metadata: metadataOf(ctx) });
         ctx.status = 202;
         ctx.set('Location', path(job));
         ctx.body = jobView(ctx, job);

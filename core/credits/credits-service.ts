@@ -1,7 +1,7 @@
 import type { EventMetadata, Mode } from '../events/envelope.js';
 import type { CommandHandler, CommandResult } from '../domain/command-handler.js';
 import { accountDecider, accountStream, type AccountCommand, type AccountEvent, type AccountState } from '../domain/account/index.js';
-import type { TableCharge } from '../domain/account/credits.js';
+import type { ConcurrentJobLimits, TableCharge } from '../domain/account/credits.js';
 import { KeyedQueue } from './keyed-queue.js';
 
 export type { TableCharge };
@@ -45,6 +45,11 @@ export interface ReserveRequest {
   sector: string;
   tables: TableCharge[];
   credits: number;
+  /**
+   * The tiers' concurrent-job limits: a held reservation is a job's slot, and one over the limit of
+   * the account's tier (per mode) is refused with 429 `concurrent-job-limit`. Omitted: no limit.
+   */
+  concurrentJobs?: ConcurrentJobLimits;
 }
 
 /**
@@ -70,8 +75,9 @@ export class CreditsService {
     return this.execute(accountId, { type: 'RefundCredits', reference, reason });
   }
 
-  reserve({ accountId, mode, keyId, reference, sector, tables, credits }: ReserveRequest): Promise<CreditMovementResult> {
-    return this.execute(accountId, { type: 'ReserveCredits', reference, mode, keyId, sector, tables, credits }, { key_id: keyId ?? undefined, mode });
+  reserve({ accountId, mode, keyId, reference, sector, tables, credits, concurrentJobs }: ReserveRequest): Promise<CreditMovementResult> {
+    const command = { type: 'ReserveCredits', reference, mode, keyId, sector, tables, credits, concurrentJobs: concurrentJobs ?? null } as const;
+    return this.execute(accountId, command, { key_id: keyId ?? undefined, mode });
   }
 
   /** Charges what was produced (never more than was reserved) and releases the rest. */

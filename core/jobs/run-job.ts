@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { CommandHandler } from '../domain/command-handler.js';
 import { jobDecider, jobStream, JobProblems, type JobState, type ResultFile, type TableProgress } from '../domain/job/index.js';
 import { ProblemError } from '../problems.js';
+import { chargesFor } from './charges.js';
 import { failureProblem } from './failure.js';
 import { keepLease, type StopReason } from './lease-keeper.js';
 import type { JobCredits, TableGenerator } from './ports.js';
@@ -62,7 +63,7 @@ export async function runJob(context: JobContext, claimed: JobState, stopping: A
     table = null;
     await lease.stop();
     if (controller.signal.aborted) throw controller.signal.reason;
-    const charges = job.estimate.tables.map((estimated, index) => ({ ...estimated, rows: files[index].rows }));
+    const charges = chargesFor(job.estimate, files);
     await credits.settle(job.account_id, job.job_id, { tables: charges });
     const charged = charges.reduce((sum, charge) => sum + charge.credits, 0);
     await commands.handle(jobDecider, stream, { type: 'CompleteJob', instanceId, files, credits: charged, at: clock.now().toISOString() });

@@ -5,6 +5,7 @@ import { jobDecider, jobStream, type JobState } from '../domain/job/index.js';
 import { ProblemError } from '../problems.js';
 import type { JobsState, JobView } from '../../projections/jobs.js';
 import { claimableJobs, jobsWithExpiredResults } from '../../projections/jobs-queries.js';
+import { ReservationReconciler } from './reconcile-reservations.js';
 import { removeJobDirectory } from './result-files.js';
 import { runJob, type JobContext } from './run-job.js';
 
@@ -26,11 +27,13 @@ const EXPIRY_SWEEP_MS = 60_000;
 /**
  * One per service instance. Claims queued jobs by appending their start with the revision it read
  * (of several instances racing for a job exactly one append succeeds), takes over jobs whose lease
- * expired, finishes cancels that a dead runner left pending, and removes results past retention.
+ * expired, finishes cancels that a dead runner left pending, closes the credit reservations a dead
+ * instance left held, and removes results past retention.
  */
 export class JobRunner {
   readonly instanceId: string;
   private readonly context: JobContext;
+  private readonly reservations: ReservationReconciler;
   private readonly active = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
   private loop: Promise<void> | undefined;
@@ -40,6 +43,7 @@ export class JobRunner {
   constructor(private readonly options: JobRunnerOptions) {
     this.instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.context = { ...options, instanceId: this.instanceId, pollMs: options.pollMs ?? 200, onError: options.onError ?? (() => {}) };
+    this.reservations = new ReservationReconciler(this.context);
   }
 
   start(): void {
@@ -82,6 +86,7 @@ export class JobRunner {
       if (job.cancel_requested) await this.finishOrphanedCancel(job);
       else await this.claim(job);
     }
+    await this.reservations.reconcile(this.options.jobs());
     if (now.getTime() - this.lastSweep >= EXPIRY_SWEEP_MS) {
       this.lastSweep = now.getTime();
       await this.expireResults(now);

@@ -5,8 +5,8 @@ import type { Pricing } from '../billing/pricing.js';
 import type { ConfigInput } from '../configs/config-input.js';
 import type { GenerationConfig } from '../configs/config-schema.js';
 import type { ConfigService } from '../configs/service.js';
-import { KeyedQueue } from '../credits/keyed-queue.js';
-import type { Tier } from '../domain/account/profile.js';
+import type { ConcurrentJobLimits } from '../domain/account/credits.js';
+import { TIERS } from '../domain/account/profile.js';
 import type { CommandHandler } from '../domain/command-handler.js';
 import { jobDecider, jobStream, JobProblems, type OutputFormat, type Compression } from '../domain/job/index.js';
 import type { EventMetadata, Mode } from '../events/envelope.js';
@@ -14,7 +14,7 @@ import { problem } from '../problems.js';
 import type { EventStore } from '../store/event-store.js';
 import type { ProjectionRunner } from '../../projections/runner.js';
 import type { JobsState, JobView } from '../../projections/jobs.js';
-import { activeJobCount, ownerJobs, type JobListFilter } from '../../projections/jobs-queries.js';
+import { ownerJobs, type JobListFilter } from '../../projections/jobs-queries.js';
 import type { JobCredits } from './ports.js';
 import { jobDirectory } from './result-files.js';
 
@@ -38,7 +38,6 @@ export interface JobsServiceDeps {
 
 export interface CreateJobRequest extends JobOwner {
   keyId: string;
-  tier: Tier;
   input: ConfigInput;
   metadata?: EventMetadata;
 }
@@ -54,14 +53,19 @@ const SEED_RANGE = 2 ** 31;
  * visible only to test keys and live ones only to live keys: a job of the other mode is a 404.
  */
 export class JobsService {
-  /** One creation at a time per account in this process: the concurrency check and the new job do not interleave. */
-  private readonly creations = new KeyedQueue();
+  private readonly concurrentJobs: ConcurrentJobLimits;
 
-  constructor(private readonly deps: JobsServiceDeps) {}
+  constructor(private readonly deps: JobsServiceDeps) {
+    this.concurrentJobs = Object.fromEntries(TIERS.map((tier) => [tier, deps.pricing.tiers[tier].concurrent_jobs])) as ConcurrentJobLimits;
+  }
 
-  /** Resolves and prices the config, checks the tier's concurrent-job limit, reserves the credits, queues the job. */
+  /**
+   * Resolves and prices the config, reserves the credits, queues the job. The reservation is the job's
+   * slot: the account stream refuses one over the tier's concurrent-job limit (429), for every instance
+   * of a fleet at once. Queued and running jobs count, per account and mode.
+   */
   async create(request: CreateJobRequest): Promise<JobView> {
-    const { accountId, mode, keyId, tier, input, metadata } = request;
+    const { accountId, mode, keyId, input, metadata } = request;
     const resolved = await this.deps.configs.resolve({ accountId, mode }, input);
     const config = { ...resolved.config, seed: resolved.config.seed ?? randomInt(SEED_RANGE) };
     const plan = this.deps.plan(config);
@@ -69,18 +73,16 @@ export class JobsService {
     const tables = resolved.estimate.tables.map(({ name, rows, credits }) => ({ name, rows, credits }));
     const estimate = { credits: resolved.estimate.credits, tables };
     const jobId = `job_${randomBytes(12).toString('hex')}`;
-    const position = await this.creations.run(`${accountId}:${mode}`, async () => {
-      await this.requireFreeSlot(accountId, mode, tier);
-      await this.deps.credits.reserve({ accountId, mode, keyId, reference: jobId, sector: config.sector, tables, credits: estimate.credits });
-      try {
-        const command = { type: 'CreateJob', job_id: jobId, account_id: accountId, mode, key_id: keyId, config: { ...config }, plan, output, estimate, at: this.now() } as const;
-        return (await this.deps.commands.handle(jobDecider, jobStream(jobId), command, { metadata })).position;
-      } catch (error) {
-        await this.deps.credits.release(accountId, jobId, 'job could not be created');
-        throw error;
-      }
+    // The slot and the credits first, then the job. A crash between the two leaves a reservation
+    // without its job: the runners release it (reconcile-reservations.ts).
+    const reservation = { accountId, mode, keyId, reference: jobId, sector: config.sector, tables, credits: estimate.credits, concurrentJobs: this.concurrentJobs };
+    await this.deps.credits.reserve(reservation);
+    const command = { type: 'CreateJob', job_id: jobId, account_id: accountId, mode, key_id: keyId, config: { ...config }, plan, output, estimate, at: this.now() } as const;
+    const created = await this.deps.commands.handle(jobDecider, jobStream(jobId), command, { metadata }).catch(async (error: unknown) => {
+      await this.deps.credits.release(accountId, jobId, 'job could not be created');
+      throw error;
     });
-    await this.deps.projections.waitFor(position);
+    await this.deps.projections.waitFor(created.position);
     return this.jobs().jobs[jobId];
   }
 
@@ -127,22 +129,6 @@ export class JobsService {
     const file = this.results(owner, jobId).files.find((candidate) => candidate.table === table);
     if (!file) throw problem(JobProblems.notFound, `job ${jobId} has no table ${table}`);
     return { ...file, path: join(jobDirectory(this.deps.resultsDir, jobId), file.file) };
-  }
-
-  /** Queued and running jobs count; the limit is per account and mode, so sandbox trials never block live work. */
-  private async requireFreeSlot(accountId: string, mode: Mode, tier: Tier): Promise<void> {
-    const limit = this.deps.pricing.tiers[tier].concurrent_jobs;
-    if (limit === null) return;
-    await this.deps.projections.waitFor(await this.deps.store.headPosition());
-    const active = activeJobCount(this.jobs(), accountId, mode);
-    if (active >= limit) {
-      throw problem(
-        JobProblems.tooManyJobs,
-        `the ${tier} tier runs at most ${limit} concurrent job${limit === 1 ? '' : 's'} and ${active} ${active === 1 ? 'is' : 'are'} queued or running; retry when one finishes`,
-        { limit, active_jobs: active, tier },
-        { 'Retry-After': '5' },
-      );
-    }
   }
 
   private jobs(): JobsState {

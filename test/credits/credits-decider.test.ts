@@ -1,7 +1,9 @@
 import { accountDecider, type AccountEvent } from '../../core/domain/account/index.js';
 import type { DebitCredits, ReserveCredits } from '../../core/domain/account/credits.js';
+import { JobProblems } from '../../core/domain/job/index.js';
 import { CreditReferenceReused, CreditReferenceUnknown, InsufficientCredits, ReservationClosed } from '../../core/credits/problems.js';
-import { Problems } from '../../core/problems.js';
+import { expect } from 'chai';
+import { ProblemError, Problems } from '../../core/problems.js';
 import { deciderSpec } from '../jobs/decider-spec.js';
 
 const given = deciderSpec(accountDecider);
@@ -15,11 +17,11 @@ const debit = (credits: number, mode: 'live' | 'test' = 'live', reference = 'req
 const debited = (credits: number, mode: 'live' | 'test' = 'live', reference = 'req_1'): AccountEvent => ({
   type: 'CreditsDebited', data: { reference, mode, key_id: 'key_1', operation: 'quick', sector: 'cards', tables, credits },
 });
-const reserve = (credits: number, mode: 'live' | 'test' = 'live'): ReserveCredits => ({
-  type: 'ReserveCredits', reference: 'job_1', mode, keyId: 'key_1', sector: 'cards', tables, credits,
+const reserve = (credits: number, mode: 'live' | 'test' = 'live', reference = 'job_1', concurrentJobs: ReserveCredits['concurrentJobs'] = null): ReserveCredits => ({
+  type: 'ReserveCredits', reference, mode, keyId: 'key_1', sector: 'cards', tables, credits, concurrentJobs,
 });
-const reserved = (credits: number, mode: 'live' | 'test' = 'live'): AccountEvent => ({
-  type: 'CreditsReserved', data: { reference: 'job_1', mode, key_id: 'key_1', sector: 'cards', tables, credits },
+const reserved = (credits: number, mode: 'live' | 'test' = 'live', reference = 'job_1'): AccountEvent => ({
+  type: 'CreditsReserved', data: { reference, mode, key_id: 'key_1', sector: 'cards', tables, credits },
 });
 
 describe('credits slice of the account decider', () => {
@@ -94,5 +96,61 @@ describe('credits slice of the account decider', () => {
     given([opened, reserved(8, 'test')]).when({ type: 'SettleCredits', reference: 'job_1', tables }).then([
       { type: 'CreditsSettled', data: { reference: 'job_1', mode: 'test', tables, credits: 4, released: 4 } },
     ]);
+  });
+
+  describe('a held reservation is a job slot, counted against the tier\'s concurrent-job limit', () => {
+    const limits = { free: 1, developer: 5, team: 20, scale: null };
+    const job = (reference: string, mode: 'live' | 'test' = 'live') => reserve(2, mode, reference, limits);
+    const heldJob = (reference: string, mode: 'live' | 'test' = 'live') => reserved(2, mode, reference);
+    const released = (reference: string): AccountEvent => ({ type: 'CreditsReleased', data: { reference, mode: 'live', credits: 2, reason: 'job failed' } });
+    const settled = (reference: string): AccountEvent => ({ type: 'CreditsSettled', data: { reference, mode: 'live', tables, credits: 2, released: 0 } });
+
+    it('the Free tier holds one: a second reservation is refused with the 429 while the first is held', () => {
+      given([opened, granted(10)]).when(job('job_1')).then([heldJob('job_1')]);
+      given([opened, granted(10), heldJob('job_1')]).when(job('job_2')).thenThrows(JobProblems.tooManyJobs);
+    });
+
+    it('the 429 names the tier, its limit and the jobs holding a slot, and says when to retry', () => {
+      const state = [opened, granted(10), heldJob('job_1')].reduce(accountDecider.evolve, accountDecider.initialState());
+      let refused: unknown;
+      try {
+        accountDecider.decide(job('job_2'), state);
+      } catch (error) {
+        refused = error;
+      }
+      if (!(refused instanceof ProblemError)) throw new Error(`expected a ProblemError, got ${String(refused)}`);
+      expect(refused.extensions).to.deep.equal({ limit: 1, active_jobs: 1, tier: 'free' });
+      expect(refused.headers['Retry-After']).to.match(/^\d+$/);
+      expect(refused.detail).to.contain('at most 1 concurrent job');
+    });
+
+    it('a settled or released reservation frees its slot', () => {
+      given([opened, granted(10), heldJob('job_1'), settled('job_1')]).when(job('job_2')).then([heldJob('job_2')]);
+      given([opened, granted(10), heldJob('job_1'), released('job_1')]).when(job('job_2')).then([heldJob('job_2')]);
+    });
+
+    it('a retried reservation is not refused: it already holds its slot', () => {
+      given([opened, granted(10), heldJob('job_1')]).when(job('job_1')).then([]);
+    });
+
+    it('live and test jobs are counted apart', () => {
+      given([opened, granted(10), heldJob('job_1')]).when(job('job_2', 'test')).then([heldJob('job_2', 'test')]);
+      given([opened, granted(10), heldJob('job_1', 'test')]).when(job('job_2', 'test')).thenThrows(JobProblems.tooManyJobs);
+    });
+
+    it('the limit is that of the tier on the account stream: an upgrade admits more at once', () => {
+      const upgraded: AccountEvent = {
+        type: 'SubscriptionUpgraded',
+        data: { from_tier: 'free', to_tier: 'developer', at: '2026-01-02T00:00:00.000Z', period_start: '2026-01-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z', credits: 0, amount: 0, currency: 'EUR' },
+      };
+      given([opened, granted(10), heldJob('job_1'), upgraded]).when(job('job_2')).then([heldJob('job_2')]);
+      const scale: AccountEvent = { type: 'AccountOpened', data: { account_id: 'acc_1', tier: 'scale', opened_at: '2026-01-01T00:00:00.000Z' } };
+      const many = Array.from({ length: 30 }, (_, index) => heldJob(`job_${index}`));
+      given([scale, granted(100), ...many]).when(job('job_99')).then([heldJob('job_99')]);
+    });
+
+    it('a reservation without limits (not a job slot) is never refused for concurrency', () => {
+      given([opened, granted(10), heldJob('job_1')]).when(reserve(2, 'live', 'job_2')).then([heldJob('job_2')]);
+    });
   });
 });

@@ -5,6 +5,7 @@ import { accountStream } from '../../core/domain/account/index.js';
 import { jobStream } from '../../core/domain/job/index.js';
 import type { EventStore } from '../../core/store/event-store.js';
 import { openEventStore } from '../../core/store/open-store.js';
+import { ProblemError } from '../../core/problems.js';
 import { dropPostgresSchema, requirePostgres, uniquePostgresSchema } from '../support/external-services.js';
 import { openAccount, queueJob, startInstance, tempDir, until, type JobsInstance } from './support/instance.js';
 import { createEngine, type Engine } from '../../core/generation/engine.js';
@@ -41,16 +42,46 @@ describe('two runner instances on one store', function () {
     await engine.close();
   });
 
-  it('20 queued jobs: each is claimed once and runs exactly once', async () => {
+  /** One instance per store connection; their runners are not started. */
+  async function startInstances(): Promise<JobsInstance[]> {
     const resultsDir = tempDir('fleet-results');
-    for (const [index, store] of stores.entries()) {
-      instances.push(await startInstance({ store, engine, clock: systemClock, resultsDir, instanceId: `instance-${index}`, maxJobs: 3 }));
+    const started = await Promise.all(
+      stores.map((store, index) => startInstance({ store, engine, clock: systemClock, resultsDir, instanceId: `instance-${index}`, maxJobs: 3 })),
+    );
+    instances.push(...started);
+    return started;
+  }
+
+  it('a Free account, 10 jobs created at once through both instances: exactly one is admitted, the others are 429', async () => {
+    const fleet = await startInstances();
+    const [first] = fleet;
+    await openAccount(first, 'acc_free', 1000, T0, 'free');
+    const config = { version: 1, sector: 'cards', seed: 1, tables: [{ name: 'merchants', rows: 10 }], output: { format: 'csv' } };
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, index) =>
+        fleet[index % fleet.length].service.create({ accountId: 'acc_free', mode: 'live', keyId: 'key_1', input: { config } }),
+      ),
+    );
+
+    const admitted = results.filter((result) => result.status === 'fulfilled');
+    expect(admitted).to.have.length(1);
+    for (const result of results) {
+      if (result.status === 'fulfilled') continue;
+      expect(result.reason, String(result.reason)).to.be.instanceOf(ProblemError);
+      expect((result.reason as ProblemError).extensions).to.deep.equal({ limit: 1, active_jobs: 1, tier: 'free' });
     }
-    const [first] = instances;
+    for (const instance of fleet) await instance.projections.waitFor(await instance.store.headPosition());
+    expect(first.service.list({ accountId: 'acc_free', mode: 'live' }, {})).to.have.length(1);
+    expect(await first.credits.balance('acc_free')).to.deep.equal({ credits_available: 999, credits_reserved: 1 });
+  });
+
+  it('20 queued jobs: each is claimed once and runs exactly once', async () => {
+    const fleet = await startInstances();
+    const [first] = fleet;
     await openAccount(first, 'acc_1', 10_000, T0);
     const ids = Array.from({ length: 20 }, (_, index) => `job_${String(index).padStart(2, '0')}`);
     for (const jobId of ids) await queueJob(first, { jobId, accountId: 'acc_1', rows: { transactions: 1000 }, at: T0 });
-    for (const instance of instances) instance.runner.start();
+    for (const instance of fleet) instance.runner.start();
 
     await until(first, (jobs) => ids.every((id) => jobs.jobs[id].state === 'succeeded'), 60_000);
     for (const id of ids) {

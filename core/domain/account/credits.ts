@@ -1,10 +1,12 @@
 import type { Mode } from '../../events/envelope.js';
 import type { JsonSchema } from '../../events/registry.js';
 import { ReferenceIndex } from '../../credits/reference-index.js';
+import { concurrentJobLimit } from '../job/problems.js';
 import { CreditReferenceReused, CreditReferenceUnknown, ReservationClosed, insufficientCredits } from '../../credits/problems.js';
 import { balanceChange, type BalanceChange } from '../../credits/movement.js';
 import { Problems, problem } from '../../problems.js';
 import type { DomainEvent } from '../decider.js';
+import type { Tier } from './profile.js';
 import type { AccountSlice } from './slice.js';
 
 /**
@@ -15,6 +17,10 @@ import type { AccountSlice } from './slice.js';
  * Test-mode work goes through the same lifecycle (debit, refund, reserve, settle, release) so usage
  * records it, but its events carry `mode: "test"` and move no credit: `credits` is what the work would
  * have cost live.
+ *
+ * A held reservation is also a job's slot: the tier's concurrent-job limit is counted here, on the
+ * account stream, so that every instance of a fleet decides on the same count (the stream's revision
+ * is the lock, as for the balance).
  */
 
 export interface TableCharge {
@@ -43,7 +49,12 @@ export interface CreditsState {
   purchases: ReferenceIndex<number>;
   debits: ReferenceIndex<Debit>;
   reservations: ReferenceIndex<Reservation>;
+  /** Reservations reserved and not yet settled or released, per mode: the jobs that hold a slot. */
+  held: Record<Mode, number>;
 }
+
+/** The tiers' concurrent-job limits (pricing.yaml `concurrent_jobs`); null: unlimited. */
+export type ConcurrentJobLimits = Record<Tier, number | null>;
 
 export type GrantCredits = { type: 'GrantCredits'; reference: string; credits: number; reason: string };
 export type PurchaseCredits = {
@@ -86,6 +97,8 @@ export type ReserveCredits = {
   sector: string;
   tables: TableCharge[];
   credits: number;
+  /** When given, refused with 429 `concurrent-job-limit` while the account's tier holds as many reservations of this mode. */
+  concurrentJobs: ConcurrentJobLimits | null;
 };
 export type SettleCredits = { type: 'SettleCredits'; reference: string; tables: TableCharge[] };
 export type ReleaseCredits = { type: 'ReleaseCredits'; reference: string; reason: string };
@@ -167,6 +180,7 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
     purchases: ReferenceIndex.empty(),
     debits: ReferenceIndex.empty(),
     reservations: ReferenceIndex.empty(),
+    held: { live: 0, test: 0 },
   }),
 
   evolve(state, event) {
@@ -183,21 +197,26 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
         const refunded = e.type === 'CreditsRefunded';
         return { ...next, debits: state.debits.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, refunded }) };
       }
-      case 'CreditsReserved':
-        return { ...next, reservations: state.reservations.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, status: 'held' }) };
-      case 'CreditsSettled': {
-        const held = e.data.credits + e.data.released;
-        return { ...next, reservations: state.reservations.with(e.data.reference, { credits: held, mode: e.data.mode, status: 'settled' }) };
+      case 'CreditsReserved': {
+        const reservations = state.reservations.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, status: 'held' });
+        return { ...next, reservations, held: countHeld(state.held, e.data.mode, 1) };
       }
-      case 'CreditsReleased':
-        return { ...next, reservations: state.reservations.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, status: 'released' }) };
+      case 'CreditsSettled': {
+        const credits = e.data.credits + e.data.released;
+        const reservations = state.reservations.with(e.data.reference, { credits, mode: e.data.mode, status: 'settled' });
+        return { ...next, reservations, held: countHeld(state.held, e.data.mode, -1) };
+      }
+      case 'CreditsReleased': {
+        const reservations = state.reservations.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, status: 'released' });
+        return { ...next, reservations, held: countHeld(state.held, e.data.mode, -1) };
+      }
       default:
         return state;
     }
   },
 
   decide(command, account) {
-    const state = (account as { credits: CreditsState }).credits;
+    const { credits: state, subscription } = account as { credits: CreditsState; subscription: { tier: Tier } };
     switch (command.type) {
       case 'GrantCredits': {
         requireCredits(command.credits);
@@ -231,6 +250,9 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
       case 'ReserveCredits': {
         requireCredits(command.credits);
         if (isRepeat(state.reservations.get(command.reference)?.credits, command.credits, command.reference)) return [];
+        const limit = command.concurrentJobs?.[subscription.tier] ?? null;
+        const active = state.held[command.mode];
+        if (limit !== null && active >= limit) throw concurrentJobLimit(subscription.tier, limit, active);
         if (command.mode === 'live' && command.credits > state.available) throw insufficientCredits(command.credits, state.available);
         const { reference, mode, keyId, sector, tables, credits } = command;
         return [{ type: 'CreditsReserved', data: { reference, mode, key_id: keyId, sector, tables, credits } }];
@@ -255,6 +277,11 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
     }
   },
 };
+
+/** Settling and releasing are decided only on a held reservation, so a count never goes below zero. */
+function countHeld(held: Record<Mode, number>, mode: Mode, change: 1 | -1): Record<Mode, number> {
+  return { ...held, [mode]: held[mode] + change };
+}
 
 function applyBalanceChange(state: CreditsState, change: BalanceChange | null): CreditsState {
   return change ? { ...state, available: state.available + change.available, reserved: state.reserved + change.reserved } : state;

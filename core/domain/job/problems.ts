@@ -1,4 +1,4 @@
-import { defineProblem } from '../../problems.js';
+import { defineProblem, problem, type ProblemError } from '../../problems.js';
 
 /** The problems a job's commands raise; the API renders them, the OpenAPI document lists them. */
 export const JobProblems = {
@@ -63,3 +63,13 @@ export const JobProblems = {
     description: 'The generator of a table failed (it threw, hung or ran out of memory); the reserved credits were released.',
   }),
 };
+
+/** The 429 of a job over its tier's limit: the limit, how many jobs hold a slot, and when to retry. */
+export function concurrentJobLimit(tier: string, limit: number, active: number): ProblemError {
+  return problem(
+    JobProblems.tooManyJobs,
+    `the ${tier} tier runs at most ${limit} concurrent job${limit === 1 ? '' : 's'} and ${active} ${active === 1 ? 'is' : 'are'} queued or running; retry when one finishes`,
+    { limit, active_jobs: active, tier },
+    { 'Retry-After': '5' },
+  );
+}

@@ -2,6 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../../../core/clock.js';
+import { loadPricing } from '../../../core/billing/pricing.js';
+import { packCatalog } from '../../../core/configs/packs-catalog.js';
+import { ConfigService } from '../../../core/configs/service.js';
+import type { Tier } from '../../../core/domain/account/profile.js';
 import { CreditsService } from '../../../core/credits/credits-service.js';
 import { accountDecider, accountStream } from '../../../core/domain/account/index.js';
 import { CommandHandler } from '../../../core/domain/command-handler.js';
@@ -12,17 +16,19 @@ import type { Mode } from '../../../core/events/envelope.js';
 import { buildPlan, type Plan } from '../../../core/generation/plan.js';
 import type { Engine } from '../../../core/generation/engine.js';
 import { JobRunner } from '../../../core/jobs/runner.js';
+import { JobsService } from '../../../core/jobs/service.js';
 import type { EventStore } from '../../../core/store/event-store.js';
 import { jobsProjection, type JobsState } from '../../../projections/jobs.js';
 import { ProjectionRunner } from '../../../projections/runner.js';
 
-/** One service instance as far as jobs go: its own store connection, projections, credits, engine and runner. */
+/** One service instance as far as jobs go: its own store connection, projections, credits, engine, jobs service and runner. */
 export interface JobsInstance {
   store: EventStore;
   engine: Engine;
   commands: CommandHandler;
   projections: ProjectionRunner;
   credits: CreditsService;
+  service: JobsService;
   runner: JobRunner;
   jobs(): JobsState;
   stop(): Promise<void>;
@@ -45,6 +51,17 @@ export async function startInstance(options: {
   await projections.start();
   const credits = new CreditsService(commands);
   const jobs = () => projections.state<JobsState>('jobs');
+  const service = new JobsService({
+    store,
+    commands,
+    projections,
+    configs: new ConfigService({ catalog: packCatalog(options.engine.packs), commands, credits, clock }),
+    credits,
+    plan: (config) => buildPlan(options.engine.packs, config) as unknown as Record<string, unknown>,
+    pricing: loadPricing(),
+    clock,
+    resultsDir: options.resultsDir,
+  });
   const runner = new JobRunner({
     commands,
     credits,
@@ -65,6 +82,7 @@ export async function startInstance(options: {
     commands,
     projections,
     credits,
+    service,
     runner,
     jobs,
     async stop() {
@@ -76,8 +94,8 @@ export async function startInstance(options: {
 
 export const tempDir = (prefix: string): string => mkdtempSync(join(tmpdir(), `finsynth-${prefix}-`));
 
-export async function openAccount(instance: JobsInstance, accountId: string, credits: number, at: string): Promise<void> {
-  await instance.commands.handle(accountDecider, accountStream(accountId), { type: 'OpenAccount', accountId, tier: 'team', at });
+export async function openAccount(instance: JobsInstance, accountId: string, credits: number, at: string, tier: Tier = 'team'): Promise<void> {
+  await instance.commands.handle(accountDecider, accountStream(accountId), { type: 'OpenAccount', accountId, tier, at });
   await instance.credits.grant({ accountId, amount: credits, reference: `grant-${accountId}`, reason: 'test' });
 }
 
