@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import pg from 'pg';
 import { PostgresEventStore, quoteIdentifier } from '../../core/store/postgres-store.js';
 import { dropPostgresSchema, requirePostgres, uniquePostgresSchema } from '../support/external-services.js';
@@ -36,4 +37,33 @@ eventStoreContract('postgres', {
     const slowCommits = slowPools.reduce((sum, pool) => sum + pool.slowCommits, 0);
     if (slowCommits === 0) throw new Error('no append went through the slow-commit pool: the in-flight gap was not exercised');
   },
+});
+
+describe('postgres store: appends of another instance', function () {
+  it('wake a subscription by notification, not by its poll', async function () {
+    const url = await requirePostgres(this);
+    const schema = uniquePostgresSchema('notify');
+    // Polling once an hour: within the test's time limit only a notification can deliver the event.
+    const subscriber = await PostgresEventStore.open(url, { schema, pollIntervalMs: 3_600_000 });
+    const other = await PostgresEventStore.open(url, { schema });
+    await subscriber.append('before', [{ type: 'Noted', data: {} }]);
+    const seen: string[] = [];
+    const subscription = subscriber.subscribeToAll((event) => void seen.push(event.stream));
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
+    try {
+      // Once it has seen `before`, its first read is done: what comes later can only come by a wake-up.
+      while (!seen.includes('before')) await pause();
+      // Appending until it sees one covers the moment before its LISTEN is in place.
+      for (let attempt = 0; attempt < 100 && !seen.includes('elsewhere'); attempt++) {
+        await other.append('elsewhere', [{ type: 'Noted', data: {} }]);
+        await pause();
+      }
+      expect(seen).to.include('elsewhere');
+    } finally {
+      await subscription.close();
+      await other.close();
+      await subscriber.close();
+      await dropPostgresSchema(url, schema);
+    }
+  });
 });
