@@ -1,6 +1,8 @@
 import getRawBody from 'raw-body';
 import { problem } from '../core/problems.js';
+import type { SourceMap } from '../core/configs/source-map.js';
 import type { ApiContext } from './context.js';
+import { jsonSourceMap, jsonSyntaxError } from './json-source.js';
 import { HttpProblems } from './problems.js';
 import { isJsonMediaType, type RouteDefinition } from './route.js';
 
@@ -14,11 +16,14 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export interface ReadBody {
   mediaType: string | undefined;
   value: unknown;
+  /** For a JSON body: where each of its parts stands in the text, to place errors by line and column. */
+  source?: SourceMap;
 }
 
 /**
  * Reads the body of a route that takes one: checks the media type before reading, the size while
- * reading, the encoding (strict UTF-8), then parses JSON media types. Each failure is its own problem.
+ * reading, the encoding (strict UTF-8), then parses JSON media types. Each failure is its own problem;
+ * a JSON syntax error says its line and column.
  */
 export async function readBody(ctx: ApiContext, route: RouteDefinition<unknown, unknown, unknown>): Promise<ReadBody> {
   const spec = route.body;
@@ -40,7 +45,8 @@ export async function readBody(ctx: ApiContext, route: RouteDefinition<unknown, 
     throw problem(HttpProblems.unsupportedMediaType, `bodies are read as UTF-8, not ${charset}`, { supported });
   }
   const text = utf8Text(await rawBody(ctx, spec.maxBytes ?? DEFAULT_MAX_BODY_BYTES));
-  return { mediaType, value: isJsonMediaType(mediaType) ? parseJson(text) : text };
+  if (!isJsonMediaType(mediaType)) return { mediaType, value: text };
+  return { mediaType, value: parseJson(text), source: jsonSourceMap(text) };
 }
 
 async function rawBody(ctx: ApiContext, limit: number): Promise<Buffer> {
@@ -70,7 +76,10 @@ function parseJson(text: string): unknown {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw problem(HttpProblems.malformedJson, `the body is not valid JSON: ${(error as Error).message}`);
+    const syntax = jsonSyntaxError(text);
+    if (!syntax) throw problem(HttpProblems.malformedJson, `the body is not valid JSON: ${(error as Error).message}`);
+    const where = syntax.line === undefined ? '' : ` (line ${syntax.line}, column ${syntax.column})`;
+    throw problem(HttpProblems.malformedJson, `the body is not valid JSON: ${syntax.message}${where}`, { errors: [{ in: 'body', ...syntax }] });
   }
   if (depthExceeds(value, MAX_JSON_DEPTH)) {
     throw problem(HttpProblems.nestingTooDeep, `the body nests deeper than ${MAX_JSON_DEPTH} levels`, { max_depth: MAX_JSON_DEPTH });

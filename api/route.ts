@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../core/events/registry.js';
 import type { ProblemType } from '../core/problems.js';
 import type { Scope } from '../core/auth/scopes.js';
+import type { SourceMap } from '../core/configs/source-map.js';
 import type { ApiContext } from './context.js';
 
 export type Tag = 'Generation' | 'Jobs' | 'Catalog' | 'Configuration' | 'Usage' | 'Billing' | 'Keys' | 'Audit' | 'Service';
@@ -19,6 +20,11 @@ export interface RouteInput<Params, Query, Body> {
   body: Body;
   /** The request body's media type (e.g. `application/json`), when it has one. */
   mediaType: string | undefined;
+  /**
+   * For a JSON body: where each of its parts stands in the text. Hand it (or `within(source, '/member')`)
+   * to whatever checks the body further, so that its errors say their line and column too.
+   */
+  source: SourceMap | undefined;
 }
 
 /**

@@ -52,9 +52,9 @@ export function buildRouter(groups: readonly RouteGroup[]): Router<ApiState, Api
         validateParams(params);
         const query = { ...ctx.query };
         validateQuery(query);
-        const { mediaType, value: body } = await readBody(ctx, route);
-        if (mediaType !== undefined) bodyValidators[mediaType]!(body);
-        const work = async () => route.handle(ctx, { params, query, body, mediaType });
+        const { mediaType, value: body, source } = await readBody(ctx, route);
+        if (mediaType !== undefined) bodyValidators[mediaType]!(body, source);
+        const work = async () => route.handle(ctx, { params, query, body, mediaType, source });
         if (isIdempotent(route)) await idempotent(ctx, body, work, { keepBody: !route.secretResponse });
         else await work();
       });

@@ -16,7 +16,13 @@ export const problemSchema: JsonSchema = {
       items: {
         type: 'object',
         required: ['pointer', 'message'],
-        properties: { pointer: { type: 'string' }, message: { type: 'string' }, in: { enum: ['body', 'query', 'path'] } },
+        properties: {
+          pointer: { type: 'string', description: 'A JSON pointer (RFC 6901) into the part of the request named by `in`, or into the config.' },
+          message: { type: 'string' },
+          in: { enum: ['body', 'query', 'path'] },
+          line: { type: 'integer', minimum: 1, description: 'Where the error is in the text of a JSON body or a YAML config (1-based).' },
+          column: { type: 'integer', minimum: 1 },
+        },
       },
     },
   },

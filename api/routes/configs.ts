@@ -89,9 +89,9 @@ export const configsRoutes: RouteGroup = {
       body: { content: { 'application/json': configInput, ...Object.fromEntries(YAML_TYPES.map((type) => [type, yamlBody])) }, maxBytes: MAX_YAML_BYTES },
       responses: { 200: { description: 'The validation result, with the normal form and estimate when valid.', content: { 'application/json': validationSchema } } },
       problems: [ConfigProblems.invalidYaml, ConfigProblems.yamlTooLarge, Problems.notFound],
-      async handle(ctx, { body }) {
+      async handle(ctx, { body, source }) {
         const input: ConfigInput = typeof body === 'string' ? { config_yaml: body } : body;
-        ctx.body = await ctx.services.configs.report(owner(ctx), await ctx.services.configs.validate(owner(ctx), input));
+        ctx.body = await ctx.services.configs.report(owner(ctx), await ctx.services.configs.validate(owner(ctx), input, source));
       },
     }),
     defineRoute<Record<string, never>, Record<string, never>, ConfigInput | string>({
@@ -104,9 +104,9 @@ export const configsRoutes: RouteGroup = {
       body: { content: { 'application/json': configInput, ...Object.fromEntries(YAML_TYPES.map((type) => [type, yamlBody])) }, maxBytes: MAX_YAML_BYTES },
       responses: { 200: { description: 'The estimate.', content: { 'application/json': estimateSchema } } },
       problems: [...configProblems, Problems.notFound],
-      async handle(ctx, { body }) {
+      async handle(ctx, { body, source }) {
         const input: ConfigInput = typeof body === 'string' ? { config_yaml: body } : body;
-        const resolved = await ctx.services.configs.resolve(owner(ctx), input);
+        const resolved = await ctx.services.configs.resolve(owner(ctx), input, source);
         ctx.body = await ctx.services.configs.estimate(owner(ctx), resolved.config);
       },
     }),
@@ -145,8 +145,8 @@ export const configsRoutes: RouteGroup = {
         },
       },
       problems: [ConfigProblems.invalidOverlay, Problems.notFound],
-      async handle(ctx, { body }) {
-        const result = await ctx.services.configs.compose(owner(ctx), { base: body.base, overlays: body.overlays ?? [] });
+      async handle(ctx, { body, source }) {
+        const result = await ctx.services.configs.compose(owner(ctx), { base: body.base, overlays: body.overlays ?? [] }, source);
         ctx.body = { composed: result.config, sources: result.sources, ...(await ctx.services.configs.report(owner(ctx), result.validation)) };
       },
     }),

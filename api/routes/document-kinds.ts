@@ -1,6 +1,7 @@
 import type { GenerationConfig } from '../../core/configs/config-schema.js';
 import { requireValidOverlay } from '../../core/configs/config-input.js';
 import { ConfigProblems } from '../../core/configs/problems.js';
+import { within } from '../../core/configs/source-map.js';
 import { parseYamlSource } from '../../core/configs/yaml-source.js';
 import { CONFIGS_PROJECTION } from '../../projections/configs.js';
 import { OVERLAYS_PROJECTION } from '../../projections/overlays.js';
@@ -19,7 +20,7 @@ export const savedConfigRoutes = documentRoutes<GenerationConfig>({
   projection: CONFIGS_PROJECTION,
   given: anyConfig,
   shown: embeddedConfig,
-  read: (ctx, inline) => ctx.services.configs.requireValid('yaml' in inline ? { config_yaml: inline.yaml } : { config: inline.json }),
+  read: (ctx, inline, bodySource) => ctx.services.configs.requireValid('yaml' in inline ? { config_yaml: inline.yaml } : { config: inline.json }, bodySource),
   problems: configProblems,
   documents: (configs) => configs.savedConfigs,
   docs: {
@@ -44,8 +45,8 @@ export const savedOverlayRoutes = documentRoutes<Record<string, unknown>>({
   projection: OVERLAYS_PROJECTION,
   given: { type: 'object' },
   shown: embeddedOverlay,
-  read(_ctx, inline) {
-    if ('json' in inline) return requireValidOverlay(inline.json);
+  read(_ctx, inline, bodySource) {
+    if ('json' in inline) return requireValidOverlay(inline.json, within(bodySource, '/overlay'));
     const source = parseYamlSource(inline.yaml);
     return requireValidOverlay(source.value, source);
   },

@@ -99,11 +99,11 @@ export const generationRoutes: RouteGroup = {
         GenerationProblems.invalidPlan,
         GenerationProblems.generationFailed,
       ],
-      async handle(ctx, { body }) {
+      async handle(ctx, { body, source }) {
         const { accountId, mode, keyId } = ctx.state.auth;
         const format = negotiate(ctx, body.tables.length);
         const { configs, packs, pool, credits } = ctx.services;
-        const result = await quickGenerate({ catalog: configs.catalog, packs, pool, credits }, { owner: { accountId, mode }, keyId, reference: ctx.state.requestId, request: body, format });
+        const result = await quickGenerate({ catalog: configs.catalog, packs, pool, credits }, { owner: { accountId, mode }, keyId, reference: ctx.state.requestId, request: body, source, format });
         ctx.set('Finsynth-Seed', String(result.seed));
         ctx.set('Finsynth-Credits-Charged', String(result.credits_charged));
         ctx.set('Finsynth-Mode', mode);

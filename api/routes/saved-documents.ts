@@ -1,6 +1,7 @@
 import type { SavedDocument, SavedDocuments } from '../../core/configs/saved-documents.js';
 import type { ConfigService } from '../../core/configs/service.js';
 import { MAX_YAML_BYTES } from '../../core/configs/yaml-source.js';
+import type { SourceMap } from '../../core/configs/source-map.js';
 import type { Owner } from '../../core/domain/config/document-decider.js';
 import type { JsonSchema } from '../../core/events/registry.js';
 import { Problems, type ProblemType } from '../../core/problems.js';
@@ -27,8 +28,8 @@ export interface DocumentRoutes<Content extends object> {
   /** The content as a request gives it in JSON, and as an answer shows it. */
   given: JsonSchema;
   shown: JsonSchema;
-  /** Inline content, refused with one of `problems` unless valid. */
-  read(ctx: ApiContext, inline: Inline): Content;
+  /** Inline content, refused with one of `problems` unless valid; `bodySource` places its errors in a JSON body (under `/<member>`). */
+  read(ctx: ApiContext, inline: Inline, bodySource: SourceMap | undefined): Content;
   problems: ProblemType[];
   documents(configs: ConfigService): SavedDocuments<Content>;
   docs: Record<Operation, { summary: string; description?: string }>;
@@ -68,7 +69,8 @@ export function documentRoutes<Content extends object>(kind: DocumentRoutes<Cont
   const yamlMember = `${member}_yaml`;
   type Body = { name?: string } & Record<string, unknown>;
   const given = (body: Body) => body[member] !== undefined || body[yamlMember] !== undefined;
-  const content = (ctx: ApiContext, body: Body) => kind.read(ctx, typeof body[yamlMember] === 'string' ? { yaml: body[yamlMember] } : { json: body[member] });
+  const content = (ctx: ApiContext, body: Body, source: SourceMap | undefined) =>
+    kind.read(ctx, typeof body[yamlMember] === 'string' ? { yaml: body[yamlMember] } : { json: body[member] }, source);
   const documents = (ctx: ApiContext) => kind.documents(ctx.services.configs);
   const view = documentView(member, kind.shown);
   const json = (schema: JsonSchema) => ({ 'application/json': schema });
@@ -90,8 +92,8 @@ export function documentRoutes<Content extends object>(kind: DocumentRoutes<Cont
       },
       responses: { 201: { description: `The saved ${member}.`, content: json(view) } },
       problems: kind.problems,
-      async handle(ctx, { body }) {
-        const saved = await documents(ctx).save(owner(ctx), body.name, content(ctx, body), metadataOf(ctx));
+      async handle(ctx, { body, source }) {
+        const saved = await documents(ctx).save(owner(ctx), body.name, content(ctx, body, source), metadataOf(ctx));
         ctx.status = 201;
         ctx.body = documentBody(saved, member);
       },
@@ -141,8 +143,8 @@ export function documentRoutes<Content extends object>(kind: DocumentRoutes<Cont
       },
       responses: { 200: { description: `The updated ${member}.`, content: json(view) } },
       problems: [...kind.problems, Problems.notFound],
-      async handle(ctx, { params, body }) {
-        const changes = { name: body.name, content: given(body) ? content(ctx, body) : undefined };
+      async handle(ctx, { params, body, source }) {
+        const changes = { name: body.name, content: given(body) ? content(ctx, body, source) : undefined };
         ctx.body = documentBody(await documents(ctx).update(owner(ctx), params.id, changes, metadataOf(ctx)), member);
       },
     }),

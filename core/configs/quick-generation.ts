@@ -7,6 +7,7 @@ import type { PackRegistry } from '../packs/registry.js';
 import { estimateConfig } from './estimate.js';
 import type { PackCatalog } from './pack-catalog.js';
 import { quickConfig, type QuickRequest } from './quick-request.js';
+import type { SourceMap } from './source-map.js';
 import { requireValidConfig } from './validate.js';
 
 export interface QuickDeps {
@@ -22,6 +23,8 @@ export interface QuickCall {
   /** The request id: the debit's reference, so a debit is never taken twice for one request. */
   reference: string;
   request: QuickRequest;
+  /** Where the request stands in its JSON text: its errors then say their line and column. */
+  source?: SourceMap;
   format: Format;
 }
 
@@ -41,7 +44,9 @@ export interface QuickResult {
  * still be refunded and reported as a problem instead of a truncated body.
  */
 export async function quickGenerate(deps: QuickDeps, call: QuickCall): Promise<QuickResult> {
-  const config = requireValidConfig(quickConfig(call.request), deps.catalog);
+  // The config has the request's members at the same pointers but for the options (`/options/<table>` in
+  // the request): an issue about an option is placed at its table.
+  const config = requireValidConfig(quickConfig(call.request, call.source), deps.catalog, call.source);
   const plan = buildPlan(deps.packs, config);
   const estimate = estimateConfig(config, deps.catalog);
   await deps.credits.debit({

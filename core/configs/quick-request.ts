@@ -3,6 +3,8 @@ import { defineProblem, problem } from '../problems.js';
 import { CONFIG_VERSION, identifierPattern, localePattern, type GenerationConfig } from './config-schema.js';
 import type { JsonSchema } from '../events/registry.js';
 import { ConfigProblems } from './problems.js';
+import type { SourceMap } from './source-map.js';
+import { locateIssues } from './validate.js';
 
 /**
  * Quick generation answers in the same exchange, so it is bounded: above these, the jobs API
@@ -62,7 +64,7 @@ export const quickRequestSchema: JsonSchema = {
  * The generation config of a quick request, within the quick limits (else 400 pointing at the jobs
  * API). A request without a seed gets one drawn here, so that its answer can be reproduced.
  */
-export function quickConfig(request: QuickRequest): GenerationConfig {
+export function quickConfig(request: QuickRequest, source?: SourceMap): GenerationConfig {
   const tooLarge = request.tables.find((table) => table.rows > QUICK_LIMITS.max_rows_per_table);
   if (tooLarge) {
     throw limitProblem(`the table "${tooLarge.name}" asks for ${tooLarge.rows} rows; quick generation returns at most ${QUICK_LIMITS.max_rows_per_table} per table`);
@@ -73,7 +75,7 @@ export function quickConfig(request: QuickRequest): GenerationConfig {
   }
   const stray = Object.keys(request.options ?? {}).filter((name) => !request.tables.some((table) => table.name === name));
   if (stray.length > 0) {
-    const errors = stray.map((name) => ({ pointer: `/options/${name}`, message: `"${name}" is not a table of this request` }));
+    const errors = locateIssues(stray.map((name) => ({ pointer: `/options/${name}`, message: `"${name}" is not a table of this request`, key: true })), source);
     throw problem(ConfigProblems.invalidConfig, `options are given for a table not requested: ${stray.join(', ')}`, { errors });
   }
   return {

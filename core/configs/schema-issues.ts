@@ -19,8 +19,12 @@ export function schemaIssues(schema: JsonSchema, value: unknown, at: readonly (s
   return dedupe(issues);
 }
 
-/** `if` and combinator failures repeat what their branches already said. */
+/**
+ * `if` and combinator failures repeat what their branches already said; and an overlay's `null`
+ * alternative (remove the member) is no news next to what is wrong with the value given.
+ */
 function isInformative(error: ErrorObject): boolean {
+  if (error.keyword === 'type' && (error.params as { type?: unknown }).type === 'null') return false;
   return !['if', 'anyOf', 'oneOf', 'allOf'].includes(error.keyword);
 }
 

@@ -4,15 +4,15 @@ import type { DocumentContent, Owner } from '../domain/config/document-decider.j
 import { savedConfigs } from '../domain/config/index.js';
 import { savedOverlays } from '../domain/overlay/index.js';
 import { compose, type Composition, type Layer } from './compose.js';
-import { readConfigInput, requireValidOverlay, type ConfigInput, type DocumentLoader } from './config-input.js';
+import { readConfigInput, readInlineConfig, requireValidOverlay, type ConfigInput, type DocumentLoader, type InlineConfig } from './config-input.js';
 import type { GenerationConfig } from './config-schema.js';
 import { estimateConfig, type ConfigEstimate } from './estimate.js';
 import type { ConfigIssue } from './issues.js';
 import { normaliseConfig } from './normalise.js';
 import type { PackCatalog } from './pack-catalog.js';
 import { SavedDocuments } from './saved-documents.js';
+import { within, type SourceMap } from './source-map.js';
 import { requireValidConfig, validateConfig } from './validate.js';
-import { parseYamlSource, type YamlSource } from './yaml-source.js';
 
 export interface BalanceReader {
   balance(accountId: string): Promise<{ credits_available: number }>;
@@ -66,6 +66,9 @@ export type ComposeResult = Composition & { validation: ValidationResult };
  * The configs capability: reading, validating, pricing, composing and saving generation configs and
  * overlays. HTTP routes and JOBS call it; it holds no state of its own (the documents are event
  * streams, read through their deciders, so a read right after a write always sees it).
+ *
+ * A method that takes a request's input also takes, optionally, its `inputSource`: where the input
+ * stands in the request's JSON text, so that each issue of an inline config says its line and column.
  */
 export class ConfigService implements DocumentLoader {
   /** The packs as config rules see them (quick generation checks its requests with the same rules). */
@@ -82,8 +85,8 @@ export class ConfigService implements DocumentLoader {
   }
 
   /** For JOBS: `{config} | {config_yaml} | {config_id, overlays}` to a valid, normalised config and its estimate, or a ProblemError. */
-  async resolve(owner: Owner, input: ConfigInput): Promise<ResolvedConfig> {
-    const document = await readConfigInput(input, owner, this);
+  async resolve(owner: Owner, input: ConfigInput, inputSource?: SourceMap): Promise<ResolvedConfig> {
+    const document = await readConfigInput(input, owner, this, inputSource);
     const config = normaliseConfig(requireValidConfig(document.value, this.deps.catalog, document.source));
     return {
       config,
@@ -94,9 +97,9 @@ export class ConfigService implements DocumentLoader {
   }
 
   /** An inline config (JSON or YAML) that must be valid: a 400 `invalid-config` (or `invalid-yaml`) otherwise. */
-  requireValid(input: { config: unknown } | { config_yaml: string }): GenerationConfig {
-    const source = 'config_yaml' in input ? parseYamlSource(input.config_yaml) : undefined;
-    return requireValidConfig(source ? source.value : (input as { config: unknown }).config, this.deps.catalog, source);
+  requireValid(input: InlineConfig, inputSource?: SourceMap): GenerationConfig {
+    const document = readInlineConfig(input, inputSource);
+    return requireValidConfig(document.value, this.deps.catalog, document.source);
   }
 
   /** A validation as the API answers it: the normal form and the estimate against the balance when valid, null otherwise. */
@@ -106,13 +109,13 @@ export class ConfigService implements DocumentLoader {
   }
 
   /** Validation never throws for an invalid config: it answers what is wrong (YAML that cannot be read still throws). */
-  async validate(owner: Owner, input: ConfigInput): Promise<ValidationResult> {
-    const document = await readConfigInput(input, owner, this);
+  async validate(owner: Owner, input: ConfigInput, inputSource?: SourceMap): Promise<ValidationResult> {
+    const document = await readConfigInput(input, owner, this, inputSource);
     return this.check(document.value, document.source);
   }
 
-  /** Validation of a plain value (with its YAML source for positions), the normal form when valid. */
-  check(value: unknown, source?: YamlSource): ValidationResult {
+  /** Validation of a plain value (with its source for positions), the normal form when valid. */
+  check(value: unknown, source?: SourceMap): ValidationResult {
     const validation = validateConfig(value, this.deps.catalog, source);
     if (!validation.valid) return validation;
     return { valid: true, config: normaliseConfig(validation.config), errors: [] };
@@ -124,18 +127,18 @@ export class ConfigService implements DocumentLoader {
     return { ...estimate, mode: owner.mode, credits_available, balance_covers: owner.mode === 'test' || credits_available >= estimate.credits };
   }
 
-  async compose(owner: Owner, request: ComposeRequest): Promise<ComposeResult> {
+  async compose(owner: Owner, request: ComposeRequest, inputSource?: SourceMap): Promise<ComposeResult> {
     const layers: Layer[] = [];
     layers.push(
       typeof request.base === 'string'
         ? { ref: request.base, content: (await this.config(owner, request.base)) as unknown as Record<string, unknown> }
-        : { ref: 'base', content: requireValidOverlay(request.base, undefined, 'the base') },
+        : { ref: 'base', content: requireValidOverlay(request.base, within(inputSource, '/base'), 'the base') },
     );
     for (const [index, overlay] of request.overlays.entries()) {
       layers.push(
         typeof overlay === 'string'
           ? { ref: overlay, content: await this.overlay(owner, overlay) }
-          : { ref: `overlays[${index}]`, content: requireValidOverlay(overlay, undefined, `overlays[${index}]`) },
+          : { ref: `overlays[${index}]`, content: requireValidOverlay(overlay, within(inputSource, `/overlays/${index}`), `overlays[${index}]`) },
       );
     }
     const composition = compose(layers);

@@ -5,7 +5,7 @@ import type { PackCatalog } from './pack-catalog.js';
 import { packIssues } from './pack-rules.js';
 import { ConfigProblems } from './problems.js';
 import { schemaIssues } from './schema-issues.js';
-import type { YamlSource } from './yaml-source.js';
+import { locateNearest, type SourceMap } from './source-map.js';
 
 /** At most this many issues are reported: enough to fix a document, bounded for a hostile one. */
 export const MAX_ISSUES = 50;
@@ -14,9 +14,10 @@ export type ConfigValidation = { valid: true; config: GenerationConfig; errors: 
 
 /**
  * Checks a config (the plain value of its JSON or YAML form) against its JSON Schema, then against
- * the loaded packs. With the YAML source, each issue also says its line and column.
+ * the loaded packs. With its source (the YAML text, or the JSON request body it came in), each issue
+ * also says its line and column.
  */
-export function validateConfig(value: unknown, catalog: PackCatalog, source?: YamlSource): ConfigValidation {
+export function validateConfig(value: unknown, catalog: PackCatalog, source?: SourceMap): ConfigValidation {
   let issues = schemaIssues(configSchema, value);
   if (issues.length === 0) issues = packIssues(value as GenerationConfig, catalog);
   if (issues.length === 0) return { valid: true, config: value as GenerationConfig, errors: [] };
@@ -24,7 +25,7 @@ export function validateConfig(value: unknown, catalog: PackCatalog, source?: Ya
 }
 
 /** The config, or a 400 `invalid-config` problem listing what is wrong. */
-export function requireValidConfig(value: unknown, catalog: PackCatalog, source?: YamlSource): GenerationConfig {
+export function requireValidConfig(value: unknown, catalog: PackCatalog, source?: SourceMap): GenerationConfig {
   const validation = validateConfig(value, catalog, source);
   if (validation.valid) return validation.config;
   throw issuesProblem(ConfigProblems.invalidConfig, 'the config', validation.errors);
@@ -38,18 +39,12 @@ export function issuesProblem(type: ProblemType, subject: string, errors: Config
 }
 
 /**
- * Gives each issue the line and column of the YAML node it is about: the member's key for an issue
+ * Gives each issue the line and column of the node it is about: the member's name for an issue
  * about a name, else its value; a member that is missing is located at the nearest node that exists.
  */
-export function locateIssues(issues: ConfigIssue[], source?: YamlSource): ConfigIssue[] {
+export function locateIssues(issues: ConfigIssue[], source?: SourceMap): ConfigIssue[] {
   return issues.slice(0, MAX_ISSUES).map(({ key, ...issue }) => {
-    if (!source) return issue;
-    let pointer = issue.pointer;
-    let position = source.locate(pointer, key);
-    while (!position && pointer !== '') {
-      pointer = pointer.slice(0, pointer.lastIndexOf('/'));
-      position = source.locate(pointer);
-    }
+    const position = source && locateNearest(source, issue.pointer, key);
     return position ? { ...issue, ...position } : issue;
   });
 }

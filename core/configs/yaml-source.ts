@@ -3,6 +3,7 @@ import { LineCounter, isAlias, isCollection, isMap, isPair, isScalar, isSeq, par
 import { problem } from '../problems.js';
 import type { ConfigIssue } from './issues.js';
 import { ConfigProblems } from './problems.js';
+import { pointerSegments, type Position, type SourceMap } from './source-map.js';
 
 /** A YAML config may not be larger than this: it is a config, not data. */
 export const MAX_YAML_BYTES = 1024 * 1024;
@@ -17,16 +18,9 @@ export const MAX_DEPTH = 32;
 /** The tags of the YAML 1.2 core schema: anything else (`!foo`, `!!binary`, `!!set`) is refused. */
 const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((name) => `tag:yaml.org,2002:${name}`));
 
-export interface Position {
-  line: number;
-  column: number;
-}
-
 /** A parsed YAML document: its plain value, and where in the text each JSON pointer of it comes from. */
-export interface YamlSource {
+export interface YamlSource extends SourceMap {
   value: unknown;
-  /** The position of the value at `pointer`, or of its key when `key` is true; undefined if it is not in the text. */
-  locate(pointer: string, key?: boolean): Position | undefined;
 }
 
 /**
@@ -83,7 +77,7 @@ function checkTagsAndDepth(document: Document.Parsed, lines: LineCounter): void 
 function locate(document: Document.Parsed, lines: LineCounter, pointer: string, key: boolean): Position | undefined {
   let node: unknown = document.contents;
   let keyNode: unknown;
-  for (const segment of parsePointer(pointer)) {
+  for (const segment of pointerSegments(pointer)) {
     while (isAlias(node)) node = node.resolve(document);
     if (isMap(node)) {
       const pair = node.items.find((item) => isPair(item) && String(isScalar(item.key) ? item.key.value : item.key) === segment);
@@ -100,11 +94,6 @@ function locate(document: Document.Parsed, lines: LineCounter, pointer: string, 
   const target = (key && keyNode ? keyNode : node) as Node | null | undefined;
   const offset = target?.range?.[0];
   return offset === undefined ? undefined : at(lines, offset);
-}
-
-function parsePointer(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function at(lines: LineCounter, offset: number): Position {
