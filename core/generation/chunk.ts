@@ -18,7 +18,7 @@ export function renderChunk(runtime: PlanRuntime, table: string, chunk: ChunkSpe
     const end = chunk.first_row + chunk.rows;
     for (let index = chunk.first_row; index < end; index++) writer.row(out, generator.flatRow(index), index);
   } else {
-    const counts = rowsPerParent(runtime.plan.seed, table, chunk);
+    const counts = rowsPerParent(runtime, table, chunk);
     let index = chunk.first_row;
     for (let i = 0; i < counts.length; i++) {
       const count = counts[i];

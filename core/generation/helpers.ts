@@ -1,4 +1,5 @@
 import type { Rng } from './prng.js';
+import { weightedPick as compileWeightedPick } from './distributions.js';
 import { isoDate, isoTimestamp } from './time-format.js';
 import { drawIban, IBAN_COUNTRIES } from './realism/iban.js';
 import { drawIsin } from './realism/isin.js';
@@ -7,6 +8,9 @@ import { cardNetworkByName, cardNetworks } from './reference-data/card-networks.
 import { countries, countryByCode } from './reference-data/countries.js';
 import { currencies, currencyByCode } from './reference-data/currencies.js';
 import { merchantCategories, merchantCategoryByCode } from './reference-data/merchant-categories.js';
+
+/** Pickers compiled once per weights object: a pack passes a constant object, so a pick costs a binary search. */
+const pickers = new WeakMap<Readonly<Record<string, number>>, (rng: Rng) => string>();
 
 /**
  * What a pack's generator may use beyond its own columns: realistic identifiers that must agree with
@@ -27,6 +31,23 @@ export const helpers = {
   },
   isin(rng: Rng, country: string): string {
     return drawIsin(rng, country);
+  },
+  /**
+   * One of the keys of `weights` (`{ collision: 48, theft: 8 }`), drawn by weight from `rng`. Weights are
+   * non-negative and need not sum to one; at least one is positive. Keep `weights` a constant (module-level)
+   * object: its cumulative table is built once per object.
+   */
+  weightedPick(rng: Rng, weights: Readonly<Record<string, number>>): string {
+    let pick = pickers.get(weights);
+    if (!pick) {
+      const entries = Object.entries(weights);
+      if (!entries.some(([, weight]) => weight > 0) || entries.some(([, weight]) => !(weight >= 0) || !Number.isFinite(weight))) {
+        throw new Error(`weightedPick: weights must be finite, non-negative and not all zero (${JSON.stringify(weights)})`);
+      }
+      pick = compileWeightedPick(entries.map(([value]) => value), entries.map(([, weight]) => weight));
+      pickers.set(weights, pick);
+    }
+    return pick(rng);
   },
   /** ISO 4217 minor units of a currency (2 when the code is unknown). */
   minorUnits(currency: string): number {

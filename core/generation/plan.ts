@@ -9,6 +9,7 @@ import type { PackDefinition } from '../packs/sdk.js';
 import { DEFAULT_LOCALE, isKnownLocale } from './locale-pools.js';
 import { GenerationProblems } from './problems.js';
 import { dataTypeByName } from './types/index.js';
+import { fitParentRuns } from './layout.js';
 
 /**
  * A generation request resolved against a pack: every table to generate or to size, its row count,
@@ -57,6 +58,8 @@ export interface PackSource {
 export const MAX_TABLE_ROWS = 1_000_000_000;
 
 const ajv = createAjv();
+/** Rows of a child table up to which an unrequested parent gets one row per child row. */
+const SMALL_SAMPLE_PARENTS = 10;
 
 export function buildPlan(packs: PackSource, request: PlanRequest): Plan {
   const pack = packs.require(request.sector);
@@ -93,12 +96,16 @@ export function buildPlan(packs: PackSource, request: PlanRequest): Plan {
       }
     }
   }
-  return { sector: pack.name, pack_version: pack.version, seed, locale, tables };
+  const plan: Plan = { sector: pack.name, pack_version: pack.version, seed, locale, tables };
+  fitParentRuns(pack, plan, MAX_TABLE_ROWS);
+  return plan;
 }
 
 /**
  * Parents that the request does not name still get a row count so that references resolve: the child's
- * rows scaled by the ratio of the pack's default row counts, the largest over the children.
+ * rows scaled by the ratio of the pack's default row counts, the largest over the children, and at least
+ * as many as the child has rows up to SMALL_SAMPLE_PARENTS, so that a small sample (three card
+ * transactions) is spread over several parents instead of all pointing at one.
  */
 function sizeParents(pack: PackDefinition, requested: Map<string, PlanTable>): PlanTable[] {
   const rows = new Map<string, number>([...requested].map(([name, table]) => [name, table.rows]));
@@ -111,7 +118,7 @@ function sizeParents(pack: PackDefinition, requested: Map<string, PlanTable>): P
     for (const child of closure) {
       if (!parentsOf(pack, child).includes(name)) continue;
       const ratio = pack.tables[name].default_rows / pack.tables[child].default_rows;
-      largest = Math.max(largest, Math.ceil(size(child) * ratio));
+      largest = Math.max(largest, Math.ceil(size(child) * ratio), Math.min(size(child), SMALL_SAMPLE_PARENTS));
     }
     const sized = Math.min(MAX_TABLE_ROWS, largest);
     rows.set(name, sized);

@@ -58,6 +58,7 @@ export interface CompiledColumn {
 const EMPTY_ROW: Row = Object.freeze({}) as Row;
 const TWO_POW_32 = 4294967296;
 const LOOKUP_CACHE_SIZE = 4096;
+const PARENT_ROWS_STREAM = 0x70a2e47;
 
 export class TableRuntime {
   readonly name: string;
@@ -79,6 +80,10 @@ export class TableRuntime {
   private readonly lookupIndices = new Float64Array(LOOKUP_CACHE_SIZE).fill(-1);
   private readonly lookupRows: Row[] = new Array(LOOKUP_CACHE_SIZE);
   private busy = false;
+  private countedParent = -1;
+  private counted = 0;
+  /** The seeds of the named streams (`ctx.stream`), by name. */
+  private readonly streamSeeds = new Map<string, number>();
 
   constructor(
     readonly plan: PlanRuntime,
@@ -133,6 +138,19 @@ export class TableRuntime {
     return Math.floor((fmix32(mix(reference.seed, index)) / TWO_POW_32) * reference.parents);
   }
 
+  /**
+   * A named stream (`ctx.stream`): per parent, from (seed, parent table, parent, name), which every table
+   * generated per that parent shares; in a flat table, from (seed, table, row index, name).
+   */
+  stream(name: string): Rng {
+    let seed = this.streamSeeds.get(name);
+    if (seed === undefined) {
+      seed = mix(this.parentTable ? this.plan.table(this.parentTable).seed : this.seed, hashString(name));
+      this.streamSeeds.set(name, seed);
+    }
+    return new Rng(seed, this.parentTable ? this.context.parent : this.context.index);
+  }
+
   /** The key of row `index`; keys asked for by other tables repeat, so they are cached like looked-up rows. */
   key(index: number): string {
     const slot = index & (LOOKUP_CACHE_SIZE - 1);
@@ -166,12 +184,39 @@ export class TableRuntime {
     return this.build(undefined);
   }
 
-  /** Starts a parent's rows: seeds the parent's stream and returns the state from the table's `start`. */
+  /**
+   * A parent's row count by the table's `rows_per_parent`, on a stream of (seed, table, parent) apart from
+   * the one `start` and `row` draw from. The last parent asked for is remembered: the layout and then
+   * `beginParent` both ask for it.
+   */
+  parentRows(parent: number): number {
+    if (this.countedParent === parent) return this.counted;
+    const hook = this.definition.rows_per_parent;
+    if (!hook) throw new Error(`table "${this.name}" has no rows_per_parent`);
+    this.rng.reseed(mix(this.seed, PARENT_ROWS_STREAM), parent);
+    const ctx = this.context;
+    ctx.parent = parent;
+    ctx.index = -1;
+    ctx.position = 0;
+    ctx.count = 0;
+    const rows = hook(ctx);
+    if (!Number.isSafeInteger(rows) || rows < 0) throw new Error(`table "${this.name}": rows_per_parent returned ${String(rows)} for parent ${parent}; it must return an integer, 0 or more`);
+    this.countedParent = parent;
+    this.counted = rows;
+    return rows;
+  }
+
+  /**
+   * Starts a parent's rows: seeds the parent's stream and returns the state from the table's `start`.
+   * `count` is how many rows the chunk writes; with `rows_per_parent`, `ctx.count` is the parent's full
+   * count even where the table ends inside the parent's run.
+   */
   beginParent(parent: number, count: number, firstRow: number): unknown {
+    const full = this.definition.rows_per_parent ? this.parentRows(parent) : count;
     this.rng.reseed(this.seed, parent);
     const ctx = this.context;
     ctx.parent = parent;
-    ctx.count = count;
+    ctx.count = full;
     ctx.position = 0;
     ctx.index = firstRow;
     return this.definition.start ? this.definition.start(ctx) : undefined;
@@ -252,5 +297,9 @@ class TableContext implements RowContext<Record<string, unknown>> {
 
   rowsOf(table: string): number {
     return this.runtime.plan.rowsOf(table);
+  }
+
+  stream(name: string): Rng {
+    return this.runtime.stream(name);
   }
 }

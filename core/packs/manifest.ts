@@ -86,6 +86,8 @@ export function checkManifest(candidate: unknown): string[] {
     const at = `table "${tableName}"`;
     if (table.row !== undefined && typeof table.row !== 'function') reasons.push(`${at}: row must be a function`);
     if (table.start !== undefined && typeof table.start !== 'function') reasons.push(`${at}: start must be a function`);
+    if (table.rows_per_parent !== undefined && typeof table.rows_per_parent !== 'function') reasons.push(`${at}: rows_per_parent must be a function`);
+    if (table.rows_per_parent !== undefined && table.per_parent === undefined) reasons.push(`${at}: rows_per_parent needs per_parent (the table whose rows it counts)`);
     if (table.per_parent !== undefined) {
       const parent = pack.tables[table.per_parent];
       if (!parent || table.per_parent === tableName) reasons.push(`${at}: per_parent names no other table of the pack ("${table.per_parent}")`);

@@ -72,6 +72,13 @@ export interface RowContext<O = Record<string, unknown>> {
   refOf(table: string, index: number, column: string): number;
   /** The row count of a table of the plan (parents not requested are sized too, see the guide). */
   rowsOf(table: string): number;
+  /**
+   * A random stream of its own, named: seeded from (plan seed, the parent table, `ctx.parent`, name) in a
+   * per-parent table, so every table generated per the same parent draws the same numbers from it (two
+   * tables walking one price path); from (plan seed, this table, `ctx.index`, name) in a flat table.
+   * Each call starts the stream afresh.
+   */
+  stream(name: string): Rng;
   /** Realistic identifiers and reference data (IBAN, PAN, ISIN, currencies, countries, MCCs, rounding). */
   readonly helpers: Helpers;
   /** Per-parent tables: the parent's index, this row's position among its rows, and how many it has. */
@@ -94,6 +101,14 @@ export interface TableDefinition<O = any, S = any> {
    * parent's state (e.g. an opening balance); `row` receives it and may update it.
    */
   per_parent?: string;
+  /**
+   * Per-parent tables: how many rows a parent has (an integer, 0 or more), decided from the parent alone
+   * (`ctx.parent`, `ctx.lookup`, `ctx.rng`: a stream of (seed, table, parent) of its own) — a loan's term,
+   * a policy's claim count. The table is then its parents' complete runs in parent order, ending after the
+   * requested rows (the last parent's run may be cut there, `ctx.count` still says its full count). Without
+   * it, the engine spreads the requested rows over all the parents. See the guide, section 4.
+   */
+  rows_per_parent?: (ctx: RowContext<O>) => number;
   start?: (ctx: RowContext<O>) => S;
   /**
    * Returns the row's values; columns it leaves out are drawn by their definitions, in declared order.

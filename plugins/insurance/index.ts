@@ -1,4 +1,5 @@
 import { definePack, type Rng, type RowContext } from '../../core/packs/sdk.js';
+import { claimCount } from './claim-count.js';
 import { INSURANCE_PRODUCTS, PERILS, POLICYHOLDER_COUNTRIES, PRICE_LEVEL, type InsuranceProduct } from './products.js';
 
 /**
@@ -7,9 +8,9 @@ import { INSURANCE_PRODUCTS, PERILS, POLICYHOLDER_COUNTRIES, PRICE_LEVEL, type I
  * delays, and heavy-tailed severity (log-normal body, Pareto tail, capped at the sum insured). Written
  * with the SDK exactly as a third-party pack would be.
  *
- * Claim frequency: the engine spreads the claims table's rows over the policies with log-normal weights,
- * so the number of claims per policy is a mixed count, over-dispersed like the negative binomial that
- * actuaries fit to claim counts; its mean is the claims' rows over the policies' rows.
+ * Counts per policy are the pack's (`rows_per_parent`): a policy's premium instalments are its
+ * `premium_instalments`, and its claims a negative binomial count with the product's claim frequency. The
+ * premiums and claims tables hold the policies' complete runs in policy order, up to the rows requested.
  */
 
 interface PremiumOptions {
@@ -17,6 +18,7 @@ interface PremiumOptions {
 }
 
 interface ClaimOptions {
+  frequency_factor: number;
   tail_share: number;
   tail_alpha: number;
   rejection_rate: number;
@@ -44,12 +46,8 @@ const DAY = 86_400_000;
 const COUNTRIES = Object.keys(POLICYHOLDER_COUNTRIES);
 const productByName = new Map(INSURANCE_PRODUCTS.map((p) => [p.product, p]));
 
-function pickWeighted(rng: Rng, weights: Readonly<Record<string, number>>): string {
-  const entries = Object.entries(weights);
-  let target = rng.next() * entries.reduce((sum, [, weight]) => sum + weight, 0);
-  for (const [value, weight] of entries) if ((target -= weight) < 0) return value;
-  return entries[entries.length - 1][0];
-}
+/** Shape of the gamma law of claim rates between policyholders: the lower, the more over-dispersed the counts. */
+const CLAIM_RATE_SHAPE = 1.5;
 
 /** A claim's gross loss in euro terms: the log-normal body, or with probability `tail_share` a Pareto tail draw. */
 function severity(rng: Rng, product: InsuranceProduct, options: ClaimOptions, sumInsured: number): number {
@@ -65,7 +63,7 @@ function severity(rng: Rng, product: InsuranceProduct, options: ClaimOptions, su
 
 export default definePack({
   name: 'insurance',
-  version: '1.0.0',
+  version: '1.1.0',
   description: 'Insurance: policyholders, one-year motor, home, travel, health and life policies, premium instalments that add up to each policy\'s premium, and claims inside the policy period with reporting and settlement delays and heavy-tailed severity (log-normal body, Pareto tail).',
   tables: {
     policyholders: {
@@ -99,6 +97,7 @@ export default definePack({
         sum_insured: { type: 'money', currency_column: 'currency', description: 'Most the insurer pays on one claim (for life cover, the benefit).', example: 250000 },
         deductible: { type: 'money', currency_column: 'currency', description: 'Excess: the part of each claim the policyholder bears.', example: 250 },
         annual_premium: { type: 'money', currency_column: 'currency', description: 'Premium for the year of cover.', example: 612.4 },
+        premium_instalments: { type: 'integer', description: 'Instalments the premium is paid in (1 annually, 2, 4 quarterly, 12 monthly), by product: its rows in premiums.', example: 12 },
         channel: { type: 'enum', values: ['direct', 'broker', 'aggregator', 'bancassurance'], weights: { direct: 35, broker: 25, aggregator: 30, bancassurance: 10 }, description: 'How the policy was sold.' },
       },
       row: (ctx) => {
@@ -118,12 +117,13 @@ export default definePack({
           sum_insured: helpers.round(Math.round(Math.exp(rng.normal(product.sum_insured.mu, product.sum_insured.sigma)) * scale / 500) * 500, currency),
           deductible: helpers.round(rng.pick(product.deductible) * scale, currency),
           annual_premium: helpers.round(Math.exp(rng.normal(product.annual_premium.mu, product.annual_premium.sigma)) * scale, currency),
+          premium_instalments: Number(helpers.weightedPick(rng, product.instalments)),
         };
       },
     },
     premiums: {
-      description: "Premium instalments per policy, due at even intervals over the policy year from its first day; a policy's instalments add up to its annual premium exactly (the last absorbs the rounding).",
-      default_rows: 12_000,
+      description: "Premium instalments per policy (its premium_instalments), due at even intervals over the policy year from its first day; a policy's instalments add up to its annual premium exactly (the last absorbs the rounding). Policies come in order with all their instalments, up to the rows requested.",
+      default_rows: 9600,
       credits_per_1000_rows: 1,
       per_parent: 'policies',
       options: {
@@ -133,13 +133,14 @@ export default definePack({
         premium_id: { type: 'id', prefix: 'prm', description: 'Key of the instalment.' },
         policy_id: { type: 'reference', table: 'policies', description: 'The policy.' },
         instalment_number: { type: 'integer', description: 'Position of the instalment, from 1.', example: 1 },
-        instalments: { type: 'integer', description: 'How many instalments the policy pays its premium in (1 = annually, 12 = monthly).', example: 12 },
+        instalments: { type: 'integer', description: "How many instalments the policy pays its premium in (its premium_instalments: 1 = annually, 12 = monthly).", example: 12 },
         due_date: { type: 'date', from: '2022-01-01', to: '2026-06-29', description: 'Due date, within the policy period.' },
         amount: { type: 'money', currency_column: 'currency', description: 'Amount due: the annual premium divided by the instalments.', example: 51.03 },
         currency: { type: 'currency', description: 'Policy currency (ISO 4217).' },
         paid_on: { type: 'date', from: '2022-01-01', to: '2026-12-31', description: 'Date the payment arrived.' },
         days_late: { type: 'integer', description: 'Days between the due date and the payment (0 when on time).', example: 0 },
       },
+      rows_per_parent: (ctx) => Number(ctx.lookup('policies', ctx.parent).premium_instalments),
       start: (ctx: RowContext<PremiumOptions>): PremiumState => {
         const policy = ctx.lookup('policies', ctx.parent);
         const currency = String(policy.currency);
@@ -170,11 +171,12 @@ export default definePack({
       },
     },
     claims: {
-      description: 'Claims per policy, in order of loss: the loss inside the policy period, reported and settled after it, with heavy-tailed severity (log-normal body, Pareto tail) net of the deductible and capped at the sum insured.',
-      default_rows: 160,
+      description: "Claims per policy, in order of loss: as many as a negative binomial count with the product's claim frequency gives the policy (most have none), the loss inside the policy period, reported and settled after it, with heavy-tailed severity (log-normal body, Pareto tail) net of the deductible and capped at the sum insured. Policies come in order with all their claims, up to the rows requested.",
+      default_rows: 220,
       credits_per_1000_rows: 3,
       per_parent: 'policies',
       options: {
+        frequency_factor: { description: "Multiplies every product's claim frequency (claims per policy-year: motor 0.12, home 0.08, travel 0.06, health 0.9, life 0.004).", schema: { type: 'number', minimum: 0, maximum: 20 }, default: 1 },
         tail_share: { description: 'Share of claims drawn from the Pareto tail (large losses).', schema: { type: 'number', minimum: 0, maximum: 1 }, default: 0.05 },
         tail_alpha: { description: 'Pareto shape of the tail: the lower, the heavier (below 2 the variance is infinite).', schema: { type: 'number', minimum: 0.5, maximum: 10 }, default: 1.6 },
         rejection_rate: { description: 'Share of claims the insurer rejects.', schema: { type: 'number', minimum: 0, maximum: 1 }, default: 0.08 },
@@ -191,6 +193,10 @@ export default definePack({
         currency: { type: 'currency', description: 'Policy currency (ISO 4217).' },
         incurred_amount: { type: 'money', currency_column: 'currency', description: 'Gross loss: heavy-tailed, capped at the sum insured.', example: 1840.5 },
         paid_amount: { type: 'money', currency_column: 'currency', description: 'Paid: the incurred amount less the deductible for a settled claim; 0 when open or rejected.', example: 1590.5 },
+      },
+      rows_per_parent: (ctx: RowContext<ClaimOptions>) => {
+        const product = productByName.get(String(ctx.lookup('policies', ctx.parent).product))!;
+        return claimCount(ctx.rng, product.claim_frequency * ctx.options.frequency_factor, CLAIM_RATE_SHAPE);
       },
       start: (ctx: RowContext<ClaimOptions>): ClaimState => {
         const { rng, helpers } = ctx;
@@ -217,7 +223,7 @@ export default definePack({
         const status = rng.chance(options.rejection_rate) ? 'rejected' : rng.chance(0.12) ? 'open' : 'settled';
         return {
           claim_number: ctx.position + 1,
-          peril: pickWeighted(rng, product.perils),
+          peril: helpers.weightedPick(rng, product.perils),
           loss_date: helpers.isoDate(loss),
           reported_date: helpers.isoDate(reported),
           status,

@@ -17,33 +17,37 @@ export interface InsuranceProduct {
   reporting_delay_days: number;
   /** Mean days between a report and its settlement. */
   settlement_days: number;
+  /** Claims per policy-year on average (the mean of the negative binomial a policy's count is drawn from). */
+  claim_frequency: number;
+  /** Premium instalments a year (1 annual, 2, 4 quarterly, 12 monthly), with their weights. */
+  instalments: Readonly<Record<string, number>>;
 }
 
 export const INSURANCE_PRODUCTS: readonly InsuranceProduct[] = [
   {
     product: 'motor', weight: 38, sum_insured: { mu: 9.8, sigma: 0.5 }, annual_premium: { mu: 6.5, sigma: 0.45 }, deductible: [0, 100, 250, 500],
     perils: { collision: 48, windscreen: 20, theft: 8, third_party_injury: 10, third_party_property: 10, fire: 4 },
-    severity: { mu: 7.3, sigma: 1.0, tail_from: 12_000 }, reporting_delay_days: 4, settlement_days: 45,
+    severity: { mu: 7.3, sigma: 1.0, tail_from: 12_000 }, reporting_delay_days: 4, settlement_days: 45, claim_frequency: 0.12, instalments: { 1: 45, 12: 55 },
   },
   {
     product: 'home', weight: 30, sum_insured: { mu: 12.6, sigma: 0.45 }, annual_premium: { mu: 5.8, sigma: 0.4 }, deductible: [100, 250, 500, 1000],
     perils: { water_damage: 34, theft: 14, storm: 18, fire: 6, accidental_damage: 22, subsidence: 6 },
-    severity: { mu: 7.6, sigma: 1.1, tail_from: 25_000 }, reporting_delay_days: 9, settlement_days: 70,
+    severity: { mu: 7.6, sigma: 1.1, tail_from: 25_000 }, reporting_delay_days: 9, settlement_days: 70, claim_frequency: 0.08, instalments: { 1: 50, 12: 50 },
   },
   {
     product: 'travel', weight: 12, sum_insured: { mu: 9.2, sigma: 0.3 }, annual_premium: { mu: 4.3, sigma: 0.35 }, deductible: [0, 50, 100],
     perils: { medical: 40, cancellation: 35, baggage: 18, delay: 7 },
-    severity: { mu: 6.0, sigma: 1.0, tail_from: 5_000 }, reporting_delay_days: 18, settlement_days: 30,
+    severity: { mu: 6.0, sigma: 1.0, tail_from: 5_000 }, reporting_delay_days: 18, settlement_days: 30, claim_frequency: 0.06, instalments: { 1: 100 },
   },
   {
     product: 'health', weight: 12, sum_insured: { mu: 11.5, sigma: 0.4 }, annual_premium: { mu: 7.2, sigma: 0.4 }, deductible: [0, 150, 500],
     perils: { outpatient: 55, inpatient: 25, dental: 15, maternity: 5 },
-    severity: { mu: 6.2, sigma: 1.2, tail_from: 8_000 }, reporting_delay_days: 14, settlement_days: 25,
+    severity: { mu: 6.2, sigma: 1.2, tail_from: 8_000 }, reporting_delay_days: 14, settlement_days: 25, claim_frequency: 0.9, instalments: { 1: 20, 4: 15, 12: 65 },
   },
   {
     product: 'life', weight: 8, sum_insured: { mu: 12.2, sigma: 0.6 }, annual_premium: { mu: 5.7, sigma: 0.6 }, deductible: [0],
     perils: { death: 92, terminal_illness: 8 },
-    severity: 'sum_insured', reporting_delay_days: 30, settlement_days: 60,
+    severity: 'sum_insured', reporting_delay_days: 30, settlement_days: 60, claim_frequency: 0.004, instalments: { 1: 15, 2: 5, 4: 10, 12: 70 },
   },
 ];
 

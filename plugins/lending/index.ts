@@ -7,11 +7,9 @@ import { BORROWER_COUNTRIES, LOAN_PRODUCTS, PRICE_LEVEL, SCORE_RANGE } from './p
  * annuity formula with what the borrower actually paid against it (late payments, missed payments and
  * defaults at configurable rates). Written with the SDK exactly as a third-party pack would be.
  *
- * Why the schedule and the repayments are one table, and the term lives there: the engine decides how
- * many rows each parent of a per-parent table gets (the request fixes the table's total), so a loan's
- * number of instalments is the number of schedule rows it is given; `instalments` on every row states it.
- * A loans column fixed in advance could not agree with it, and two per-parent tables would get two
- * different counts for the same loan. Keeping the schedule and its repayments in one table keeps both exact.
+ * A loan's term (`term_months`, drawn by product) is its number of schedule rows: the schedule declares
+ * `rows_per_parent` from it, so every loan's schedule is complete and adds up; the table holds the loans'
+ * schedules in loan order up to the rows requested.
  */
 
 interface ScheduleOptions {
@@ -39,7 +37,7 @@ const MISSED_BEFORE_DEFAULT = 3;
 
 export default definePack({
   name: 'lending',
-  version: '1.0.0',
+  version: '1.1.0',
   description: 'Lending: borrowers with credit scores, loans (personal, auto, mortgage, small business) priced by risk, and repayment schedules by the annuity formula with the repayments made against them: late payments, missed payments and defaults at configurable rates.',
   tables: {
     borrowers: {
@@ -78,6 +76,7 @@ export default definePack({
         annual_rate: { type: 'decimal', scale: 4, min: 0, max: 0.3, description: "Nominal annual interest rate as a fraction: the product's base rate plus a spread that grows as the credit score falls.", example: 0.0749 },
         origination_date: { type: 'date', from: '2018-01-01', to: '2025-06-30', description: 'Date the money was paid out.' },
         first_due_date: { type: 'date', from: '2018-02-01', to: '2025-07-31', description: 'Due date of the first monthly instalment: one month after origination.' },
+        term_months: { type: 'integer', description: 'Term in months, by product (personal 1–5 years, mortgages 10–30): the number of monthly instalments of its repayment schedule.', example: 60 },
         channel: { type: 'enum', values: ['branch', 'online', 'broker', 'dealer'], weights: { branch: 25, online: 45, broker: 18, dealer: 12 }, description: 'How the loan was sold.' },
       },
       row: (ctx) => {
@@ -100,13 +99,14 @@ export default definePack({
           annual_rate: Math.round((product.base_rate + product.risk_spread * risk * rng.float(0.8, 1.2)) * 10_000) / 10_000,
           origination_date: originated,
           first_due_date: helpers.isoDate(addMonths(originated, 1)),
+          term_months: Number(helpers.weightedPick(rng, product.terms)),
           channel: product.product === 'auto' && rng.chance(0.6) ? 'dealer' : ctx.draw.channel(),
         };
       },
     },
     repayment_schedule: {
-      description: 'Each loan\'s repayment schedule by the annuity formula, one row per monthly instalment (its principal and interest, the balance before and after), and the repayment made against it: on time, late, missed, or not collected after the loan defaulted. Per loan the principals sum to the loan\'s principal and the payments to principal plus interest; the last instalment absorbs the rounding.',
-      default_rows: 54000,
+      description: 'Each loan\'s repayment schedule by the annuity formula, one row per monthly instalment over the loan\'s term_months (its principal and interest, the balance before and after), and the repayment made against it: on time, late, missed, or not collected after the loan defaulted. Per loan the principals sum to the loan\'s principal and the payments to principal plus interest; the last instalment absorbs the rounding. Loans come in order with their whole schedules, up to the rows requested (the last loan\'s schedule may stop there).',
+      default_rows: 120_000,
       credits_per_1000_rows: 2,
       per_parent: 'loans',
       options: {
@@ -117,7 +117,7 @@ export default definePack({
         instalment_id: { type: 'id', prefix: 'ins', description: 'Key of the instalment.' },
         loan_id: { type: 'reference', table: 'loans', description: 'The loan.' },
         instalment_number: { type: 'integer', description: 'Position of the instalment in the schedule, from 1.', example: 1 },
-        instalments: { type: 'integer', description: "The loan's number of monthly instalments: its term in months.", example: 36 },
+        instalments: { type: 'integer', description: "The loan's number of monthly instalments: its term_months.", example: 36 },
         due_date: { type: 'date', from: '2018-02-01', to: '2060-12-31', description: 'Due date: the first due date plus one month per instalment (the last day of a shorter month).' },
         currency: { type: 'currency', description: 'Loan currency (ISO 4217).' },
         opening_balance: { type: 'money', currency_column: 'currency', description: 'Principal outstanding before the instalment.', example: 12000 },
@@ -130,6 +130,7 @@ export default definePack({
         amount_paid: { type: 'money', currency_column: 'currency', description: 'Amount received against the instalment (0 when unpaid).', example: 373.04 },
         days_past_due: { type: 'integer', description: 'Days between the due date and the payment; for a missed instalment, 30 days for each instalment that fell due since, up to the default.', example: 0 },
       },
+      rows_per_parent: (ctx) => Number(ctx.lookup('loans', ctx.parent).term_months),
       start: (ctx: RowContext<ScheduleOptions>): LoanState => {
         const { rng, helpers } = ctx;
         const loan = ctx.lookup('loans', ctx.parent);

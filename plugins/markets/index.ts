@@ -1,4 +1,4 @@
-import { definePack, hashString, type Row, type RowContext } from '../../core/packs/sdk.js';
+import { definePack, type Row, type RowContext } from '../../core/packs/sdk.js';
 import { dayOf, PricePath, type Bar } from './price-path.js';
 import { ETF_DOMICILES, ETF_EXPOSURES, ETF_PROVIDERS, EXCHANGES, GICS_SECTORS, PRICE_LEVEL, type Exchange } from './reference-data.js';
 
@@ -38,7 +38,8 @@ function pathOf(ctx: RowContext<SeriesOptions>): { path: PricePath; instrument: 
   const tick = 10 ** -ctx.helpers.minorUnits(currency);
   const listed = dayOf(String(instrument.listed_on));
   const path = new PricePath({
-    seed: hashString(ctx.key('instruments', ctx.parent)),
+    // The named stream is the instrument's in both per-instrument tables: bars and trades walk one path.
+    seed: ctx.stream('price_path').u32(),
     reference_price: Number(instrument.reference_price),
     first_day: listed,
     annual_drift: Number(instrument.annual_drift),
@@ -58,7 +59,7 @@ const startDate = {
 
 export default definePack({
   name: 'markets',
-  version: '1.0.0',
+  version: '1.1.0',
   description: 'Capital markets: shares and ETFs on nine exchanges (valid ISINs, MICs, trading currencies), daily OHLCV price bars by geometric Brownian motion with consistent OHLC, and trades within each day\'s range during the exchange\'s session.',
   tables: {
     instruments: {

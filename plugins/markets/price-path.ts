@@ -4,8 +4,9 @@ import { Rng } from '../../core/packs/sdk.js';
  * An instrument's price path: geometric Brownian motion on business days, and each day's bar drawn
  * around it. The price bars and the trades are two per-parent tables, so each would see its own random
  * stream; the path must be the same in both (a trade lies within its day's bar), so it comes from a
- * stream of its own, seeded by the instrument's key — which depends on the plan's seed, so the same plan
- * still gives the same bytes and another seed another market.
+ * stream of its own, seeded from the instrument's named stream (`ctx.stream('price_path')`, the same in
+ * every table generated per instrument), which depends on the plan's seed: the same plan still gives the
+ * same bytes and another seed another market.
  *
  * Prices are rounded to the currency's minor units before high and low are taken, so that
  * low ≤ open, close ≤ high holds for the printed values, not only for the exact ones.
@@ -19,7 +20,7 @@ const ANCHOR_STREAM = 0xa4c7;
 const STEP_STREAM = 0x5bd1e995;
 
 export interface PathParameters {
-  /** Stream seed: the instrument's key hashed. */
+  /** Stream seed: drawn from the instrument's named stream. */
   seed: number;
   reference_price: number;
   /** First business day of the path, as days since 1970-01-01. */
