@@ -15,7 +15,8 @@ import { RateLimits } from './rate-limits.js';
 import { CreditsService } from './credits/credits-service.js';
 import { BillingService } from './billing/billing-service.js';
 import { SandboxPaymentProvider } from './billing/sandbox-payment-provider.js';
-import { scheduleRenewals } from './billing/renewals.js';
+import { scheduleBillingRun } from './billing/renewals.js';
+import type { PaymentProvider } from './billing/payment-provider.js';
 import { ConfigService } from './configs/service.js';
 import { packCatalog } from './configs/packs-catalog.js';
 import { Catalog } from './configs/catalog.js';
@@ -24,7 +25,7 @@ import { buildPlan, type Plan } from './generation/plan.js';
 import { createJobs, type JobRunner, type JobsService } from './jobs/index.js';
 import type { PackRegistry } from './packs/registry.js';
 import type { GenerationPool } from './generation/pool.js';
-import { accountsDueForRenewal, BILLING_PROJECTION, type BillingModel } from '../projections/billing.js';
+import { accountsWithBillingWork, BILLING_PROJECTION, type BillingModel } from '../projections/billing.js';
 
 /**
  * The composition root: everything a process of finsynth (server, CLI, tests) works with, built once
@@ -67,6 +68,8 @@ export interface ServiceOverrides {
   clock?: Clock;
   /** Prices and limits other than the pricing file's (the API bench lifts the rate limit it measures around). */
   pricing?: Pricing;
+  /** The payment provider (tests: a stub that fails at a chosen moment); the sandbox provider by default. */
+  payments?: PaymentProvider;
   /**
    * Whether this process does the background work of an instance: run jobs, renew subscriptions.
    * True for servers; one-shot commands (`finsynth accounts create`) pass false, so that a CLI run
@@ -97,13 +100,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const engine = await createEngine(config, { warn: (message) => logger.warn(message) });
   const commands = new CommandHandler(store, registry);
   const credits = new CreditsService(commands);
-  const billing = new BillingService(credits, new SandboxPaymentProvider(), pricing, clock);
-  const renewals = background ? scheduleRenewals({
+  const billing = new BillingService(credits, overrides.payments ?? new SandboxPaymentProvider(), pricing, clock);
+  const renewals = background ? scheduleBillingRun({
     billing,
     clock,
-    dueAccounts: (now) => accountsDueForRenewal(runner.state<BillingModel>(BILLING_PROJECTION), now),
+    dueAccounts: (now) => accountsWithBillingWork(runner.state<BillingModel>(BILLING_PROJECTION), now),
     intervalMs: 60_000,
-    onError: logFailure('renewal run failed'),
+    onError: logFailure('billing run failed'),
   }) : undefined;
   const configs = new ConfigService({ catalog: packCatalog(engine.packs), commands, credits, clock });
   const jobs = createJobs({

@@ -2,32 +2,56 @@ import type { RecordedEvent } from '../core/events/envelope.js';
 import { accountIdOfStream } from '../core/domain/account/index.js';
 import type { AccountOpened, Tier } from '../core/domain/account/profile.js';
 import type { CreditPurchaseDeclined, CreditsPurchased } from '../core/domain/account/credits.js';
+import type { CreditPurchaseAbandoned, CreditPurchaseStarted } from '../core/domain/account/purchase-intents.js';
 import type { SubscriptionEvent } from '../core/domain/account/subscription.js';
+import { PURCHASE_RECOVERY_AFTER_MS } from '../core/billing/credit-purchases.js';
 import { periodEnd } from '../core/billing/periods.js';
 import type { Projection } from './projection.js';
 
-export type BillingRecordType = 'upgrade' | 'downgrade_scheduled' | 'downgrade_cancelled' | 'renewal' | 'purchase' | 'purchase_declined';
+export type BillingRecordType =
+  | 'upgrade'
+  | 'downgrade_scheduled'
+  | 'downgrade_cancelled'
+  | 'renewal'
+  | 'lapsed'
+  | 'payment_method_set'
+  | 'fee_paid'
+  | 'fee_declined'
+  | 'purchase'
+  | 'purchase_declined'
+  | 'purchase_abandoned';
 
-/** One line of the billing history. Amounts are in the currency's minor unit; a declined purchase charged nothing. */
+/** The lines that bill an amount (the audit recomputes their sum); `fee_paid` lines collect them. */
+const BILLING_TYPES = new Set<BillingRecordType>(['upgrade', 'renewal', 'purchase']);
+
+/** One line of the billing history. Amounts are in the currency's minor unit; a declined charge charged nothing. */
 export interface BillingRecord {
   /** `bil_<position>`: stable across rebuilds. */
   id: string;
   type: BillingRecordType;
   at: string;
   description: string;
-  /** Charged: 0 for a decline or a scheduled change. */
+  /** Billed or charged: 0 for a decline or a change that costs nothing now. */
   amount: number;
   currency: string | null;
   /** Credits granted by it. */
   credits: number;
   tier: Tier | null;
+  /** The purchase id, or the fee's reference. */
   reference: string | null;
   position: number;
 }
 
 export interface BillingAccount {
   tier: Tier;
+  period: number;
   period_end: string;
+  first_period_billed: boolean;
+  payment_method: boolean;
+  /** Fees of the period not paid yet, by reference. */
+  unpaid_fees: Record<string, 'due' | 'declined'>;
+  /** Purchases without an outcome: when each started, by reference. */
+  open_purchases: Record<string, string>;
   history: BillingRecord[];
 }
 
@@ -35,57 +59,99 @@ export type BillingModel = Map<string, BillingAccount>;
 
 export const BILLING_PROJECTION = 'billing';
 
-type BillingEvent = SubscriptionEvent | CreditsPurchased | CreditPurchaseDeclined | AccountOpened;
+type BillingEvent = SubscriptionEvent | CreditsPurchased | CreditPurchaseDeclined | CreditPurchaseStarted | CreditPurchaseAbandoned | AccountOpened;
 
-/** Every account's tier, current period end (for the renewal run) and billing history. */
+/** Every account's billing state (what the billing run needs to find its work) and billing history. */
 export const billingProjection: Projection<BillingModel> = {
   name: BILLING_PROJECTION,
-  version: 1,
-  handles: ['AccountOpened', 'SubscriptionUpgraded', 'SubscriptionDowngradeScheduled', 'SubscriptionDowngradeCancelled', 'SubscriptionRenewed', 'CreditsPurchased', 'CreditPurchaseDeclined'],
+  version: 2,
+  handles: [
+    'AccountOpened', 'SubscriptionUpgraded', 'SubscriptionDowngradeScheduled', 'SubscriptionDowngradeCancelled', 'SubscriptionRenewed', 'SubscriptionLapsed',
+    'PaymentMethodSet', 'SubscriptionFeePaid', 'SubscriptionFeeDeclined', 'CreditPurchaseStarted', 'CreditsPurchased', 'CreditPurchaseDeclined', 'CreditPurchaseAbandoned',
+  ],
   initialState: () => new Map(),
   apply(state, recorded: RecordedEvent) {
     const accountId = accountIdOfStream(recorded.stream);
     if (accountId === null) return state;
     const event = recorded as unknown as BillingEvent & { position: number; recorded_at: string };
     if (event.type === 'AccountOpened') {
-      state.set(accountId, { tier: event.data.tier, period_end: periodEnd(event.data.opened_at, 0), history: [] });
+      const { tier, opened_at } = event.data;
+      state.set(accountId, { tier, period: 0, period_end: periodEnd(opened_at, 0), first_period_billed: false, payment_method: false, unpaid_fees: {}, open_purchases: {}, history: [] });
       return state;
     }
     const account = state.get(accountId);
     if (!account) throw new Error(`${event.type} on account ${accountId}, which was never opened`);
-    const line = { id: `bil_${event.position}`, at: event.recorded_at, position: event.position, reference: null, tier: null };
+    const line = { id: `bil_${event.position}`, at: event.recorded_at, position: event.position, reference: null, tier: null, amount: 0, currency: null, credits: 0 };
+    const add = (record: Omit<BillingRecord, keyof typeof line> & Partial<BillingRecord>) => account.history.push({ ...line, ...record });
     switch (event.type) {
       case 'SubscriptionUpgraded': {
-        const { to_tier, from_tier, credits, amount, currency, at } = event.data;
+        const { to_tier, from_tier, credits, amount, currency, at, period_start } = event.data;
+        const reference = `upgrade:${period_start}:${to_tier}`;
         account.tier = to_tier;
-        account.history.push({ ...line, at, type: 'upgrade', tier: to_tier, amount, currency, credits, description: `Upgrade from ${from_tier} to ${to_tier}, prorated to the end of the period` });
+        if (amount > 0) account.unpaid_fees[reference] = 'due';
+        add({ at, type: 'upgrade', tier: to_tier, amount, currency, credits, reference, description: `Upgrade from ${from_tier} to ${to_tier}, prorated to the end of the period` });
         break;
       }
       case 'SubscriptionDowngradeScheduled': {
         const { from_tier, to_tier, at, effective_at } = event.data;
-        account.history.push({ ...line, at, type: 'downgrade_scheduled', tier: to_tier, amount: 0, currency: null, credits: 0, description: `Downgrade from ${from_tier} to ${to_tier}, effective ${effective_at}` });
+        add({ at, type: 'downgrade_scheduled', tier: to_tier, description: `Downgrade from ${from_tier} to ${to_tier}, effective ${effective_at}` });
         break;
       }
       case 'SubscriptionDowngradeCancelled': {
         const { tier, cancelled_tier, at } = event.data;
-        account.history.push({ ...line, at, type: 'downgrade_cancelled', tier, amount: 0, currency: null, credits: 0, description: `Scheduled downgrade to ${cancelled_tier} cancelled` });
+        add({ at, type: 'downgrade_cancelled', tier, description: `Scheduled downgrade to ${cancelled_tier} cancelled` });
         break;
       }
       case 'SubscriptionRenewed': {
-        const { tier, period_start, period_end, amount, currency, credits } = event.data;
-        account.tier = tier;
-        account.period_end = period_end;
-        account.history.push({ ...line, at: period_start, type: 'renewal', tier, amount, currency, credits, description: `${tier} subscription, ${period_start.slice(0, 10)} to ${period_end.slice(0, 10)}` });
+        const { tier, period, period_start, period_end, amount, currency, credits } = event.data;
+        const reference = `fee:${period_start}`;
+        Object.assign(account, { tier, period, period_end, first_period_billed: true, unpaid_fees: amount > 0 ? { [reference]: 'due' } : {} });
+        const what = period === 0 ? 'first period' : `${period_start.slice(0, 10)} to ${period_end.slice(0, 10)}`;
+        add({ at: period_start, type: 'renewal', tier, amount, currency, credits, reference, description: `${tier} subscription, ${what}` });
         break;
       }
+      case 'SubscriptionLapsed': {
+        const { from_tier, to_tier, unpaid_amount, currency, at } = event.data;
+        add({ at, type: 'lapsed', tier: to_tier, description: `${unpaid_amount} ${currency} (minor units) unpaid at the end of the period: ${from_tier} lapsed to ${to_tier}` });
+        break;
+      }
+      case 'PaymentMethodSet': {
+        account.payment_method = true;
+        for (const reference of Object.keys(account.unpaid_fees)) account.unpaid_fees[reference] = 'due';
+        add({ at: event.data.at, type: 'payment_method_set', description: 'Payment method set; unpaid fees are charged to it' });
+        break;
+      }
+      case 'SubscriptionFeePaid': {
+        const { reference, amount, currency, payment_id } = event.data;
+        delete account.unpaid_fees[reference];
+        add({ type: 'fee_paid', amount, currency, reference, description: `Subscription fee ${reference} paid (${payment_id})` });
+        break;
+      }
+      case 'SubscriptionFeeDeclined': {
+        const { reference, amount, currency, reason, attempt } = event.data;
+        if (reference in account.unpaid_fees) account.unpaid_fees[reference] = 'declined';
+        add({ type: 'fee_declined', currency, reference, description: `Subscription fee ${reference} of ${amount} declined (attempt ${attempt}): ${reason}` });
+        break;
+      }
+      case 'CreditPurchaseStarted':
+        account.open_purchases[event.data.reference] = event.data.at;
+        break;
       case 'CreditsPurchased': {
         const { reference, pack, credits, amount, currency } = event.data;
-        account.history.push({ ...line, type: 'purchase', reference, amount, currency, credits, description: `Credit pack ${pack}: ${credits} credits` });
+        delete account.open_purchases[reference];
+        add({ type: 'purchase', reference, amount, currency, credits, description: `Credit pack ${pack}: ${credits} credits` });
         break;
       }
       case 'CreditPurchaseDeclined': {
         const { reference, pack, reason, currency } = event.data;
-        account.history.push({ ...line, type: 'purchase_declined', reference, amount: 0, currency, credits: 0, description: `Credit pack ${pack} declined: ${reason}` });
+        delete account.open_purchases[reference];
+        add({ type: 'purchase_declined', reference, currency, description: `Credit pack ${pack} declined: ${reason}` });
+        break;
+      }
+      case 'CreditPurchaseAbandoned': {
+        const { reference, reason } = event.data;
+        delete account.open_purchases[reference];
+        add({ type: 'purchase_abandoned', reference, description: `Credit purchase abandoned: ${reason}` });
         break;
       }
     }
@@ -95,9 +161,19 @@ export const billingProjection: Projection<BillingModel> = {
   fromJSON: (json) => new Map(Object.entries(json as Record<string, BillingAccount>)),
 };
 
-/** Accounts whose period has ended by `now`: the monthly renewal run's work list. */
-export function accountsDueForRenewal(state: BillingModel, now: Date): string[] {
-  return [...state.entries()].filter(([, account]) => Date.parse(account.period_end) <= now.getTime()).map(([accountId]) => accountId);
+/**
+ * The billing run's work list at `now`: accounts whose period has ended or whose first period is not
+ * billed yet, with a fee to charge to a payment method on file, or with a purchase left open longer
+ * than the recovery waits.
+ */
+export function accountsWithBillingWork(state: BillingModel, now: Date): string[] {
+  const stale = now.getTime() - PURCHASE_RECOVERY_AFTER_MS;
+  const hasWork = (account: BillingAccount) =>
+    Date.parse(account.period_end) <= now.getTime() ||
+    !account.first_period_billed ||
+    (account.payment_method && Object.values(account.unpaid_fees).includes('due')) ||
+    Object.values(account.open_purchases).some((at) => Date.parse(at) <= stale);
+  return [...state.entries()].filter(([, account]) => hasWork(account)).map(([accountId]) => accountId);
 }
 
 /** What each account was billed in total, per currency: what the audit recomputes from the events. */
@@ -105,7 +181,7 @@ export function billedTotals(state: BillingModel): Map<string, Record<string, nu
   const totals = new Map<string, Record<string, number>>();
   for (const [accountId, account] of state) {
     const sum: Record<string, number> = {};
-    for (const line of account.history) if (line.currency && line.amount > 0) sum[line.currency] = (sum[line.currency] ?? 0) + line.amount;
+    for (const line of account.history) if (BILLING_TYPES.has(line.type) && line.currency && line.amount > 0) sum[line.currency] = (sum[line.currency] ?? 0) + line.amount;
     totals.set(accountId, sum);
   }
   return totals;

@@ -1,6 +1,6 @@
 import { TIERS, type Tier } from '../../core/domain/account/profile.js';
 import { toMinorUnits } from '../../core/billing/money.js';
-import { PaymentDeclined, PaymentProviderUnavailable, UnknownCreditPack } from '../../core/billing/payment-provider.js';
+import { PaymentDeclined, PaymentMethodRequired, PaymentProviderUnavailable, UnknownCreditPack } from '../../core/billing/payment-provider.js';
 import { defineProblem, problem } from '../../core/problems.js';
 import { BILLING_PROJECTION, type BillingModel, type BillingRecord } from '../../projections/billing.js';
 import type { ApiContext } from '../context.js';
@@ -28,9 +28,10 @@ const time = { type: 'string', format: 'date-time' };
 
 const subscriptionSchema = {
   type: 'object',
-  required: ['tier', 'current_period_start', 'current_period_end', 'pending_change', 'monthly_price', 'included_credits', 'rate_limit_per_s', 'concurrent_jobs'],
+  required: ['tier', 'status', 'current_period_start', 'current_period_end', 'pending_change', 'monthly_price', 'included_credits', 'rate_limit_per_s', 'concurrent_jobs', 'payment_method', 'unpaid'],
   properties: {
     tier,
+    status: { enum: ['active', 'past_due'], description: '`past_due`: a fee of the period was declined, or there is no payment method to charge it to; unpaid at the end of the period, the subscription moves to free.' },
     current_period_start: time,
     current_period_end: time,
     pending_change: {
@@ -41,18 +42,33 @@ const subscriptionSchema = {
     included_credits: { type: 'integer', description: 'Credits granted at each renewal.' },
     rate_limit_per_s: { type: 'integer' },
     concurrent_jobs: { type: ['integer', 'null'], description: 'null: unlimited.' },
+    payment_method: { type: ['string', 'null'], description: 'The payment provider\'s token that fees are charged to.' },
+    unpaid: { ...money, description: 'Fees of the current period not paid yet.' },
   },
 };
 
+const paymentToken = { type: 'string', minLength: 1, maxLength: 200, description: 'From the payment provider\'s client library; the sandbox tokens are listed in docs/credits.md.' };
+
 const tierChangeSchema = {
   type: 'object',
-  required: ['change', 'effective_at', 'credits_granted', 'amount', 'currency', 'message', 'subscription'],
+  required: ['change', 'effective_at', 'credits_granted', 'amount', 'currency', 'payment', 'message', 'subscription'],
   properties: {
     change: { enum: ['upgraded', 'downgrade_scheduled', 'downgrade_cancelled', 'unchanged'] },
     effective_at: { ...time, description: 'Now for an upgrade; the end of the period for a downgrade.' },
-    credits_granted: { type: 'integer', description: 'Upgrade: the allowance difference, prorated for the rest of the period.' },
-    amount: { type: 'integer', description: 'Charged now, minor units: the price difference, prorated.' },
+    credits_granted: { type: 'integer', description: 'Upgrade: the allowance difference, prorated for the rest of the period; granted once its fee is paid.' },
+    amount: { type: 'integer', description: 'Billed now, minor units: the price difference, prorated.' },
     currency: { type: 'string' },
+    payment: {
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['status', 'payment_id', 'decline_code'],
+          properties: { status: { enum: ['paid', 'declined', 'unavailable'] }, payment_id: { type: ['string', 'null'] }, decline_code: { type: ['string', 'null'] } },
+        },
+      ],
+      description: 'The charge of `amount` to the payment method on file; null when nothing was charged. `unavailable`: the provider did not answer, the billing run charges it again.',
+    },
     message: { type: 'string' },
     subscription: subscriptionSchema,
   },
@@ -91,14 +107,14 @@ const historySchema = {
   required: ['id', 'type', 'at', 'description', 'amount', 'currency', 'credits', 'tier', 'reference'],
   properties: {
     id: { type: 'string' },
-    type: { enum: ['upgrade', 'downgrade_scheduled', 'downgrade_cancelled', 'renewal', 'purchase', 'purchase_declined'] },
+    type: { enum: ['upgrade', 'downgrade_scheduled', 'downgrade_cancelled', 'renewal', 'lapsed', 'payment_method_set', 'fee_paid', 'fee_declined', 'purchase', 'purchase_declined', 'purchase_abandoned'] },
     at: time,
     description: { type: 'string' },
-    amount: { type: 'integer', description: 'Charged, in minor units; 0 for a decline or a scheduled change.' },
+    amount: { type: 'integer', description: 'Billed (upgrade, renewal, purchase) or collected (fee_paid), in minor units; 0 for a decline or a change that costs nothing now.' },
     currency: { type: ['string', 'null'] },
     credits: { type: 'integer', description: 'Credits granted.' },
     tier: { oneOf: [tier, { type: 'null' }] },
-    reference: { type: ['string', 'null'], description: 'The purchase id, for purchases.' },
+    reference: { type: ['string', 'null'], description: 'The purchase id of a purchase; the fee\'s reference (`fee:<period start>`, `upgrade:<period start>:<tier>`) of a renewal, an upgrade and their payments.' },
   },
 };
 
@@ -127,20 +143,35 @@ export const billingRoutes: RouteGroup = {
         ctx.body = await ctx.services.billing.subscription(ctx.state.auth.accountId);
       },
     }),
-    defineRoute<Record<string, never>, Record<string, never>, { tier: Tier }>({
+    defineRoute<Record<string, never>, Record<string, never>, { payment_token: string }>({
+      method: 'PUT',
+      path: '/v1/billing/payment-method',
+      operationId: 'setPaymentMethod',
+      summary: 'Set the payment method',
+      description: 'The payment method subscription fees are charged to. Fees due (a declined one too) are charged to it at once; the answer is the subscription after that. Live keys only.',
+      scope: 'billing:write',
+      body: { content: { 'application/json': { type: 'object', required: ['payment_token'], additionalProperties: false, properties: { payment_token: paymentToken } } } },
+      responses: { 200: { description: 'The subscription, fees charged.', content: { 'application/json': subscriptionSchema } } },
+      problems: [LiveKeyRequired],
+      async handle(ctx, { body }) {
+        requireLiveKey(ctx);
+        ctx.body = (await ctx.services.billing.setPaymentMethod(ctx.state.auth.accountId, body.payment_token)).subscription;
+      },
+    }),
+    defineRoute<Record<string, never>, Record<string, never>, { tier: Tier; payment_token?: string }>({
       method: 'POST',
       path: '/v1/billing/subscription',
       operationId: 'changeTier',
       summary: 'Change tier',
       description:
-        'An upgrade takes effect now: the allowance difference is granted and the price difference charged, both prorated for the rest of the period. A downgrade takes effect at the end of the period; asking for the current tier cancels a scheduled downgrade. The answer says which. Live keys only; honours Idempotency-Key.',
+        'An upgrade takes effect now: the price difference, prorated for the rest of the period, is charged to the payment method on file (or to `payment_token`, which becomes it), and the allowance difference, prorated the same way, is granted once it is paid. A paid upgrade with no payment method is 402 `payment-method-required`. A downgrade takes effect at the end of the period; asking for the current tier cancels a scheduled downgrade. The answer says which. Live keys only; honours Idempotency-Key.',
       scope: 'billing:write',
-      body: { content: { 'application/json': { type: 'object', required: ['tier'], additionalProperties: false, properties: { tier } } } },
+      body: { content: { 'application/json': { type: 'object', required: ['tier'], additionalProperties: false, properties: { tier, payment_token: paymentToken } } } },
       responses: { 200: { description: 'What changed, and when.', content: { 'application/json': tierChangeSchema } } },
-      problems: [LiveKeyRequired],
+      problems: [LiveKeyRequired, PaymentMethodRequired],
       async handle(ctx, { body }) {
         requireLiveKey(ctx);
-        const { position: _position, ...answer } = await ctx.services.billing.changeTier(ctx.state.auth.accountId, body.tier);
+        const { position: _position, ...answer } = await ctx.services.billing.changeTier(ctx.state.auth.accountId, body.tier, body.payment_token);
         ctx.body = answer;
       },
     }),
@@ -170,7 +201,7 @@ export const billingRoutes: RouteGroup = {
       operationId: 'purchaseCredits',
       summary: 'Buy a credit pack',
       description:
-        'Charges the pack\'s price to the payment method (`payment_token`, from the payment provider\'s client library; the sandbox tokens are listed in docs/credits.md) and grants its credits. A declined payment grants nothing: 402 `payment-declined` with `decline_code`. Live keys only; send an Idempotency-Key so that a retry never pays twice.',
+        'Charges the pack\'s price to the payment method (`payment_token`, from the payment provider\'s client library; the sandbox tokens are listed in docs/credits.md) and grants its credits. A declined payment grants nothing: 402 `payment-declined` with `decline_code`. The purchase is recorded before the charge: if the provider does not answer (502) or the service stops before recording the approval, the billing run settles it with the provider within minutes (credits granted once, or nothing charged), and the billing history shows which. Live keys only; send an Idempotency-Key so that a retry never pays twice.',
       scope: 'billing:write',
       body: {
         content: {
@@ -178,7 +209,7 @@ export const billingRoutes: RouteGroup = {
             type: 'object',
             required: ['pack', 'payment_token'],
             additionalProperties: false,
-            properties: { pack: { type: 'string', minLength: 1, maxLength: 64 }, payment_token: { type: 'string', minLength: 1, maxLength: 200 } },
+            properties: { pack: { type: 'string', minLength: 1, maxLength: 64 }, payment_token: paymentToken },
           },
         },
       },
@@ -196,7 +227,7 @@ export const billingRoutes: RouteGroup = {
       path: '/v1/billing/history',
       operationId: 'listBillingHistory',
       summary: 'Billing history',
-      description: 'Subscription changes, renewals and credit purchases (declined ones too), newest first, with amounts and currency.',
+      description: 'Subscription changes, renewals (the first period too), fee payments and declines, lapses, payment method changes, and credit purchases (declined and abandoned ones too), newest first, with amounts and currency.',
       scope: 'billing:read',
       query: listQuery,
       responses: { 200: { description: 'A page of the history.', content: { 'application/json': pageSchema(historySchema) } } },

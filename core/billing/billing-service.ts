@@ -1,15 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { CreditsService } from '../credits/credits-service.js';
 import type { AccountEvent, AccountState } from '../domain/account/index.js';
 import type { Tier } from '../domain/account/profile.js';
+import { subscriptionStatus } from '../domain/account/subscription.js';
 import { Problems, problem } from '../problems.js';
+import { CreditPurchases, type PurchaseAnswer } from './credit-purchases.js';
+import { collectFees, type FeeCollection } from './fee-collection.js';
 import { toMinorUnits } from './money.js';
-import { PaymentDeclined, PaymentProviderError, PaymentProviderUnavailable, UnknownCreditPack, type PaymentProvider } from './payment-provider.js';
+import type { PaymentProvider } from './payment-provider.js';
 import type { Pricing } from './pricing.js';
+
+export type { PurchaseAnswer };
 
 export interface SubscriptionView {
   tier: Tier;
+  /** `past_due`: a fee of the period was declined, or there is no payment method to charge it to. */
+  status: 'active' | 'past_due';
   current_period_start: string;
   current_period_end: string;
   /** A downgrade waiting for the end of the period. */
@@ -18,143 +24,176 @@ export interface SubscriptionView {
   included_credits: number;
   rate_limit_per_s: number;
   concurrent_jobs: number | null;
+  /** The provider's token of the payment method fees are charged to. */
+  payment_method: string | null;
+  /** Fees of the current period not paid yet (minor units). */
+  unpaid: { amount: number; currency: string };
 }
 
 export type TierChange = 'upgraded' | 'downgrade_scheduled' | 'downgrade_cancelled' | 'unchanged';
+
+/** The charge of an upgrade's fee: `unavailable` is retried by the billing run. */
+export interface FeePayment {
+  status: 'paid' | 'declined' | 'unavailable';
+  payment_id: string | null;
+  decline_code: string | null;
+}
 
 export interface TierChangeAnswer {
   change: TierChange;
   /** When the change takes effect: now for an upgrade, the end of the period for a downgrade. */
   effective_at: string;
-  /** Credits granted now: the allowance difference prorated for the rest of the period (upgrades only). */
+  /** Credits granted now: the allowance difference prorated for the rest of the period, once its fee is paid (upgrades only). */
   credits_granted: number;
-  /** Charged now (minor units): the price difference prorated for the rest of the period (upgrades only). */
+  /** Billed now (minor units): the price difference prorated for the rest of the period (upgrades only). */
   amount: number;
   currency: string;
+  /** The charge of that amount; null when nothing was charged. */
+  payment: FeePayment | null;
   /** The same, in a sentence for people. */
   message: string;
   subscription: SubscriptionView;
   position: number;
 }
 
-export interface PurchaseAnswer {
-  id: string;
-  pack: string;
-  credits: number;
-  amount: number;
-  currency: string;
-  payment_id: string;
-  credits_available: number;
-  credits_reserved: number;
-  position: number;
-}
-
 /**
- * Subscriptions and credit purchases. The account stream is the truth: every answer is folded from
- * it, and every change is a command on it, queued with the account's credit commands.
+ * Subscriptions, their fees, and credit purchases. The account stream is the truth: every answer is
+ * folded from it, and every change is a command on it, queued with the account's credit commands.
  */
 export class BillingService {
+  private readonly purchases: CreditPurchases;
+
   constructor(
     private readonly credits: CreditsService,
     private readonly payments: PaymentProvider,
     readonly pricing: Pricing,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.purchases = new CreditPurchases(credits, payments, pricing, clock);
+  }
 
   async subscription(accountId: string): Promise<SubscriptionView> {
     return this.view(await this.credits.account(accountId));
   }
 
-  /** Renews what is due first, so a change is always decided within the current period. */
-  async changeTier(accountId: string, tier: Tier): Promise<TierChangeAnswer> {
-    await this.renew(accountId);
-    const at = this.clock.now().toISOString();
-    const result = await this.credits.run(accountId, { type: 'ChangeTier', tier, at, pricing: this.pricing });
-    const subscription = this.view(result.state);
-    return { ...describeChange(result.events, subscription, at, this.pricing.currency), subscription, position: result.position };
-  }
-
-  /** Grants the allowance of every period of the account that has ended by now. */
-  async renew(accountId: string): Promise<{ renewals: number; position: number }> {
-    const result = await this.credits.run(accountId, { type: 'RenewSubscription', at: this.clock.now().toISOString(), pricing: this.pricing });
-    return { renewals: result.events.filter((event) => event.type === 'SubscriptionRenewed').length, position: result.position };
-  }
-
-  /** The monthly renewal run: every listed account whose period has ended (the billing projection lists them). */
-  async renewDue(accountIds: Iterable<string>): Promise<{ renewals: number; position: number }> {
-    let renewals = 0;
-    let position = 0;
-    for (const accountId of accountIds) {
-      const renewed = await this.renew(accountId);
-      renewals += renewed.renewals;
-      position = Math.max(position, renewed.position);
-    }
-    return { renewals, position };
+  /**
+   * Sets the payment method fees are charged to, then charges what is due with it (a declined fee
+   * is charged again with the new method).
+   */
+  async setPaymentMethod(accountId: string, paymentToken: string): Promise<{ subscription: SubscriptionView; position: number }> {
+    const set = await this.credits.run(accountId, { type: 'SetPaymentMethod', paymentMethod: paymentToken, at: this.clock.now().toISOString() });
+    const { position } = await this.collect(accountId);
+    return { subscription: await this.subscription(accountId), position: Math.max(set.position, position) };
   }
 
   /**
-   * Charges the pack's price, then grants its credits. A decline is recorded (the billing history shows
-   * it) and answered with 402 `payment-declined` and the reason; a provider failure records nothing.
+   * Renews (and bills) what is due first, so a change is always decided within the current period; an
+   * upgrade's fee is charged at once, to `paymentToken` if given (it becomes the payment method on file).
    */
-  async purchase({ accountId, pack, paymentToken, reference = `pur_${randomUUID()}` }: { accountId: string; pack: string; paymentToken: string; reference?: string }): Promise<PurchaseAnswer> {
-    const offer = this.pricing.credit_packs[pack];
-    if (!offer) throw problem(UnknownCreditPack, `there is no credit pack "${pack}"; the packs are ${Object.keys(this.pricing.credit_packs).join(', ')}`);
-    // Checked before the charge: money is never taken for an account that cannot receive the credits.
-    if ((await this.credits.account(accountId)).profile.accountId === null) throw problem(Problems.notFound, 'the account does not exist');
-    const currency = this.pricing.currency;
-    const amount = toMinorUnits(offer.price, currency);
-    const sale = { reference, pack, credits: offer.credits, amount, currency };
-    let charge;
-    try {
-      charge = await this.payments.charge({ reference, amount, currency, paymentToken, description: `${offer.credits} finsynth credits (${pack} pack)` });
-    } catch (error) {
-      if (!(error instanceof PaymentProviderError)) throw error;
-      throw problem(PaymentProviderUnavailable, `${error.message} Nothing was charged; retry later.`, { purchase_id: reference });
+  async changeTier(accountId: string, tier: Tier, paymentToken?: string): Promise<TierChangeAnswer> {
+    if (paymentToken !== undefined) await this.credits.run(accountId, { type: 'SetPaymentMethod', paymentMethod: paymentToken, at: this.clock.now().toISOString() });
+    await this.renew(accountId);
+    const at = this.clock.now().toISOString();
+    const result = await this.credits.run(accountId, { type: 'ChangeTier', tier, at, pricing: this.pricing });
+    const { collected, position } = await this.collect(accountId);
+    const subscription = await this.subscription(accountId);
+    const answer = describeChange(result.events, subscription, at, this.pricing.currency, collected);
+    return { ...answer, subscription, position: Math.max(result.position, position) };
+  }
+
+  /** Bills every period of the account that has ended by now (the first one too, once), and charges the fees due. */
+  async renew(accountId: string): Promise<{ renewals: number; position: number }> {
+    const result = await this.credits.run(accountId, { type: 'RenewSubscription', at: this.clock.now().toISOString(), pricing: this.pricing });
+    const { position } = await this.collect(accountId);
+    return { renewals: result.events.filter((event) => event.type === 'SubscriptionRenewed').length, position: Math.max(result.position, position) };
+  }
+
+  /**
+   * The billing run over the accounts the billing projection lists as having work: renewals and first
+   * periods to bill, fees to charge, purchases left open by a process that died.
+   */
+  async runDue(accountIds: Iterable<string>): Promise<{ renewals: number; recovered: number; position: number }> {
+    let renewals = 0;
+    let recovered = 0;
+    let position = 0;
+    for (const accountId of accountIds) {
+      const renewed = await this.renew(accountId);
+      const recovery = await this.purchases.recover(accountId);
+      renewals += renewed.renewals;
+      recovered += recovery.recovered;
+      position = Math.max(position, renewed.position, recovery.position);
     }
-    if (charge.outcome === 'declined') {
-      await this.credits.run(accountId, { type: 'RecordDeclinedPurchase', ...sale, declineCode: charge.decline_code, reason: charge.message });
-      throw problem(PaymentDeclined, `${charge.message} No credit was granted.`, { decline_code: charge.decline_code, purchase_id: reference });
-    }
-    const result = await this.credits.run(accountId, { type: 'PurchaseCredits', ...sale, paymentId: charge.payment_id });
-    const { available, reserved } = result.state.credits;
-    return { id: reference, pack, credits: offer.credits, amount, currency, payment_id: charge.payment_id, credits_available: available, credits_reserved: reserved, position: result.position };
+    return { renewals, recovered, position };
+  }
+
+  purchase(request: { accountId: string; pack: string; paymentToken: string; reference?: string }): Promise<PurchaseAnswer> {
+    return this.purchases.purchase(request);
+  }
+
+  private collect(accountId: string) {
+    return collectFees(this.credits, this.payments, accountId);
   }
 
   private view(account: AccountState): SubscriptionView {
     const { subscription } = account;
     if (subscription.tier === null) throw problem(Problems.notFound, 'the account does not exist');
     const price = this.pricing.tiers[subscription.tier];
+    const { currency } = this.pricing;
     return {
       tier: subscription.tier,
+      status: subscriptionStatus(subscription),
       current_period_start: subscription.periodStart!,
       current_period_end: subscription.periodEnd!,
       pending_change: subscription.pendingTier && { tier: subscription.pendingTier, effective_at: subscription.periodEnd! },
-      monthly_price: { amount: toMinorUnits(price.monthly_price, this.pricing.currency), currency: this.pricing.currency },
+      monthly_price: { amount: toMinorUnits(price.monthly_price, currency), currency },
       included_credits: price.included_credits,
       rate_limit_per_s: price.rate_limit_per_s,
       concurrent_jobs: price.concurrent_jobs,
+      payment_method: subscription.paymentMethod,
+      unpaid: { amount: subscription.fees.filter((fee) => fee.status !== 'paid').reduce((sum, fee) => sum + fee.amount, 0), currency },
     };
   }
 }
 
-function describeChange(events: AccountEvent[], subscription: SubscriptionView, at: string, currency: string): Omit<TierChangeAnswer, 'subscription' | 'position'> {
+function describeChange(
+  events: AccountEvent[],
+  subscription: SubscriptionView,
+  at: string,
+  currency: string,
+  collected: Map<string, FeeCollection>,
+): Omit<TierChangeAnswer, 'subscription' | 'position'> {
   const [event] = events;
-  const none = { credits_granted: 0, amount: 0, currency };
+  const none = { credits_granted: 0, amount: 0, currency, payment: null };
   switch (event?.type) {
-    case 'SubscriptionUpgraded':
+    case 'SubscriptionUpgraded': {
+      const { to_tier, credits, amount, period_start, period_end } = event.data;
+      const charge = collected.get(`upgrade:${period_start}:${to_tier}`);
+      const payment = charge ? feePayment(charge) : null;
+      const paid = amount === 0 || payment?.status === 'paid';
+      const upgraded = { change: 'upgraded' as const, effective_at: at, credits_granted: paid ? credits : 0, amount, currency: event.data.currency, payment };
+      if (paid) return { ...upgraded, message: `Upgraded to ${to_tier} now; ${credits} credits granted for the rest of the period, which ends ${period_end}.` };
+      const why = charge && charge.outcome !== 'approved' ? charge.message : 'The payment is pending.';
       return {
-        change: 'upgraded',
-        effective_at: at,
-        credits_granted: event.data.credits,
-        amount: event.data.amount,
-        currency: event.data.currency,
-        message: `Upgraded to ${event.data.to_tier} now; ${event.data.credits} credits granted for the rest of the period, which ends ${event.data.period_end}.`,
+        ...upgraded,
+        message: `Upgraded to ${to_tier} now, but its fee is not paid: ${why} The ${credits} credits of the upgrade are granted once it is; set a payment method (PUT /v1/billing/payment-method) to pay it. A fee still unpaid at the end of the period (${period_end}) moves the subscription to free.`,
       };
+    }
     case 'SubscriptionDowngradeScheduled':
       return { change: 'downgrade_scheduled', effective_at: event.data.effective_at, ...none, message: `Downgrade to ${event.data.to_tier} scheduled for the end of the period, ${event.data.effective_at}; ${event.data.from_tier} stays in effect until then.` };
     case 'SubscriptionDowngradeCancelled':
       return { change: 'downgrade_cancelled', effective_at: at, ...none, message: `The scheduled downgrade to ${event.data.cancelled_tier} is cancelled; ${event.data.tier} continues.` };
     default:
       return { change: 'unchanged', effective_at: at, ...none, message: `The subscription is already ${subscription.tier}; nothing changed.` };
+  }
+}
+
+function feePayment(charge: FeeCollection): FeePayment {
+  switch (charge.outcome) {
+    case 'approved':
+      return { status: 'paid', payment_id: charge.payment_id, decline_code: null };
+    case 'declined':
+      return { status: 'declined', payment_id: null, decline_code: charge.decline_code };
+    case 'unavailable':
+      return { status: 'unavailable', payment_id: null, decline_code: null };
   }
 }

@@ -1,6 +1,9 @@
 import { defineProblem } from '../problems.js';
 
-/** One charge of a payment method, in minor units. `reference` makes it idempotent at the provider. */
+/**
+ * One charge of a payment method, in minor units. `reference` is the charge's idempotency key at the
+ * provider: the same reference again answers the first outcome and never charges twice.
+ */
 export interface ChargeRequest {
   reference: string;
   amount: number;
@@ -16,12 +19,14 @@ export type ChargeOutcome =
 
 /**
  * The port to a payment provider. An approval or a decline is an answer; a provider that cannot
- * answer (down, timing out, erroring) throws PaymentProviderError and nothing is recorded, so the
- * purchase can be retried.
+ * answer (down, timing out, erroring) throws PaymentProviderError: whether it charged is then unknown
+ * until `lookup` says.
  */
 export interface PaymentProvider {
   readonly name: string;
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
+  /** The outcome of the charge made with this idempotency key; null if the provider holds none (nothing was charged). */
+  lookup(reference: string): Promise<ChargeOutcome | null>;
 }
 
 export class PaymentProviderError extends Error {
@@ -47,4 +52,11 @@ export const UnknownCreditPack = defineProblem({
   title: 'Bad Request',
   status: 400,
   description: 'The credit pack is not in the price list; GET /v1/billing/credits lists the packs.',
+});
+
+export const PaymentMethodRequired = defineProblem({
+  slug: 'payment-method-required',
+  title: 'Payment Required',
+  status: 402,
+  description: 'A paid tier\'s fee is charged to the payment method on file, and there is none: set one (PUT /v1/billing/payment-method, or `payment_token` in the tier change).',
 });

@@ -1,27 +1,31 @@
 import type { BillingService } from './billing-service.js';
 import type { Clock } from '../clock.js';
 
-export interface RenewalSchedule {
+export interface BillingSchedule {
   /** Resolves once a run in progress has finished; no run starts after it. */
   stop(): Promise<void>;
 }
 
 /**
- * The monthly renewal run, repeated: every `intervalMs` it renews the accounts whose period has ended
- * by the clock's now. A renewal is idempotent on its period, so overlapping instances of a fleet
- * cannot grant an allowance twice; the account stream's revision decides.
+ * The billing run, once at start and then every `intervalMs`: over the accounts with billing work by
+ * the clock's now (periods ended, fees due, purchases left open), it renews, charges the fees and
+ * settles the open purchases with the provider. Each step is idempotent (a renewal on its period, a
+ * fee on its attempt's key, a purchase on its reference), so overlapping instances of a fleet cannot
+ * bill or grant twice; the account stream's revision decides.
  */
-export function scheduleRenewals(options: {
+export function scheduleBillingRun(options: {
   billing: BillingService;
   clock: Clock;
   dueAccounts: (now: Date) => string[];
   intervalMs: number;
   onError: (error: unknown) => void;
-}): RenewalSchedule {
+}): BillingSchedule {
   let running: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = running.then(() => options.billing.renewDue(options.dueAccounts(options.clock.now()))).then(() => undefined, options.onError);
-  }, options.intervalMs);
+  const run = () => {
+    running = running.then(() => options.billing.runDue(options.dueAccounts(options.clock.now()))).then(() => undefined, options.onError);
+  };
+  run();
+  const timer = setInterval(run, options.intervalMs);
   timer.unref();
   return {
     async stop() {

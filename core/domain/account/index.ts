@@ -4,17 +4,18 @@ import { profile, requireOpen, type ProfileCommand, type ProfileEvent } from './
 import { keys, type KeysCommand, type KeysEvent } from './keys.js';
 import { creditsSlice, type CreditsCommand, type CreditsEvent } from './credits.js';
 import { subscriptionSlice, type SubscriptionCommand, type SubscriptionEvent } from './subscription.js';
+import { purchaseIntents, type PurchaseIntentCommand, type PurchaseIntentEvent } from './purchase-intents.js';
 
 /**
  * The account decider: the composition of its slices. To add a slice, write it in a file of its own
  * (see slice.ts), then list it in `slices` and add its command and event unions below.
  */
-const slices = { profile, keys, credits: creditsSlice, subscription: subscriptionSlice } as const;
+const slices = { profile, keys, credits: creditsSlice, subscription: subscriptionSlice, purchaseIntents } as const;
 
 type Slices = typeof slices;
 export type AccountState = { [Name in keyof Slices]: ReturnType<Slices[Name]['initialState']> };
-export type AccountCommand = ProfileCommand | KeysCommand | CreditsCommand | SubscriptionCommand;
-export type AccountEvent = ProfileEvent | KeysEvent | CreditsEvent | SubscriptionEvent;
+export type AccountCommand = ProfileCommand | KeysCommand | CreditsCommand | SubscriptionCommand | PurchaseIntentCommand;
+export type AccountEvent = ProfileEvent | KeysEvent | CreditsEvent | SubscriptionEvent | PurchaseIntentEvent;
 
 export const accountEvents: EventDefinition[] = Object.values(slices).flatMap((slice): readonly EventDefinition[] => slice.events);
 

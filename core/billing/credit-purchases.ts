@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { CreditsService } from '../credits/credits-service.js';
+import { Problems, problem } from '../problems.js';
+import { toMinorUnits } from './money.js';
+import { PaymentDeclined, PaymentProviderError, PaymentProviderUnavailable, UnknownCreditPack, type ChargeOutcome, type PaymentProvider } from './payment-provider.js';
+import type { Pricing } from './pricing.js';
+
+interface Sale {
+  reference: string;
+  pack: string;
+  credits: number;
+  amount: number;
+  currency: string;
+}
+
+export interface PurchaseAnswer {
+  id: string;
+  pack: string;
+  credits: number;
+  amount: number;
+  currency: string;
+  payment_id: string;
+  credits_available: number;
+  credits_reserved: number;
+  position: number;
+}
+
+/**
+ * How long an open purchase is left to the request that started it before recovery asks the provider.
+ * A provider adapter must give up on a charge well within it, so that recovery never closes a purchase
+ * whose charge is still under way.
+ */
+export const PURCHASE_RECOVERY_AFTER_MS = 2 * 60_000;
+
+/**
+ * Buying credit packs, crash-safe. The purchase is recorded first (`CreditPurchaseStarted`, its reference
+ * the charge's idempotency key at the provider), then charged, then closed by its outcome. If the process
+ * dies between the provider's approval and that last append, `recover` finds the open purchase and asks
+ * the provider what became of it: approved, the credits are granted (once: the outcome is idempotent on
+ * the reference); declined, the decline is recorded; unknown to the provider, nothing was charged and
+ * the purchase is abandoned.
+ */
+export class CreditPurchases {
+  constructor(
+    private readonly credits: CreditsService,
+    private readonly payments: PaymentProvider,
+    private readonly pricing: Pricing,
+    private readonly clock: Clock,
+  ) {}
+
+  async purchase({ accountId, pack, paymentToken, reference = `pur_${randomUUID()}` }: { accountId: string; pack: string; paymentToken: string; reference?: string }): Promise<PurchaseAnswer> {
+    const offer = this.pricing.credit_packs[pack];
+    if (!offer) throw problem(UnknownCreditPack, `there is no credit pack "${pack}"; the packs are ${Object.keys(this.pricing.credit_packs).join(', ')}`);
+    // Checked before the charge: money is never taken for an account that cannot receive the credits.
+    if ((await this.credits.account(accountId)).profile.accountId === null) throw problem(Problems.notFound, 'the account does not exist');
+    const currency = this.pricing.currency;
+    const amount = toMinorUnits(offer.price, currency);
+    const sale: Sale = { reference, pack, credits: offer.credits, amount, currency };
+    await this.credits.run(accountId, { type: 'StartCreditPurchase', ...sale, at: this.clock.now().toISOString() });
+    let charge: ChargeOutcome;
+    try {
+      charge = await this.payments.charge({ reference, amount, currency, paymentToken, description: `${offer.credits} finsynth credits (${pack} pack)` });
+    } catch (error) {
+      if (!(error instanceof PaymentProviderError)) throw error;
+      throw problem(
+        PaymentProviderUnavailable,
+        `${error.message} The purchase ${reference} is settled with the provider within minutes: if the payment went through, its credits are granted then; otherwise nothing is charged. The billing history shows which.`,
+        { purchase_id: reference },
+      );
+    }
+    const result = await this.close(accountId, sale, charge);
+    if (charge.outcome === 'declined') {
+      throw problem(PaymentDeclined, `${charge.message} No credit was granted.`, { decline_code: charge.decline_code, purchase_id: reference });
+    }
+    const { available, reserved } = result.state.credits;
+    return { id: reference, pack, credits: offer.credits, amount, currency, payment_id: charge.payment_id, credits_available: available, credits_reserved: reserved, position: result.position };
+  }
+
+  /**
+   * Settles the account's purchases left open for longer than PURCHASE_RECOVERY_AFTER_MS by asking the
+   * provider about each. A provider that cannot answer leaves them open for the next run.
+   */
+  async recover(accountId: string): Promise<{ recovered: number; position: number }> {
+    const { pending } = (await this.credits.account(accountId)).purchaseIntents;
+    const before = this.clock.now().getTime() - PURCHASE_RECOVERY_AFTER_MS;
+    let recovered = 0;
+    let position = 0;
+    for (const [reference, intent] of Object.entries(pending)) {
+      if (Date.parse(intent.at) > before) continue;
+      let outcome: ChargeOutcome | null;
+      try {
+        outcome = await this.payments.lookup(reference);
+      } catch (error) {
+        if (error instanceof PaymentProviderError) continue;
+        throw error;
+      }
+      const result = outcome
+        ? await this.close(accountId, { reference, ...intent }, outcome)
+        : await this.credits.run(accountId, { type: 'AbandonCreditPurchase', reference, reason: 'The payment provider holds no payment for this purchase: nothing was charged.' });
+      recovered += result.events.length > 0 ? 1 : 0;
+      position = Math.max(position, result.position);
+    }
+    return { recovered, position };
+  }
+
+  /**
+   * Records the provider's answer. An approval is recorded even for a purchase already abandoned (a
+   * charge that outlived the recovery's wait): the provider took the money, so the credits are due.
+   */
+  private close(accountId: string, { reference, pack, credits, amount, currency }: Sale, charge: ChargeOutcome) {
+    return charge.outcome === 'approved'
+      ? this.credits.run(accountId, { type: 'PurchaseCredits', reference, pack, credits, amount, currency, paymentId: charge.payment_id })
+      : this.credits.run(accountId, { type: 'RecordDeclinedPurchase', reference, pack, credits, amount, currency, declineCode: charge.decline_code, reason: charge.message });
+  }
+}

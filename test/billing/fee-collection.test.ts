@@ -1,0 +1,39 @@
+import { expect } from 'chai';
+import { TestClock } from '../../core/clock.js';
+import { BillingService } from '../../core/billing/billing-service.js';
+import { loadPricing } from '../../core/billing/pricing.js';
+import { SandboxPaymentProvider } from '../../core/billing/sandbox-payment-provider.js';
+import { CreditsService } from '../../core/credits/credits-service.js';
+import { CommandHandler } from '../../core/domain/command-handler.js';
+import { accountDecider, accountStream } from '../../core/domain/account/index.js';
+import { eventDefinitions } from '../../core/domain/events.js';
+import { EventRegistry } from '../../core/events/registry.js';
+import { MemoryEventStore } from '../../core/store/memory-store.js';
+import { DiesAfterApproval } from './dies-after-approval.js';
+
+describe('subscription fee collection', () => {
+  it('a run that died after the provider approved a fee is completed by the next run, and the fee is paid once', async () => {
+    const clock = new TestClock('2026-01-10T00:00:00.000Z');
+    const store = new MemoryEventStore();
+    const commands = new CommandHandler(store, new EventRegistry(eventDefinitions));
+    await commands.handle(accountDecider, accountStream('acc_1'), { type: 'OpenAccount', accountId: 'acc_1', tier: 'developer', at: clock.now().toISOString() });
+    const provider = new SandboxPaymentProvider();
+    const charged: string[] = [];
+    const counting = { name: 'counting', lookup: (reference: string) => provider.lookup(reference), charge: (request: Parameters<typeof provider.charge>[0]) => (charged.push(request.reference), provider.charge(request)) };
+    const dying = new BillingService(new CreditsService(commands), new DiesAfterApproval(counting), loadPricing(), clock);
+    await dying.setPaymentMethod('acc_1', 'tok_visa').catch(() => {});
+    await dying.runDue(['acc_1']).catch(() => {});
+
+    const restarted = new BillingService(new CreditsService(commands), counting, loadPricing(), clock);
+    await restarted.runDue(['acc_1']);
+    await restarted.runDue(['acc_1']);
+    const events = await store.readStream(accountStream('acc_1'));
+    const paid = events.filter((event) => event.type === 'SubscriptionFeePaid');
+    expect(paid.map((event) => event.data)).to.deep.equal([
+      { reference: 'fee:2026-01-10T00:00:00.000Z', amount: 4900, currency: 'EUR', payment_id: (await provider.lookup('acc_1:fee:2026-01-10T00:00:00.000Z:1') as { payment_id: string }).payment_id },
+    ]);
+    // Charged twice under one idempotency key: the provider took the money once.
+    expect(charged).to.deep.equal(['acc_1:fee:2026-01-10T00:00:00.000Z:1', 'acc_1:fee:2026-01-10T00:00:00.000Z:1']);
+    expect((await restarted.subscription('acc_1')).status).to.equal('active');
+  });
+});

@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TestClock } from '../../core/clock.js';
+import { SandboxPaymentProvider } from '../../core/billing/sandbox-payment-provider.js';
+import { accountsWithBillingWork, BILLING_PROJECTION, type BillingModel } from '../../projections/billing.js';
+import { openAccount, request, type TestAccount } from '../support/app.js';
+import { startBillingInstance, type BillingInstance } from './billing-instance.js';
+import { DiesAfterApproval } from './dies-after-approval.js';
+
+describe('a purchase whose process dies between the approval and its record', () => {
+  // The provider outlives the service's processes, as a real one does.
+  const provider = new SandboxPaymentProvider();
+  const clock = new TestClock('2026-05-10T12:00:00.000Z');
+  let dataDir: string;
+  let account: TestAccount;
+  let restarted: BillingInstance;
+
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'finsynth-recovery-'));
+  });
+  after(async () => {
+    await restarted?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('is completed by the billing run of the next start: the credits arrive exactly once', async () => {
+    const dying = await startBillingInstance({ dataDir, clock, payments: new DiesAfterApproval(provider) });
+    account = await openAccount(dying, { tier: 'developer', credits: 100 });
+    const bought = await request(dying, 'POST', '/v1/billing/credits', { key: account.live, body: { pack: 'small', payment_token: 'tok_visa' } });
+    expect(bought.status).to.equal(500);
+    expect((await request(dying, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({ credits_available: 100 });
+    await dying.close();
+
+    clock.advance({ minutes: 3 });
+    restarted = await startBillingInstance({ dataDir, clock, payments: provider });
+    // The run at start settles the open purchase with the provider.
+    let history = await request(restarted, 'GET', '/v1/billing/history', { key: account.live });
+    while (!history.body.data.some((line: { type: string }) => line.type === 'purchase')) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      history = await request(restarted, 'GET', '/v1/billing/history', { key: account.live });
+    }
+    expect((await request(restarted, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({ credits_available: 10_100 });
+
+    // Later runs find nothing more to do.
+    const { services } = restarted;
+    await services.projections.waitFor(await services.store.headPosition());
+    const work = accountsWithBillingWork(services.projections.state<BillingModel>(BILLING_PROJECTION), clock.now());
+    expect(await services.billing.runDue([...work, account.accountId])).to.include({ recovered: 0 });
+
+    history = await request(restarted, 'GET', '/v1/billing/history', { key: account.live });
+    const purchases = history.body.data.filter((line: { type: string }) => line.type.startsWith('purchase'));
+    expect(purchases).to.have.length(1);
+    expect(purchases[0]).to.include({ type: 'purchase', amount: 1000, currency: 'EUR', credits: 10_000 });
+    expect((await request(restarted, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({ credits_available: 10_100 });
+    const audit = await request(restarted, 'GET', '/v1/audit/credits', { key: account.live });
+    expect(audit.body.verdict).to.include({ holds: true });
+  });
+});
