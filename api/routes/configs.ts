@@ -116,8 +116,10 @@ export const configsRoutes: RouteGroup = {
       operationId: 'composeConfig',
       summary: 'Compose a config from a base and overlays',
       description:
-        'Applies the overlays in order over the base: maps merge deeply, tables merge by name (new ones are appended), lists of scalars are replaced, `null` removes a member. ' +
-        '`sources` gives, for every field of the result (by JSON pointer), the layer that set it: a saved id, `base`, or `overlays[i]` for inline ones. The result is validated and estimated.',
+        'Applies the overlays in order over the base: maps merge deeply, tables merge by name (new ones are appended), lists of scalars are replaced, `null` removes a member, ' +
+        'and a table `{ "name": …, "remove": true }` removes the table of that name. ' +
+        '`sources` gives, for every field of the result (by JSON pointer), the layer that set it: a saved id, `base`, or `overlays[i]` for inline ones; ' +
+        '`removed` lists what a layer removed and no later layer gave back (a table by its `name`). The result is validated and estimated.',
       scope: 'configs:read',
       body: {
         content: {
@@ -138,8 +140,26 @@ export const configsRoutes: RouteGroup = {
           content: {
             'application/json': {
               type: 'object',
-              required: ['composed', 'sources', ...validationSchema.required],
-              properties: { composed: { type: 'object' }, sources: { type: 'object', additionalProperties: { type: 'string' } }, ...validationSchema.properties },
+              required: ['composed', 'sources', 'removed', ...validationSchema.required],
+              properties: {
+                composed: { type: 'object' },
+                sources: { type: 'object', additionalProperties: { type: 'string' }, description: 'JSON pointer of each leaf of `composed` → the layer that set it.' },
+                removed: {
+                  type: 'array',
+                  description: 'What a layer removed (`null`, or a table with `remove: true`) and is absent from `composed`; a parent\'s before its children\'s.',
+                  items: {
+                    type: 'object',
+                    required: ['pointer', 'layer'],
+                    additionalProperties: false,
+                    properties: {
+                      pointer: { type: 'string', description: 'Where the member would be; for a table, its list (`/tables`).' },
+                      name: { type: 'string', description: 'The name of a removed table.' },
+                      layer: { type: 'string' },
+                    },
+                  },
+                },
+                ...validationSchema.properties,
+              },
             },
           },
         },
@@ -147,7 +167,7 @@ export const configsRoutes: RouteGroup = {
       problems: [ConfigProblems.invalidOverlay, Problems.notFound],
       async handle(ctx, { body, source }) {
         const result = await ctx.services.configs.compose(owner(ctx), { base: body.base, overlays: body.overlays ?? [] }, source);
-        ctx.body = { composed: result.config, sources: result.sources, ...(await ctx.services.configs.report(owner(ctx), result.validation)) };
+        ctx.body = { composed: result.config, sources: result.sources, removed: result.removed, ...(await ctx.services.configs.report(owner(ctx), result.validation)) };
       },
     }),
     ...savedConfigRoutes,

@@ -6,10 +6,21 @@ export interface Layer {
   content: Record<string, unknown>;
 }
 
+/** Something a layer removed and no later layer gave back: a member (`null`), or a named table (`remove: true`). */
+export interface Removal {
+  /** Where the member would be in the composed config; for a table, the list it was in (`/tables`). */
+  pointer: string;
+  /** The table's name, for a table. */
+  name?: string;
+  layer: string;
+}
+
 export interface Composition {
   config: Record<string, unknown>;
   /** For every leaf of the composed config (a list of scalars counts as one leaf), by JSON pointer: the layer that set it. */
   sources: Record<string, string>;
+  /** What layers removed and is absent from the composed config, a parent's before its children's. */
+  removed: Removal[];
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -18,72 +29,114 @@ type Path = (string | number)[];
 
 /**
  * Applies the layers in order, the first being the base. The rules: maps merge deeply; lists of
- * objects with a `name` (the tables) merge item by item by name, new names appended in order; any
- * other list, like any scalar, is replaced whole; `null` removes the member.
+ * objects with a `name` (the tables) merge item by item by name, new names appended in order, and an
+ * item `{ name, remove: true }` removes the item of that name; any other list, like any scalar, is
+ * replaced whole; `null` removes the member.
  */
 export function compose(layers: readonly Layer[]): Composition {
   const config: JsonObject = {};
-  const sources = new Map<string, string>();
-  for (const layer of layers) mergeMap(config, structuredClone(layer.content) as JsonObject, layer.ref, [], sources);
-  return { config, sources: leafSources(config, sources) };
+  const origins = new Origins();
+  for (const layer of layers) mergeMap(config, structuredClone(layer.content) as JsonObject, layer.ref, origins);
+  return { config, ...origins.describe(config) };
 }
 
-function mergeMap(target: JsonObject, patch: JsonObject, ref: string, path: Path, sources: Map<string, string>): void {
+function mergeMap(target: JsonObject, patch: JsonObject, ref: string, origins: Origins): void {
   for (const [key, value] of Object.entries(patch)) {
-    const at = [...path, key];
     if (value === null) {
-      delete target[key];
-      forget(sources, at);
-    } else if (isNamedList(value) && (target[key] === undefined || isNamedList(target[key]) || isEmptyList(target[key]))) {
-      target[key] ??= [];
-      sources.delete(toPointer(at)); // an emptied list was one leaf; its items are attributed one by one now
-      mergeNamedList(target[key] as JsonObject[], value, ref, at, sources);
-    } else if (isObject(value)) {
-      if (!isObject(target[key])) {
-        forget(sources, at);
-        target[key] = {};
+      if (key in target) {
+        delete target[key];
+        origins.removed(target, key, ref);
       }
-      mergeMap(target[key] as JsonObject, value, ref, at, sources);
+    } else if (isNamedList(value) && (target[key] === undefined || isNamedList(target[key]) || isEmptyList(target[key]))) {
+      mergeNamedList(target, key, value, ref, origins);
+    } else if (isObject(value)) {
+      if (!isObject(target[key])) target[key] = {};
+      origins.forget(target, key);
+      mergeMap(target[key] as JsonObject, value, ref, origins);
     } else {
-      forget(sources, at);
       target[key] = value;
-      sources.set(toPointer(at), ref);
+      origins.set(target, key, ref);
     }
   }
 }
 
-function mergeNamedList(target: JsonObject[], patch: JsonObject[], ref: string, path: Path, sources: Map<string, string>): void {
-  for (const item of patch) {
-    let index = target.findIndex((existing) => existing.name === item.name);
-    if (index === -1) {
-      index = target.push({ name: item.name }) - 1;
-      sources.set(toPointer([...path, index, 'name']), ref);
+function mergeNamedList(parent: JsonObject, key: string, patch: JsonObject[], ref: string, origins: Origins): void {
+  for (const { name, remove, ...members } of patch) {
+    const list = parent[key] as JsonObject[] | undefined;
+    const index = list?.findIndex((item) => item.name === name) ?? -1;
+    if (remove === true) {
+      if (index === -1) continue;
+      list!.splice(index, 1);
+      origins.removed(list!, name as string, ref);
+      continue;
     }
-    const { name: _identity, ...members } = item;
-    mergeMap(target[index], members, ref, [...path, index], sources);
+    // An emptied list was one leaf; its items are attributed one by one from now on.
+    origins.forget(parent, key);
+    const items = (parent[key] ??= []) as JsonObject[];
+    let item = items[index];
+    if (!item) {
+      item = { name };
+      items.push(item);
+      origins.set(item, 'name', ref);
+      origins.forget(items, name as string);
+    }
+    mergeMap(item, members, ref, origins);
   }
 }
 
-/** A member replaced or removed takes the attribution of everything below it with it. */
-function forget(sources: Map<string, string>, path: Path): void {
-  const pointer = toPointer(path);
-  for (const key of [...sources.keys()]) {
-    if (key === pointer || key.startsWith(`${pointer}/`)) sources.delete(key);
+/**
+ * Which layer set each leaf and removed each absent member, kept beside the object or list that holds
+ * it rather than by pointer: a table keeps its attributions when a table before it is removed.
+ */
+class Origins {
+  /** Object → member → the layer that set it (a leaf). */
+  private readonly setBy = new WeakMap<object, Map<string, string>>();
+  /** Object → member, or list → table name → the layer that removed it. */
+  private readonly removedBy = new WeakMap<object, Map<string, string>>();
+
+  set(holder: object, member: string, ref: string): void {
+    this.forget(holder, member);
+    entry(this.setBy, holder).set(member, ref);
+  }
+
+  removed(holder: object, member: string, ref: string): void {
+    this.forget(holder, member);
+    entry(this.removedBy, holder).set(member, ref);
+  }
+
+  /** Neither a leaf nor removed any more: a map or a list stands there now, or it was given back. */
+  forget(holder: object, member: string): void {
+    this.setBy.get(holder)?.delete(member);
+    this.removedBy.get(holder)?.delete(member);
+  }
+
+  /** The attributions of the final document, by pointer: sources in document order, removals a parent's before its children's. */
+  describe(config: JsonObject): Omit<Composition, 'config'> {
+    const sources: Record<string, string> = {};
+    const removed: Removal[] = [];
+    const walk = (value: Json, path: Path) => {
+      if (Array.isArray(value)) {
+        for (const [name, layer] of this.removedBy.get(value) ?? []) removed.push({ pointer: toPointer(path), name, layer });
+        value.forEach((item, index) => walk(item, [...path, index]));
+      } else if (isObject(value)) {
+        for (const [key, layer] of this.removedBy.get(value) ?? []) removed.push({ pointer: toPointer([...path, key]), layer });
+        const leaves = this.setBy.get(value);
+        for (const [key, member] of Object.entries(value)) {
+          const layer = leaves?.get(key);
+          if (layer !== undefined) sources[toPointer([...path, key])] = layer;
+          else walk(member, [...path, key]);
+        }
+      }
+    };
+    walk(config, []);
+    return { sources, removed };
   }
 }
 
-/** The attribution of each leaf of the final config, in document order. */
-function leafSources(config: JsonObject, sources: Map<string, string>): Record<string, string> {
-  const result: Record<string, string> = {};
-  const walk = (value: Json, path: Path) => {
-    const pointer = toPointer(path);
-    const source = sources.get(pointer);
-    if (source !== undefined) result[pointer] = source;
-    else if (Array.isArray(value)) value.forEach((item, index) => walk(item, [...path, index]));
-    else if (isObject(value)) for (const [key, member] of Object.entries(value)) walk(member, [...path, key]);
-  };
-  walk(config, []);
-  return result;
+function entry(map: WeakMap<object, Map<string, string>>, holder: object): Map<string, string> {
+  let members = map.get(holder);
+  if (!members) map.set(holder, (members = new Map()));
+  return members;
 }
 
 function isObject(value: unknown): value is JsonObject {

@@ -42,6 +42,11 @@ function toIssue(error: ErrorObject, prefix: string): ConfigIssue {
       return { pointer, message: `must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
     case 'const':
       return { pointer, message: `must be ${JSON.stringify(params.allowedValue)}` };
+    case 'false schema': {
+      // The one use of `false` in these schemas: a member that another one excludes (`dependentSchemas`).
+      const excludedBy = /\/dependentSchemas\/([^/]+)\//.exec(error.schemaPath)?.[1];
+      return { pointer, message: excludedBy ? `not allowed together with "${excludedBy}"` : 'not allowed here', key: true };
+    }
     case 'propertyNames':
       return { pointer: `${pointer}/${String(params.propertyName)}`, message: `"${String(params.propertyName)}" is not a valid name`, key: true };
     default:

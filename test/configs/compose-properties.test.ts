@@ -59,3 +59,71 @@ describe('config composition, as properties', () => {
     );
   });
 });
+
+/** Tables: items merged by name, `{ name, remove: true }` removing one. */
+type TableItem = { name: string; remove?: true; [member: string]: unknown };
+const tableName = fc.constantFrom('t1', 't2', 't3', 't4');
+const tableItem: fc.Arbitrary<TableItem> = fc.oneof(
+  fc.record({ name: tableName, remove: fc.constant(true as const) }),
+  fc.tuple(tableName, fc.dictionary(fc.constantFrom('rows', 'x'), fc.integer(), { maxKeys: 2 })).map(([name, members]) => ({ ...members, name })),
+);
+// Never an empty list: `tables: []` replaces the list whole, a rule of its own.
+const tablesLayer = fc.array(tableItem, { minLength: 1, maxLength: 4 });
+
+/** What the rules say, written as plainly as possible: a list of tables, each member with the layer that set it. */
+function tablesModel(layers: TableItem[][]) {
+  let tables: { name: string; nameRef: string; members: Map<string, { value: unknown; ref: string }> }[] | undefined;
+  const removed = new Map<string, string>();
+  layers.forEach((items, layer) => {
+    const ref = `layer${layer}`;
+    for (const { name, remove, ...members } of items) {
+      const index = tables?.findIndex((table) => table.name === name) ?? -1;
+      if (remove) {
+        if (index === -1) continue;
+        tables!.splice(index, 1);
+        removed.set(name, ref);
+        continue;
+      }
+      tables ??= [];
+      let table = tables[index];
+      if (!table) {
+        table = { name, nameRef: ref, members: new Map() };
+        tables.push(table);
+        removed.delete(name);
+      }
+      for (const [member, value] of Object.entries(members)) table.members.set(member, { value, ref });
+    }
+  });
+  return { tables, removed };
+}
+
+describe('table composition, as properties', () => {
+  it('tables are added, merged and removed by name as a plain list model says, with every field\'s layer and every removal', () => {
+    fc.assert(
+      fc.property(fc.array(tablesLayer, { minLength: 1, maxLength: 5 }), (layers) => {
+        const result = compose(layers.map((tables, layer) => ({ ref: `layer${layer}`, content: { tables } })));
+        const { tables, removed } = tablesModel(layers);
+        expect(result.config.tables).to.deep.equal(tables?.map((table) => ({ name: table.name, ...Object.fromEntries([...table.members].map(([member, { value }]) => [member, value])) })));
+        const sources: Record<string, string> = {};
+        tables?.forEach((table, index) => {
+          sources[`/tables/${index}/name`] = table.nameRef;
+          for (const [member, { ref }] of table.members) sources[`/tables/${index}/${member}`] = ref;
+        });
+        expect(result.sources).to.deep.equal(sources);
+        expect(result.removed).to.deep.equal([...removed].map(([name, layer]) => ({ pointer: '/tables', name, layer })));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('no table of the result is one that its last mention removed, and no removal names a table of the result', () => {
+    fc.assert(
+      fc.property(fc.array(tablesLayer, { minLength: 1, maxLength: 5 }), (layers) => {
+        const result = compose(layers.map((tables, layer) => ({ ref: `layer${layer}`, content: { tables } })));
+        const names = ((result.config.tables ?? []) as { name: string }[]).map((table) => table.name);
+        for (const name of names) expect(layers.flat().findLast((item) => item.name === name)?.remove, name).to.equal(undefined);
+        for (const removal of result.removed) expect(names).not.to.include(removal.name);
+      }),
+    );
+  });
+});

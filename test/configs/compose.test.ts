@@ -57,6 +57,45 @@ describe('config composition', () => {
     expect(result.config.seed).to.equal(undefined);
     expect((result.config.tables as object[])[1]).to.deep.equal({ name: 'transactions', rows: 1000, options: {} });
     expect(Object.keys(result.sources).filter((pointer) => pointer.startsWith('/tables/1/columns'))).to.deep.equal([]);
+    expect(result.removed).to.deep.equal([
+      { pointer: '/seed', layer: 'ovl' },
+      { pointer: '/tables/1/columns', layer: 'ovl' },
+      { pointer: '/tables/1/options/fraud_rate', layer: 'ovl' },
+    ]);
+  });
+
+  it('removes a table given as { name, remove: true }, and says which layer removed it', () => {
+    const result = compose([
+      { ref: 'cfg_base', content: base },
+      { ref: 'ovl_rows', content: { tables: [{ name: 'transactions', rows: 20 }] } },
+      { ref: 'ovl_drop', content: { tables: [{ name: 'accounts', remove: true }] } },
+    ]);
+    expect(result.config.tables).to.deep.equal([
+      { name: 'transactions', rows: 20, columns: { amount: { distribution: 'lognormal', mu: 3, sigma: 1 } }, options: { fraud_rate: 0.01 } },
+    ]);
+    // The table that moved up keeps its attributions, at its new index.
+    expect(result.sources).to.include({ '/tables/0/name': 'cfg_base', '/tables/0/rows': 'ovl_rows', '/tables/0/options/fraud_rate': 'cfg_base' });
+    expect(Object.keys(result.sources).filter((pointer) => pointer.startsWith('/tables/1'))).to.deep.equal([]);
+    expect(result.removed).to.deep.equal([{ pointer: '/tables', name: 'accounts', layer: 'ovl_drop' }]);
+  });
+
+  it('gives a removed table back when a later layer names it again, attributed to that layer alone', () => {
+    const result = compose([
+      { ref: 'base', content: base },
+      { ref: 'drop', content: { tables: [{ name: 'transactions', remove: true }], seed: null } },
+      { ref: 'again', content: { tables: [{ name: 'transactions', rows: 3 }], seed: 9 } },
+    ]);
+    expect(result.config.tables).to.deep.equal([{ name: 'accounts', rows: 100 }, { name: 'transactions', rows: 3 }]);
+    expect(result.sources).to.include({ '/tables/1/name': 'again', '/tables/1/rows': 'again', '/seed': 'again' });
+    expect(result.removed).to.deep.equal([]);
+  });
+
+  it('removes nothing when the named table is not there, and makes no list for it', () => {
+    const absent = compose([{ ref: 'base', content: base }, { ref: 'drop', content: { tables: [{ name: 'cards', remove: true }] } }]);
+    expect(absent.config).to.deep.equal(base);
+    expect(absent.removed).to.deep.equal([]);
+    const none = compose([{ ref: 'base', content: { version: 1 } }, { ref: 'drop', content: { tables: [{ name: 'cards', remove: true }] } }]);
+    expect(none.config).to.deep.equal({ version: 1 });
   });
 
   it('replaces lists of scalars whole, and a replaced map takes its attribution along', () => {

@@ -184,6 +184,7 @@ describe('configuration API over HTTP', () => {
       '/output/format': base.body.id,
       '/output/compression': noSeed.body.id,
     });
+    expect(composed.body.removed).to.deep.equal([{ pointer: '/seed', layer: noSeed.body.id }]);
     expect(composed.body.valid).to.equal(true);
     expect(composed.body.estimate).to.include({ rows: 520, credits: 2 });
 
@@ -194,6 +195,38 @@ describe('configuration API over HTTP', () => {
     expect(badOverlay.status).to.equal(400);
     expect(badOverlay.body.type).to.equal(`${ERRORS}/invalid-overlay`);
     expect((await request(app, 'DELETE', `/v1/overlays/${bigger.body.id}`, { key: account.live })).body).to.deep.equal({ id: bigger.body.id, deleted: true });
+  });
+
+  it('an overlay removes a table with `remove: true`: compose says which layer removed it, and estimates without it', async () => {
+    const twoTables = { ...config, tables: [{ name: 'cards', rows: 100 }, { name: 'merchants', rows: 1000 }] };
+    const base = await request(app, 'POST', '/v1/configs', { key: account.test, body: { name: 'two tables', config: twoTables } });
+    const dropped = await request(app, 'POST', '/v1/overlays', {
+      key: account.test,
+      body: { name: 'no merchants', overlay_yaml: 'tables:\n  - name: merchants\n    remove: true\n' },
+    });
+    expect(dropped.status, JSON.stringify(dropped.body)).to.equal(201);
+    expect(dropped.body.overlay).to.deep.equal({ tables: [{ name: 'merchants', remove: true }] });
+
+    const composed = await request(app, 'POST', '/v1/configs/compose', { key: account.test, body: { base: base.body.id, overlays: [dropped.body.id] } });
+    expect(composed.status).to.equal(200);
+    expect(composed.body.composed.tables).to.deep.equal([{ name: 'cards', rows: 100, options: {} }]);
+    expect(composed.body.removed).to.deep.equal([{ pointer: '/tables', name: 'merchants', layer: dropped.body.id }]);
+    expect(Object.keys(composed.body.sources).some((pointer) => pointer.startsWith('/tables/1'))).to.equal(false);
+    expect(composed.body.valid).to.equal(true);
+
+    const estimate = await request(app, 'POST', '/v1/configs/estimate', { key: account.test, body: { config_id: base.body.id, overlays: [dropped.body.id] } });
+    expect(estimate.body.tables.map((table: { name: string }) => table.name)).to.deep.equal(['cards']);
+
+    const contradictory = await request(app, 'POST', '/v1/overlays', {
+      key: account.test,
+      body: { name: 'both', overlay: { tables: [{ name: 'merchants', remove: true, rows: 5 }] } },
+    });
+    expect(contradictory.status).to.equal(400);
+    expect(contradictory.body.type).to.equal(`${ERRORS}/invalid-overlay`);
+    expect(contradictory.body.errors).to.deep.equal([{ pointer: '/tables/0/rows', message: 'not allowed together with "remove"', line: 1, column: 71 }]);
+    const schema = JSON.parse((await request(app, 'GET', '/v1/openapi.json', { key: account.test })).text);
+    const published = JSON.stringify(schema.paths['/v1/overlays/{id}'].get.responses['200'].content['application/json'].schema);
+    expect(published).to.contain('"remove":{"const":true');
   });
 
   it('needs configs:write to save, and configs:read to read', async () => {
