@@ -2,14 +2,16 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkManifest } from './manifest.js';
+import { probeModules } from './module-probe.js';
 import { PackRegistry, type LoadedPack, type RefusedPack } from './registry.js';
 import type { PackDefinition } from './sdk.js';
 
 /**
  * Finds and loads sector packs: the built-ins (each directory of plugins/), then the third-party packs
  * the configuration lists (a directory, or the name of an npm package installed beside the service).
- * A pack that cannot be imported, fails its manifest, or reuses a loaded pack's name is refused with a
- * message naming it and the reasons; the others load.
+ * A pack that cannot be imported, does not finish loading (each module is first loaded in a short-lived
+ * worker thread with a time limit, see module-probe.ts), fails its manifest, or reuses a loaded pack's
+ * name is refused with a message naming it and the reasons; the others load.
  */
 export const BUILTIN_PACKS_DIR = fileURLToPath(new URL('../../plugins/', import.meta.url));
 
@@ -20,17 +22,31 @@ export interface LoadPacksOptions {
   builtinDir?: string;
   /** Third-party packs: directories or npm package names (config.packs). */
   extra?: readonly string[];
+  /** Time a pack module has to load (probed in a worker thread first); a module that takes longer is refused. */
+  loadTimeoutMs?: number;
 }
 
-export async function loadPacks({ builtinDir = BUILTIN_PACKS_DIR, extra = [] }: LoadPacksOptions = {}): Promise<PackRegistry> {
+const LOAD_TIMEOUT_MS = 20_000;
+
+export async function loadPacks({ builtinDir = BUILTIN_PACKS_DIR, extra = [], loadTimeoutMs = LOAD_TIMEOUT_MS }: LoadPacksOptions = {}): Promise<PackRegistry> {
   const sources: { source: string; locate: () => string }[] = [
     ...builtinDirectories(builtinDir).map((dir) => ({ source: `builtin:${dir.split('/').pop()}`, locate: () => directoryEntry(dir) })),
     ...extra.map((entry) => ({ source: entry, locate: () => locateThirdParty(entry) })),
   ];
+  const located = sources.map(({ source, locate }): { source: string; url: string } | { source: string; reason: string } => {
+    try {
+      return { source, url: locate() };
+    } catch (error) {
+      return { source, reason: `its module cannot be loaded: ${(error as Error).message.split('\n')[0]}` };
+    }
+  });
+  const probed = await probeModules(located.flatMap((entry) => ('url' in entry ? [entry.url] : [])), { timeoutMs: loadTimeoutMs });
+  let next = 0;
   const loaded: LoadedPack[] = [];
   const refused: RefusedPack[] = [];
-  for (const { source, locate } of sources) {
-    const outcome = await loadOne(source, locate);
+  for (const entry of located) {
+    const { source } = entry;
+    const outcome = 'url' in entry ? await loadOne(source, entry.url, probed[next++]) : { source, name: null, reasons: [entry.reason] };
     if ('reasons' in outcome) {
       refused.push(outcome);
       continue;
@@ -47,11 +63,11 @@ export function refusalMessage(refused: RefusedPack): string {
   return `sector pack ${refused.name ? `"${refused.name}" ` : ''}from ${refused.source} refused: ${refused.reasons.join('; ')}`;
 }
 
-async function loadOne(source: string, locate: () => string): Promise<LoadedPack | RefusedPack> {
-  let moduleUrl: string;
+/** A pack module the probe loaded (`probed` null) is imported here and checked; else refused with the probe's reason. */
+async function loadOne(source: string, moduleUrl: string, probed: string | null): Promise<LoadedPack | RefusedPack> {
+  if (probed) return { source, name: null, reasons: [probed] };
   let definition: unknown;
   try {
-    moduleUrl = locate();
     const imported = (await import(moduleUrl)) as { default?: unknown };
     definition = imported.default;
   } catch (error) {

@@ -28,6 +28,19 @@ describe('pack loading', () => {
     expect(missing.reasons[0]).to.contain('cannot be loaded');
   });
 
+  it('refuses a pack whose top-level code never finishes (an endless loop, an await that never settles), naming it and why, and loads the others', async function () {
+    this.timeout(60_000);
+    // given two packs that hang while loading, among good ones
+    const hanging = [fixture('endless-loop'), fixture('never-settles')];
+    // when the host loads them
+    const registry = await loadPacks({ extra: [...hanging, fixture('good')], loadTimeoutMs: 4000 });
+    // then both are refused with the reason, and the built-ins and the good pack are served
+    expect(registry.names()).to.include.members(['cards', 'lending', 'insurance', 'tiny']);
+    const [loop, never] = hanging.map((source) => registry.refused.find((refused) => refused.source === source)!);
+    expect(refusalMessage(loop)).to.contain(fixture('endless-loop')).and.to.contain('did not finish loading within 4 s');
+    expect(refusalMessage(never)).to.contain(fixture('never-settles')).and.to.contain('awaits something that never settles');
+  });
+
   it('checks what a schema cannot: column parameters, references, option defaults, cycles', () => {
     const reasons = checkManifest({
       ...cards,
