@@ -8,8 +8,9 @@ import { accountStream } from '../../core/domain/account/index.js';
 import { jobDecider, jobStream } from '../../core/domain/job/index.js';
 import { jobDirectory, partFileName } from '../../core/jobs/result-files.js';
 import { MemoryEventStore } from '../../core/store/memory-store.js';
-import { openAccount, queueJob, startInstance, tempDir, until, type JobsInstance } from './support/instance.js';
-import { createEngine, type Engine } from '../../core/generation/engine.js';
+import { openAccount, queueJob, stallingGenerator, startInstance, tempDir, until, type JobsInstance } from './support/instance.js';
+import type { Engine } from '../../core/generation/engine.js';
+import { sharedEngine } from './support/engine.js';
 import { buildPlan } from '../../core/generation/plan.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
@@ -27,9 +28,8 @@ describe('job runner', function () {
   const running: JobsInstance[] = [];
   let engine: Engine;
   before(async () => {
-    engine = await createEngine({ poolSize: 2, packs: [] });
+    engine = await sharedEngine();
   });
-  after(() => engine.close());
   afterEach(async () => {
     await Promise.all(running.splice(0).map((instance) => instance.stop()));
   });
@@ -68,9 +68,9 @@ describe('job runner', function () {
     const store = new MemoryEventStore();
     const clock = new TestClock(T0);
     const resultsDir = tempDir('takeover');
-    const a = await instance({ store, engine, clock, resultsDir, instanceId: 'a', leaseMs: 10_000 });
+    const a = await instance({ store, engine, clock, resultsDir, instanceId: 'a', leaseMs: 10_000, generate: stallingGenerator(engine) });
     await openAccount(a, 'acc_1', 1000, T0);
-    await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 200_000 }, at: T0 });
+    await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 50_000 }, at: T0 });
     await until(a, (jobs) => jobs.jobs.job_1.state === 'running');
     await a.runner.stop(); // dies without a word: its lease stays until it expires
 
@@ -84,20 +84,20 @@ describe('job runner', function () {
     const job = b.jobs().jobs.job_1;
     expect(job).to.include({ attempt: 2, instance_id: 'b' });
     const bytes = readFileSync(join(jobDirectory(resultsDir, 'job_1'), 'transactions.csv'));
-    expect(sha256(bytes)).to.equal(sha256(await expectedBytes(engine, 200_000)));
+    expect(sha256(bytes)).to.equal(sha256(await expectedBytes(engine, 50_000)));
     expect(job.files[0].sha256).to.equal(sha256(bytes));
     const settlements = (await store.readStream(accountStream('acc_1'))).filter((event) => event.type === 'CreditsSettled');
     expect(settlements).to.have.length(1);
-    expect(await b.credits.balance('acc_1')).to.deep.equal({ credits_available: 800, credits_reserved: 0 });
+    expect(await b.credits.balance('acc_1')).to.deep.equal({ credits_available: 950, credits_reserved: 0 });
   });
 
   it('a graceful shutdown hands its jobs over at once, without waiting for the lease', async () => {
     const store = new MemoryEventStore();
     const clock = new TestClock(T0); // stands still: no lease can expire by itself
     const resultsDir = tempDir('hand-over');
-    const a = await instance({ store, engine, clock, resultsDir, instanceId: 'a', leaseMs: 60_000 });
+    const a = await instance({ store, engine, clock, resultsDir, instanceId: 'a', leaseMs: 60_000, generate: stallingGenerator(engine) });
     await openAccount(a, 'acc_1', 1000, T0);
-    await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 200_000 }, at: T0 });
+    await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 50_000 }, at: T0 });
     await until(a, (jobs) => jobs.jobs.job_1.state === 'running');
     await a.runner.stop({ handOver: true });
 
@@ -108,7 +108,7 @@ describe('job runner', function () {
 
   it('a cancelled running job stops, leaves no file and releases its credits', async () => {
     const resultsDir = tempDir('cancel');
-    const a = await instance({ store: new MemoryEventStore(), engine, clock: systemClock, resultsDir });
+    const a = await instance({ store: new MemoryEventStore(), engine, clock: systemClock, resultsDir, generate: stallingGenerator(engine) });
     await openAccount(a, 'acc_1', 2000, T0);
     await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 1_000_000 }, at: T0 });
     await until(a, (jobs) => jobs.jobs.job_1.state === 'running');

@@ -8,7 +8,8 @@ import { openEventStore } from '../../core/store/open-store.js';
 import { ProblemError } from '../../core/problems.js';
 import { dropPostgresSchema, requirePostgres, uniquePostgresSchema } from '../support/external-services.js';
 import { openAccount, queueJob, startInstance, tempDir, until, type JobsInstance } from './support/instance.js';
-import { createEngine, type Engine } from '../../core/generation/engine.js';
+import type { Engine } from '../../core/generation/engine.js';
+import { sharedEngine } from './support/engine.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 
@@ -21,7 +22,7 @@ describe('two runner instances on one store', function () {
   let cleanup = async () => {};
 
   before(async function () {
-    engine = await createEngine({ poolSize: 2, packs: [] });
+    engine = await sharedEngine();
     const dataDir = tempDir('fleet');
     if (process.env.FINSYNTH_POSTGRES_URL) {
       const url = await requirePostgres(this);
@@ -39,7 +40,6 @@ describe('two runner instances on one store', function () {
     await Promise.all(instances.map((instance) => instance.stop()));
     await Promise.all(stores.map((store) => store.close()));
     await cleanup();
-    await engine.close();
   });
 
   /** One instance per store connection; their runners are not started. */

@@ -15,6 +15,7 @@ import { EventRegistry } from '../../../core/events/registry.js';
 import type { Mode } from '../../../core/events/envelope.js';
 import { buildPlan, type Plan } from '../../../core/generation/plan.js';
 import type { Engine } from '../../../core/generation/engine.js';
+import type { TableGenerator } from '../../../core/jobs/ports.js';
 import { JobRunner } from '../../../core/jobs/runner.js';
 import { JobsService } from '../../../core/jobs/service.js';
 import type { EventStore } from '../../../core/store/event-store.js';
@@ -34,6 +35,13 @@ export interface JobsInstance {
   stop(): Promise<void>;
 }
 
+/**
+ * Schemas compiled once for every instance of the process (about a second each on this machine): the
+ * registry holds no state of its own, so sharing it takes nothing from the instances' independence.
+ */
+const registry = new EventRegistry(eventDefinitions);
+const pricing = loadPricing();
+
 export async function startInstance(options: {
   store: EventStore;
   engine: Engine;
@@ -43,9 +51,10 @@ export async function startInstance(options: {
   maxJobs?: number;
   retentionMs?: number;
   instanceId?: string;
+  /** The engine's pool by default. */
+  generate?: TableGenerator;
 }): Promise<JobsInstance> {
   const { store, clock } = options;
-  const registry = new EventRegistry(eventDefinitions);
   const commands = new CommandHandler(store, registry);
   const projections = new ProjectionRunner(store, registry, [jobsProjection], undefined, { pollIntervalMs: 20 });
   await projections.start();
@@ -58,14 +67,14 @@ export async function startInstance(options: {
     configs: new ConfigService({ catalog: packCatalog(options.engine.packs), commands, credits, clock }),
     credits,
     plan: (config) => buildPlan(options.engine.packs, config) as unknown as Record<string, unknown>,
-    pricing: loadPricing(),
+    pricing,
     clock,
     resultsDir: options.resultsDir,
   });
   const runner = new JobRunner({
     commands,
     credits,
-    generate: (plan, table, generateOptions) => options.engine.pool.generate(plan as unknown as Plan, table, generateOptions),
+    generate: options.generate ?? poolGenerator(options.engine),
     clock,
     resultsDir: options.resultsDir,
     leaseMs: options.leaseMs ?? 10_000,
@@ -89,6 +98,28 @@ export async function startInstance(options: {
       await runner.stop();
       await projections.stop();
     },
+  };
+}
+
+const poolGenerator =
+  (engine: Engine): TableGenerator =>
+  (plan, table, options) =>
+    engine.pool.generate(plan as unknown as Plan, table, options);
+
+/**
+ * The pool's first chunk of each table, then nothing until the job is stopped: a job that stays
+ * running for as long as a test needs it to, however fast or loaded the machine.
+ */
+export function stallingGenerator(engine: Engine): TableGenerator {
+  return async function* (plan, table, options) {
+    for await (const chunk of poolGenerator(engine)(plan, table, options)) {
+      yield chunk;
+      await new Promise((_, reject) => {
+        const { signal } = options;
+        if (signal.aborted) reject(signal.reason as Error);
+        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+      });
+    }
   };
 }
 
