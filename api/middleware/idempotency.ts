@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { canonicalJson } from '../../core/events/canonical-json.js';
 import { ProblemError, defineProblem, problem } from '../../core/problems.js';
-import { idempotencyDecider, idempotencyStream, type IdempotencyCommand, type RecordedResponse } from '../../core/idempotency/idempotency.js';
+import { keepClaim } from '../../core/idempotency/claim-lease.js';
+import { holds, idempotencyDecider, idempotencyStream, type IdempotencyCommand, type RecordedResponse } from '../../core/idempotency/idempotency.js';
 import type { ApiContext } from '../context.js';
 import { HttpProblems } from '../problems.js';
 import { respondWithProblem } from '../problem-response.js';
@@ -14,7 +15,7 @@ export const IdempotentResponseNotKept = defineProblem({
   slug: 'idempotent-response-not-kept',
   title: 'Conflict',
   status: 409,
-  description: `The request with this Idempotency-Key was performed, but its response was not kept: it exceeded ${MAX_RECORDED_BODY_BYTES} bytes, or it carried a secret shown once (a new key). It is not performed again.`,
+  description: `The request with this Idempotency-Key was performed, but its response was not kept: it exceeded ${MAX_RECORDED_BODY_BYTES} bytes, it carried a secret shown once (a new key), or the client left before the end of its stream. It is not performed again.`,
 });
 
 /** An sf-string (`"…"`, as the draft writes it) or a bare token (as Stripe's clients send it). */
@@ -27,6 +28,8 @@ const NOT_REPLAYED = new Set(['request-id', 'ratelimit', 'ratelimit-policy', 'da
  * first response again without the work being done twice; the same key for another request is 422;
  * a repeat while the first is in flight is 409. Keys are scoped to the account and the mode.
  * Responses of 5xx and 429 are not kept: the claim is released, so that a retry does the work.
+ * The claim is a lease renewed until the response is kept or the claim released: a retry takes over
+ * the claim of a request whose instance died once its lease runs out (CLAIM_LEASE_MS), never before.
  */
 export async function idempotent(ctx: ApiContext, body: unknown, work: () => Promise<void>, { keepBody }: { keepBody: boolean }): Promise<void> {
   const header = ctx.get('Idempotency-Key');
@@ -40,10 +43,20 @@ export async function idempotent(ctx: ApiContext, body: unknown, work: () => Pro
     ctx.services.commands.handle(idempotencyDecider, stream, command, { metadata: { request_id: ctx.state.requestId, key_id: ctx.state.auth.keyId, mode } });
   const now = () => ctx.services.clock.now().toISOString();
 
-  const claim = await handle({ type: 'ClaimKey', accountId, mode, fingerprint: fingerprint(ctx, body), requestId: ctx.state.requestId, at: now() });
+  const { requestId } = ctx.state;
+  const claim = await handle({ type: 'ClaimKey', accountId, mode, fingerprint: requestFingerprint(ctx.method, ctx.path, ctx.query, body), requestId, at: now() });
   if (claim.events.length === 0 && claim.state.status === 'completed') return replay(ctx, claim.state.response);
 
-  const release = (reason: string) => handle({ type: 'ReleaseKey', reason, at: now() });
+  const lease = keepClaim({
+    clock: ctx.services.clock,
+    renew: async (at) => holds((await handle({ type: 'RenewClaim', requestId, at })).state, requestId),
+    onLost: () => ctx.logger.error({ request_id: requestId }, 'the idempotency claim of this request was taken over: it could not be renewed for a whole lease'),
+    onError: (error) => ctx.logger.warn({ err: error, request_id: requestId }, 'the idempotency claim could not be renewed; retrying'),
+  });
+  const release = async (reason: string) => {
+    await lease.stop();
+    await handle({ type: 'ReleaseKey', requestId, reason, at: now() });
+  };
   try {
     await work();
   } catch (error) {
@@ -60,9 +73,10 @@ export async function idempotent(ctx: ApiContext, body: unknown, work: () => Pro
   // The work is done: a failure to keep its response must not turn it into an error. The claim then
   // stays in flight, and a retry meets 409 until the lease lets it take over.
   const record = (bodyBase64: string | null) =>
-    handle({ type: 'RecordResponse', response: { status: ctx.status, headers: replayedHeaders(ctx), body_base64: bodyBase64 }, at: now() }).catch((error: unknown) =>
-      ctx.logger.error({ err: error, request_id: ctx.state.requestId }, 'the idempotent response could not be recorded'),
-    );
+    lease
+      .stop()
+      .then(() => handle({ type: 'RecordResponse', requestId, response: { status: ctx.status, headers: replayedHeaders(ctx), body_base64: bodyBase64 }, at: now() }))
+      .catch((error: unknown) => ctx.logger.error({ err: error, request_id: requestId }, 'the idempotent response could not be recorded'));
   // A problem holds no secret: only a success of a secret-bearing operation goes unkept.
   if (!keepBody && ctx.status < 400) {
     await record(null);
@@ -77,13 +91,13 @@ export async function idempotent(ctx: ApiContext, body: unknown, work: () => Pro
 const kept = (status: number): boolean => status < 500 && status !== 429;
 
 /** What makes two requests the same: method, path, query (in any order) and body (members in any order). */
-function fingerprint(ctx: ApiContext, body: unknown): string {
-  return createHash('sha256').update(`${ctx.method}\n${ctx.path}\n${canonicalJson(ctx.query)}\n${canonicalJson(body ?? null)}`).digest('hex');
+export function requestFingerprint(method: string, path: string, query: unknown, body: unknown): string {
+  return createHash('sha256').update(`${method}\n${path}\n${canonicalJson(query)}\n${canonicalJson(body ?? null)}`).digest('hex');
 }
 
 function replay(ctx: ApiContext, response: RecordedResponse): void {
   if (response.body_base64 === null) {
-    throw problem(IdempotentResponseNotKept, `the first request with this Idempotency-Key answered ${response.status}; its response was not kept (too large, or a secret shown once)`);
+    throw problem(IdempotentResponseNotKept, `the first request with this Idempotency-Key answered ${response.status}; its response was not kept (too large, a secret shown once, or its client left before the end)`);
   }
   ctx.status = response.status;
   for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
@@ -107,10 +121,15 @@ function bodyBytes(body: unknown): Buffer {
   return Buffer.from(JSON.stringify(body), 'utf8');
 }
 
-/** Passes a streamed body through unchanged, keeping a copy to record once it has ended. */
+/**
+ * Passes a streamed body through unchanged, keeping a copy to record once it has ended. A client that
+ * leaves before the end leaves the work done and its response cut: it is recorded as not kept, so that
+ * a repeat is told so (409) rather than run again.
+ */
 function recordWhileStreaming(source: Readable, record: (bodyBase64: string | null) => Promise<unknown>, release: (reason: string) => Promise<unknown>): Readable {
   const chunks: Buffer[] = [];
   let size = 0;
+  let settled = false;
   const copy = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
@@ -118,12 +137,19 @@ function recordWhileStreaming(source: Readable, record: (bodyBase64: string | nu
       done(null, chunk);
     },
     flush(done) {
+      settled = true;
       record(size > MAX_RECORDED_BODY_BYTES ? null : Buffer.concat(chunks).toString('base64')).then(() => done(), done);
     },
   });
   source.on('error', (error) => {
+    settled = true;
     copy.destroy(error);
     release('the response stream failed').catch(() => {});
+  });
+  copy.once('close', () => {
+    if (settled) return;
+    source.destroy();
+    void record(null);
   });
   return source.pipe(copy);
 }

@@ -11,8 +11,14 @@ import type { Decider, DomainEvent } from '../domain/decider.js';
 
 /** How long a completed response is replayed: the draft's "at least 24 hours". */
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
-/** A claim older than this is taken to belong to a request whose instance died: a retry may take it over. */
-export const CLAIM_LEASE_MS = 5 * 60 * 1000;
+/**
+ * A claim is a lease: the request holding it renews it every CLAIM_RENEW_MS while it runs (and while its
+ * response streams). A claim neither renewed nor settled for CLAIM_LEASE_MS belongs to a request whose
+ * instance died, and a retry takes it over. Three renewals per lease: a request whose instance lives
+ * survives two missed ones (a store hiccup, a long pause) and is never run twice.
+ */
+export const CLAIM_LEASE_MS = 30 * 1000;
+export const CLAIM_RENEW_MS = 10 * 1000;
 
 export interface RecordedResponse {
   status: number;
@@ -23,21 +29,24 @@ export interface RecordedResponse {
 
 export type IdempotencyState =
   | { status: 'free' }
-  | { status: 'in_flight'; fingerprint: string; claimedAt: string }
+  | { status: 'in_flight'; fingerprint: string; requestId: string; renewedAt: string }
   | { status: 'completed'; fingerprint: string; recordedAt: string; response: RecordedResponse };
 
 export type ClaimKey = { type: 'ClaimKey'; accountId: string; mode: Mode; fingerprint: string; requestId: string; at: string };
-export type RecordResponse = { type: 'RecordResponse'; response: RecordedResponse; at: string };
-export type ReleaseKey = { type: 'ReleaseKey'; reason: string; at: string };
-export type IdempotencyCommand = ClaimKey | RecordResponse | ReleaseKey;
+/** The commands of the request holding the claim: another request's (whose lease was taken over) change nothing. */
+export type RenewClaim = { type: 'RenewClaim'; requestId: string; at: string };
+export type RecordResponse = { type: 'RecordResponse'; requestId: string; response: RecordedResponse; at: string };
+export type ReleaseKey = { type: 'ReleaseKey'; requestId: string; reason: string; at: string };
+export type IdempotencyCommand = ClaimKey | RenewClaim | RecordResponse | ReleaseKey;
 
 export type IdempotencyKeyClaimed = DomainEvent<
   'IdempotencyKeyClaimed',
   { account_id: string; mode: Mode; fingerprint: string; request_id: string; claimed_at: string }
 >;
+export type IdempotencyClaimRenewed = DomainEvent<'IdempotencyClaimRenewed', { request_id: string; renewed_at: string }>;
 export type IdempotentResponseRecorded = DomainEvent<'IdempotentResponseRecorded', RecordedResponse & { recorded_at: string }>;
 export type IdempotencyKeyReleased = DomainEvent<'IdempotencyKeyReleased', { reason: string; released_at: string }>;
-export type IdempotencyEvent = IdempotencyKeyClaimed | IdempotentResponseRecorded | IdempotencyKeyReleased;
+export type IdempotencyEvent = IdempotencyKeyClaimed | IdempotencyClaimRenewed | IdempotentResponseRecorded | IdempotencyKeyReleased;
 
 export const IdempotencyKeyReused = defineProblem({
   slug: 'idempotency-key-reused',
@@ -75,6 +84,16 @@ export const idempotencyEvents = [
     },
   },
   {
+    type: 'IdempotencyClaimRenewed',
+    version: 1,
+    schema: {
+      type: 'object',
+      required: ['request_id', 'renewed_at'],
+      additionalProperties: false,
+      properties: { request_id: { type: 'string' }, renewed_at: { type: 'string', format: 'date-time' } },
+    },
+  },
+  {
     type: 'IdempotentResponseRecorded',
     version: 1,
     schema: {
@@ -106,7 +125,9 @@ export const idempotencyDecider: Decider<IdempotencyState, IdempotencyCommand, I
   evolve(state, event) {
     switch (event.type) {
       case 'IdempotencyKeyClaimed':
-        return { status: 'in_flight', fingerprint: event.data.fingerprint, claimedAt: event.data.claimed_at };
+        return { status: 'in_flight', fingerprint: event.data.fingerprint, requestId: event.data.request_id, renewedAt: event.data.claimed_at };
+      case 'IdempotencyClaimRenewed':
+        return state.status === 'in_flight' ? { ...state, renewedAt: event.data.renewed_at } : state;
       case 'IdempotentResponseRecorded': {
         const { recorded_at, ...response } = event.data;
         return { status: 'completed', fingerprint: state.status === 'free' ? '' : state.fingerprint, recordedAt: recorded_at, response };
@@ -124,7 +145,7 @@ export const idempotencyDecider: Decider<IdempotencyState, IdempotencyCommand, I
         };
         if (state.status === 'free') return [claim];
         if (state.status === 'completed' && elapsed(state.recordedAt, command.at) > RETENTION_MS) return [claim];
-        if (state.status === 'in_flight' && elapsed(state.claimedAt, command.at) > CLAIM_LEASE_MS) return [claim];
+        if (state.status === 'in_flight' && elapsed(state.renewedAt, command.at) > CLAIM_LEASE_MS) return [claim];
         if (state.fingerprint !== command.fingerprint) {
           throw problem(IdempotencyKeyReused, 'this Idempotency-Key was used for a different request');
         }
@@ -132,12 +153,18 @@ export const idempotencyDecider: Decider<IdempotencyState, IdempotencyCommand, I
         // Completed with the same request: nothing to record, the caller replays the stored response.
         return [];
       }
+      case 'RenewClaim':
+        if (!holds(state, command.requestId)) return [];
+        return [{ type: 'IdempotencyClaimRenewed', data: { request_id: command.requestId, renewed_at: command.at } }];
       case 'RecordResponse':
-        if (state.status !== 'in_flight') return [];
+        if (!holds(state, command.requestId)) return [];
         return [{ type: 'IdempotentResponseRecorded', data: { ...command.response, recorded_at: command.at } }];
       case 'ReleaseKey':
-        if (state.status !== 'in_flight') return [];
+        if (!holds(state, command.requestId)) return [];
         return [{ type: 'IdempotencyKeyReleased', data: { reason: command.reason, released_at: command.at } }];
     }
   },
 };
+
+/** Whether `requestId` holds the claim: it is in flight, and no retry took it over. */
+export const holds = (state: IdempotencyState, requestId: string): boolean => state.status === 'in_flight' && state.requestId === requestId;

@@ -1,14 +1,20 @@
 import { expect } from 'chai';
+import { PassThrough } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { rawRequest, request, openAccount, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
 import { routeGroups } from '../../api/app.js';
+import { requestFingerprint } from '../../api/middleware/idempotency.js';
 import { defineRoute, type RouteGroup } from '../../api/route.js';
 import { TestClock } from '../../core/clock.js';
+import { CLAIM_LEASE_MS, CLAIM_RENEW_MS, idempotencyDecider, idempotencyStream } from '../../core/idempotency/idempotency.js';
 
 /**
  * A POST that counts how often it ran (did a repeat do the work again?), one that waits until the test
- * lets it finish (in flight), and one that fails like a bug once (5xx).
+ * lets it finish (in flight), one that fails like a bug once (5xx), and one that streams a first chunk
+ * and then nothing (a client leaves it mid-stream).
  */
 let runs = 0;
+let streams = 0;
 let enteredSlow: () => void = () => {};
 let releaseSlow: () => void = () => {};
 let failures = 0;
@@ -45,6 +51,22 @@ const testRoutes: RouteGroup = {
         enteredSlow();
         await released;
         ctx.body = { done: true };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/test/stream',
+      operationId: 'stream',
+      summary: 'streams, never ends',
+      scope: 'keys:read',
+      body: { content: { 'application/json': { type: 'object' } } },
+      responses: { 200: { description: 'a first chunk' } },
+      handle(ctx) {
+        streams += 1;
+        const body = new PassThrough();
+        body.write('first chunk\n');
+        ctx.type = 'text/plain';
+        ctx.body = body;
       },
     }),
     defineRoute({
@@ -245,6 +267,78 @@ describe('Idempotency-Key', () => {
     const second = await request(app, 'POST', '/v1/generate/quick', options);
     expect(second.status).to.equal(409);
     expect(second.body.type).to.equal('https://errors.finsynth.dev/idempotent-response-not-kept');
+  });
+
+  describe('the claim is a lease', () => {
+    const streamOf = (key: string) => idempotencyStream(account.accountId, 'live', key);
+    /** Polls the key's stream until it holds an event of this type (the test waits for the server, it times nothing). */
+    async function eventIn(key: string, type: string): Promise<void> {
+      for (let attempt = 0; attempt < 250; attempt += 1) {
+        if ((await app.services.store.readStream(streamOf(key))).some((event) => event.type === type)) return;
+        await sleep(20);
+      }
+      throw new Error(`no ${type} on the stream of ${key}`);
+    }
+
+    it('a claim left by a dead instance blocks a retry for its lease (30 s), not longer', async () => {
+      // What an instance that died mid-request leaves: a claim that nobody renews.
+      await app.services.commands.handle(idempotencyDecider, streamOf('k-dead'), {
+        type: 'ClaimKey',
+        accountId: account.accountId,
+        mode: 'live',
+        fingerprint: requestFingerprint('POST', '/v1/test/count', {}, { name: 'd' }),
+        requestId: 'req_of_a_dead_instance',
+        at: clock.now().toISOString(),
+      });
+      expect((await count(account.live, 'k-dead', { name: 'd' })).status).to.equal(409);
+      clock.advance({ ms: CLAIM_LEASE_MS - 1 });
+      expect((await count(account.live, 'k-dead', { name: 'd' })).status).to.equal(409);
+      clock.advance({ ms: 2 });
+      const retry = await count(account.live, 'k-dead', { name: 'd' });
+      expect(retry.status).to.equal(201);
+      expect(retry.body.run).to.equal(runs);
+      expect((await count(account.live, 'k-dead', { name: 'd' })).body.run).to.equal(retry.body.run);
+    });
+
+    it('a request that is alive renews its claim: a retry past the first lease is still 409, and the work runs once', async () => {
+      const options = { key: account.live, body: {}, headers: { 'idempotency-key': 'k-renewed' } };
+      const entered = new Promise<void>((resolve) => (enteredSlow = resolve));
+      const first = request(app, 'POST', '/v1/test/slow', options);
+      await entered;
+      clock.advance({ ms: CLAIM_RENEW_MS });
+      await eventIn('k-renewed', 'IdempotencyClaimRenewed');
+      // Older than a lease since the claim, younger than one since the renewal.
+      clock.advance({ ms: CLAIM_LEASE_MS - 1000 });
+      const retry = await request(app, 'POST', '/v1/test/slow', options);
+      expect(retry.status).to.equal(409);
+      expect(retry.body.type).to.equal('https://errors.finsynth.dev/idempotency-in-flight');
+      releaseSlow();
+      expect((await first).body).to.deep.equal({ done: true });
+      const replayed = await request(app, 'POST', '/v1/test/slow', options);
+      expect(replayed.headers.get('idempotent-replayed')).to.equal('true');
+      const types = (await app.services.store.readStream(streamOf('k-renewed'))).map((event) => event.type);
+      expect(types[0]).to.equal('IdempotencyKeyClaimed');
+      expect(types.at(-1)).to.equal('IdempotentResponseRecorded');
+      expect(types.filter((type) => type === 'IdempotencyKeyClaimed')).to.have.length(1);
+    });
+
+    it('a client that leaves mid-stream: the response is recorded as not kept, and a repeat is not run again', async () => {
+      const aborted = new AbortController();
+      const response = await fetch(`${app.url}/v1/test/stream`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${account.live}`, 'content-type': 'application/json', 'idempotency-key': 'k-left' },
+        body: '{}',
+        signal: aborted.signal,
+      });
+      const reader = response.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).to.equal('first chunk\n');
+      aborted.abort();
+      await eventIn('k-left', 'IdempotentResponseRecorded');
+      const repeat = await request(app, 'POST', '/v1/test/stream', { key: account.live, body: {}, headers: { 'idempotency-key': 'k-left' } });
+      expect(repeat.status).to.equal(409);
+      expect(repeat.body.type).to.equal('https://errors.finsynth.dev/idempotent-response-not-kept');
+      expect(streams).to.equal(1);
+    });
   });
 
   it('survives a restart: the record is in the store', async () => {
