@@ -11,6 +11,8 @@ import { CommandHandler } from './domain/command-handler.js';
 import { eventDefinitions } from './domain/events.js';
 import { ProjectionRunner } from '../projections/runner.js';
 import { projections } from '../projections/index.js';
+import { UsageRecords } from '../projections/usage-records.js';
+import { usageRecordTableFor } from '../projections/usage-records-for-store.js';
 import { RateLimits } from './rate-limits.js';
 import { CreditsService } from './credits/credits-service.js';
 import { BillingService } from './billing/billing-service.js';
@@ -39,6 +41,8 @@ export interface Services {
   registry: EventRegistry;
   commands: CommandHandler;
   projections: ProjectionRunner;
+  /** The usage records, kept in a table of the store's database and brought up to date before each read. */
+  usageRecords: UsageRecords;
   rateLimits: RateLimits;
   /** Credit movements of accounts (grant, debit, refund, reserve, settle, release, balance). */
   credits: CreditsService;
@@ -131,6 +135,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     registry,
     commands,
     projections: runner,
+    usageRecords: new UsageRecords(store, registry, usageRecordTableFor(store)),
     credits,
     billing,
     configs,

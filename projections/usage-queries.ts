@@ -1,5 +1,6 @@
 import type { Mode } from '../core/events/envelope.js';
-import type { UsageModel, UsageRecord } from './usage.js';
+import type { UsageModel } from './usage.js';
+import type { UsageRecord, UsageRecordTable } from './usage-records.js';
 
 export interface UsagePeriod {
   /** Inclusive, ISO 8601. */
@@ -23,61 +24,57 @@ export interface ModeUsage extends UsageTotals {
   by_key: (UsageTotals & { key_id: string | null })[];
 }
 
-/** The account's usage records in the period (and mode, if given), newest first. */
-export function usageRecords(state: UsageModel, accountId: string, filter: UsagePeriod & { mode?: Mode }): UsageRecord[] {
-  return (state.records.get(accountId) ?? [])
-    .filter((record) => inPeriod(record, filter) && (filter.mode === undefined || record.mode === filter.mode))
-    .reverse();
-}
-
 /**
  * Consumption over a period, live and test apart: totals, then per UTC day, sector, table and key.
  * Refunded work consumed nothing and counts only under `refunded`. Breakdowns are sorted by their key.
+ * The period's records are read one at a time from the table, never held together.
  */
-export function usageSummary(state: UsageModel, accountId: string, period: UsagePeriod): Record<Mode, ModeUsage> {
-  const records = (state.records.get(accountId) ?? []).filter((record) => inPeriod(record, period));
-  return { live: summarise(records.filter((r) => r.mode === 'live')), test: summarise(records.filter((r) => r.mode === 'test')) };
+export async function usageSummary(table: UsageRecordTable, accountId: string, period: UsagePeriod): Promise<Record<Mode, ModeUsage>> {
+  const modes = { live: new Summary(), test: new Summary() };
+  for await (const record of table.inPeriod(accountId, period)) modes[record.mode].add(record);
+  return { live: modes.live.result(), test: modes.test.result() };
 }
 
 /** Live and test credit totals of every account: what the audit recomputes from the events. */
 export function usageCreditTotals(state: UsageModel): Map<string, Record<Mode, number>> {
-  const totals = new Map<string, Record<Mode, number>>();
-  for (const [accountId, records] of state.records) {
-    const sum = { live: 0, test: 0 };
-    for (const record of records) if (!record.refunded) sum[record.mode] += record.credits;
-    totals.set(accountId, sum);
-  }
-  return totals;
+  return new Map([...state.entries()].map(([accountId, totals]) => [accountId, { ...totals }]));
 }
 
-function summarise(records: UsageRecord[]): ModeUsage {
-  const charged = records.filter((record) => !record.refunded);
-  const refunded = records.filter((record) => record.refunded);
-  const days = new Map<string, UsageTotals>();
-  const sectors = new Map<string, UsageTotals>();
-  const tables = new Map<string, UsageTotals>();
-  const keys = new Map<string | null, UsageTotals>();
-  for (const record of charged) {
-    add(bucket(days, record.recorded_at.slice(0, 10)), 1, record.rows, record.credits);
-    add(bucket(sectors, record.sector), 1, record.rows, record.credits);
-    add(bucket(keys, record.key_id), 1, record.rows, record.credits);
-    for (const table of record.tables) add(bucket(tables, `${record.sector}\n${table.name}`), 1, table.rows, table.credits);
-  }
-  return {
-    ...charged.reduce((totals, record) => add(totals, 1, record.rows, record.credits), zero()),
-    refunded: { operations: refunded.length, credits: refunded.reduce((sum, record) => sum + record.credits, 0) },
-    by_day: sorted(days).map(([date, totals]) => ({ date, ...totals })),
-    by_sector: sorted(sectors).map(([sector, totals]) => ({ sector, ...totals })),
-    by_table: sorted(tables).map(([key, totals]) => {
-      const [sector, table] = key.split('\n') as [string, string];
-      return { sector, table, ...totals };
-    }),
-    by_key: sorted(keys).map(([key_id, totals]) => ({ key_id, ...totals })),
-  };
-}
+class Summary {
+  private readonly totals = zero();
+  private readonly refunded = { operations: 0, credits: 0 };
+  private readonly days = new Map<string, UsageTotals>();
+  private readonly sectors = new Map<string, UsageTotals>();
+  private readonly tables = new Map<string, UsageTotals>();
+  private readonly keys = new Map<string | null, UsageTotals>();
 
-const inPeriod = (record: UsageRecord, { from, to }: UsagePeriod): boolean =>
-  (from === undefined || Date.parse(record.recorded_at) >= Date.parse(from)) && (to === undefined || Date.parse(record.recorded_at) < Date.parse(to));
+  add(record: UsageRecord): void {
+    if (record.refunded) {
+      this.refunded.operations += 1;
+      this.refunded.credits += record.credits;
+      return;
+    }
+    add(this.totals, 1, record.rows, record.credits);
+    add(bucket(this.days, record.recorded_at.slice(0, 10)), 1, record.rows, record.credits);
+    add(bucket(this.sectors, record.sector), 1, record.rows, record.credits);
+    add(bucket(this.keys, record.key_id), 1, record.rows, record.credits);
+    for (const table of record.tables) add(bucket(this.tables, `${record.sector}\n${table.name}`), 1, table.rows, table.credits);
+  }
+
+  result(): ModeUsage {
+    return {
+      ...this.totals,
+      refunded: this.refunded,
+      by_day: sorted(this.days).map(([date, totals]) => ({ date, ...totals })),
+      by_sector: sorted(this.sectors).map(([sector, totals]) => ({ sector, ...totals })),
+      by_table: sorted(this.tables).map(([key, totals]) => {
+        const [sector, table] = key.split('\n') as [string, string];
+        return { sector, table, ...totals };
+      }),
+      by_key: sorted(this.keys).map(([key_id, totals]) => ({ key_id, ...totals })),
+    };
+  }
+}
 
 const zero = (): UsageTotals => ({ operations: 0, rows: 0, credits: 0 });
 

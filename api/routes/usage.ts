@@ -1,9 +1,9 @@
 import type { Mode } from '../../core/events/envelope.js';
 import { Problems, problem } from '../../core/problems.js';
-import { USAGE_PROJECTION, type UsageModel, type UsageRecord } from '../../projections/usage.js';
-import { usageRecords, usageSummary, type UsagePeriod } from '../../projections/usage-queries.js';
+import type { UsageRecord, UsageRecordTable } from '../../projections/usage-records.js';
+import { usageSummary, type UsagePeriod } from '../../projections/usage-queries.js';
 import type { ApiContext } from '../context.js';
-import { paginate } from '../pagination.js';
+import { decodeCursor, encodeCursor } from '../pagination.js';
 import { defineRoute, type RouteGroup } from '../route.js';
 import { listQuery, pageSchema, type ListQuery } from '../schemas.js';
 
@@ -70,10 +70,18 @@ async function periodOf(ctx: ApiContext, query: UsagePeriod): Promise<{ from: st
   return { from, to };
 }
 
-/** Usage is a projection: reads wait until it has applied every event written before the request. */
-async function usageModel(ctx: ApiContext): Promise<UsageModel> {
-  await ctx.services.projections.waitFor(await ctx.services.store.headPosition());
-  return ctx.services.projections.state<UsageModel>(USAGE_PROJECTION);
+/** The usage records table, once it has applied every event written before the request. */
+async function usageTable(ctx: ApiContext): Promise<UsageRecordTable> {
+  await ctx.services.usageRecords.catchUp();
+  return ctx.services.usageRecords.table;
+}
+
+/** The cursor is the position of the last record of the previous page (opaque to clients). */
+function positionOfCursor(cursor: string | undefined): number | undefined {
+  if (cursor === undefined) return undefined;
+  const match = /^usg_(\d+)$/.exec(decodeCursor(cursor));
+  if (!match) throw problem(Problems.badRequest, 'the cursor does not belong to this list');
+  return Number(match[1]);
 }
 
 export const usageRoutes: RouteGroup = {
@@ -91,7 +99,7 @@ export const usageRoutes: RouteGroup = {
       responses: { 200: { description: 'The usage summary.', content: { 'application/json': summarySchema } } },
       async handle(ctx, { query }) {
         const range = await periodOf(ctx, query);
-        ctx.body = { ...range, ...usageSummary(await usageModel(ctx), ctx.state.auth.accountId, { from: range.from, to: range.to ?? undefined }) };
+        ctx.body = { ...range, ...(await usageSummary(await usageTable(ctx), ctx.state.auth.accountId, { from: range.from, to: range.to ?? undefined })) };
       },
     }),
     defineRoute<Record<string, never>, ListQuery & UsagePeriod & { mode?: Mode }>({
@@ -104,10 +112,13 @@ export const usageRoutes: RouteGroup = {
       query: { properties: { ...listQuery.properties, from: { ...period.from, description: 'Inclusive.' }, to: { ...period.to, description: 'Exclusive.' }, mode: { enum: ['live', 'test'] } } },
       responses: { 200: { description: 'A page of usage records.', content: { 'application/json': pageSchema(recordSchema) } } },
       async handle(ctx, { query }) {
-        const { limit, cursor, ...filter } = query;
-        const records = usageRecords(await usageModel(ctx), ctx.state.auth.accountId, filter);
-        const page = paginate(records, (record) => record.id, { limit, cursor });
-        ctx.body = { ...page, data: page.data.map(recordView) };
+        const { limit, cursor, mode, from, to } = query;
+        const filter = { mode, from: from && new Date(from).toISOString(), to: to && new Date(to).toISOString(), before: positionOfCursor(cursor) };
+        // One more than the page: whether there is a next page, without counting.
+        const records = await (await usageTable(ctx)).page(ctx.state.auth.accountId, filter, limit + 1);
+        const data = records.slice(0, limit);
+        const hasMore = records.length > limit;
+        ctx.body = { data: data.map(recordView), has_more: hasMore, next_cursor: hasMore ? encodeCursor(data.at(-1)!.id) : null };
       },
     }),
   ],

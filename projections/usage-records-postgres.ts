@@ -1,0 +1,165 @@
+import type pg from 'pg';
+import type { RecordFilter, UsageChange, UsageRecord, UsageRecordTable } from './usage-records.js';
+
+const COLUMNS = 'position, reference, source, operation, mode, key_id, sector, tables, rows, credits, refunded, recorded_at';
+
+type Row = Omit<UsageRecord, 'id' | 'position' | 'rows' | 'credits'> & { position: string; rows: string; credits: string };
+
+/**
+ * The usage records in the events' own schema, shared by the instances of a fleet: a batch takes the
+ * checkpoint row's lock, so two instances never apply the same events; the second finds the checkpoint
+ * moved and reads on from there.
+ */
+export class PostgresUsageRecordTable implements UsageRecordTable {
+  private readonly records: string;
+  private readonly reservations: string;
+  private readonly checkpointTable: string;
+  private ready: Promise<unknown> | undefined;
+
+  constructor(private readonly pool: pg.Pool, quotedSchema: string) {
+    this.records = `${quotedSchema}.usage_records`;
+    this.reservations = `${quotedSchema}.usage_reservations`;
+    this.checkpointTable = `${quotedSchema}.usage_records_checkpoint`;
+  }
+
+  async checkpoint(): Promise<number> {
+    await this.migrate();
+    const result = await this.pool.query<{ position: string }>(`SELECT position FROM ${this.checkpointTable}`);
+    return Number(result.rows[0]!.position);
+  }
+
+  async apply(after: number, changes: readonly UsageChange[], checkpoint: number): Promise<boolean> {
+    await this.migrate();
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const current = await client.query<{ position: string }>(`SELECT position FROM ${this.checkpointTable} FOR UPDATE`);
+      if (Number(current.rows[0]!.position) !== after) {
+        await client.query('ROLLBACK');
+        return false;
+      }
+      for (const change of changes) await this.applyOne(client, change);
+      await client.query(`UPDATE ${this.checkpointTable} SET position = $1`, [checkpoint]);
+      await client.query('COMMIT');
+      return true;
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async page(accountId: string, filter: RecordFilter, limit: number): Promise<UsageRecord[]> {
+    await this.migrate();
+    const { where, values } = conditions(accountId, filter);
+    const result = await this.pool.query<Row>(`SELECT ${COLUMNS} FROM ${this.records} WHERE ${where} ORDER BY position DESC LIMIT $${values.length + 1}`, [...values, limit]);
+    return result.rows.map(fromRow);
+  }
+
+  async *inPeriod(accountId: string, period: Pick<RecordFilter, 'from' | 'to'>): AsyncIterable<UsageRecord> {
+    await this.migrate();
+    const { where, values } = conditions(accountId, period);
+    const result = await this.pool.query<Row>(`SELECT ${COLUMNS} FROM ${this.records} WHERE ${where} ORDER BY position`, values);
+    for (const row of result.rows) yield fromRow(row);
+  }
+
+  async reset(): Promise<void> {
+    await this.migrate();
+    await this.pool.query(`BEGIN; DELETE FROM ${this.records}; DELETE FROM ${this.reservations}; UPDATE ${this.checkpointTable} SET position = 0; COMMIT;`);
+  }
+
+  private async applyOne(client: pg.PoolClient, change: UsageChange): Promise<void> {
+    switch (change.kind) {
+      case 'record':
+        await this.insert(client, change.accountId, change.record);
+        break;
+      case 'settle': {
+        const found = await client.query<{ key_id: string | null; sector: string }>(
+          `DELETE FROM ${this.reservations} WHERE account = $1 AND reference = $2 RETURNING key_id, sector`, [change.accountId, change.record.reference]);
+        const reservation = found.rows[0];
+        if (!reservation) throw new Error(`settlement of unknown reservation ${change.record.reference} on account ${change.accountId}`);
+        await this.insert(client, change.accountId, { ...change.record, ...reservation });
+        break;
+      }
+      case 'refund': {
+        const updated = await client.query(`UPDATE ${this.records} SET refunded = true WHERE account = $1 AND reference = $2 AND source = 'debit'`, [change.accountId, change.reference]);
+        if (updated.rowCount === 0) throw new Error(`refund of unknown debit ${change.reference} on account ${change.accountId}`);
+        break;
+      }
+      case 'reserve':
+        await client.query(`INSERT INTO ${this.reservations} (account, reference, key_id, sector) VALUES ($1, $2, $3, $4)`, [change.accountId, change.reference, change.key_id, change.sector]);
+        break;
+      case 'release':
+        await client.query(`DELETE FROM ${this.reservations} WHERE account = $1 AND reference = $2`, [change.accountId, change.reference]);
+        break;
+    }
+  }
+
+  private insert(client: pg.PoolClient, accountId: string, r: UsageRecord): Promise<unknown> {
+    return client.query(
+      `INSERT INTO ${this.records} (account, ${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      [accountId, r.position, r.reference, r.source, r.operation, r.mode, r.key_id, r.sector, JSON.stringify(r.tables), r.rows, r.credits, r.refunded, r.recorded_at],
+    );
+  }
+
+  private migrate(): Promise<unknown> {
+    this.ready ??= this.pool.query(`
+      CREATE TABLE IF NOT EXISTS ${this.records} (
+        account     text    NOT NULL,
+        position    bigint  NOT NULL,
+        reference   text    NOT NULL,
+        source      text    NOT NULL,
+        operation   text    NOT NULL,
+        mode        text    NOT NULL,
+        key_id      text,
+        sector      text    NOT NULL,
+        tables      jsonb   NOT NULL,
+        rows        bigint  NOT NULL,
+        credits     bigint  NOT NULL,
+        refunded    boolean NOT NULL,
+        recorded_at text    NOT NULL,
+        PRIMARY KEY (account, position)
+      );
+      CREATE INDEX IF NOT EXISTS usage_records_by_reference ON ${this.records} (account, reference);
+      CREATE INDEX IF NOT EXISTS usage_records_by_time ON ${this.records} (account, recorded_at);
+      CREATE TABLE IF NOT EXISTS ${this.reservations} (
+        account   text NOT NULL,
+        reference text NOT NULL,
+        key_id    text,
+        sector    text NOT NULL,
+        PRIMARY KEY (account, reference)
+      );
+      CREATE TABLE IF NOT EXISTS ${this.checkpointTable} (
+        id       integer PRIMARY KEY CHECK (id = 0),
+        position bigint  NOT NULL
+      );
+      INSERT INTO ${this.checkpointTable} (id, position) VALUES (0, 0) ON CONFLICT DO NOTHING;`);
+    return this.ready;
+  }
+}
+
+function conditions(accountId: string, { mode, from, to, before }: RecordFilter): { where: string; values: unknown[] } {
+  const filters: [string, unknown][] = [['account =', accountId]];
+  if (mode !== undefined) filters.push(['mode =', mode]);
+  if (from !== undefined) filters.push(['recorded_at >=', from]);
+  if (to !== undefined) filters.push(['recorded_at <', to]);
+  if (before !== undefined) filters.push(['position <', before]);
+  return { where: filters.map(([clause], index) => `${clause} $${index + 1}`).join(' AND '), values: filters.map(([, value]) => value) };
+}
+
+const fromRow = (row: Row): UsageRecord => ({
+  id: `usg_${row.position}`,
+  reference: row.reference,
+  source: row.source,
+  operation: row.operation,
+  mode: row.mode,
+  key_id: row.key_id,
+  sector: row.sector,
+  tables: row.tables,
+  rows: Number(row.rows),
+  credits: Number(row.credits),
+  refunded: row.refunded,
+  recorded_at: row.recorded_at,
+  position: Number(row.position),
+});

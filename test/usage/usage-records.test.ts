@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import { SqliteEventStore } from '../../core/store/sqlite-store.js';
+import { MemoryUsageRecordTable } from '../../projections/usage-records-memory.js';
+import { SqliteUsageRecordTable } from '../../projections/usage-records-sqlite.js';
+import { UsageRecords, type UsageRecord, type UsageRecordTable } from '../../projections/usage-records.js';
+import { USAGE_PROJECTION, usageProjection } from '../../projections/usage.js';
+import { openAccount, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
+
+/** Every record of the account, newest first, page by page as the endpoint reads them. */
+async function allRecords(table: UsageRecordTable, accountId: string): Promise<UsageRecord[]> {
+  const records: UsageRecord[] = [];
+  for (;;) {
+    const page = await table.page(accountId, { before: records.at(-1)?.position }, 7);
+    records.push(...page);
+    if (page.length < 7) return records;
+  }
+}
+
+describe('the usage records table', () => {
+  let app: TestApp;
+  let accounts: TestAccount[];
+  const operations = 40;
+
+  before(async () => {
+    app = await startTestApp();
+    accounts = [await openAccount(app, { tier: 'developer', credits: 1000 }), await openAccount(app, { tier: 'free', credits: 1000 })];
+    const { credits } = app.services;
+    const tables = [{ name: 'transactions', rows: 1000, credits: 2 }];
+    for (const [index, account] of accounts.entries()) {
+      for (let i = 0; i < operations; i += 1) {
+        const mode = i % 3 ? 'live' : 'test';
+        await credits.debit({ accountId: account.accountId, mode, keyId: `key_${index}`, reference: `req_${i}`, operation: 'quick', sector: 'cards', tables, credits: 2 });
+      }
+      await credits.refund(account.accountId, 'req_1', 'generation failed');
+      await credits.reserve({ accountId: account.accountId, mode: 'live', keyId: 'key_job', reference: 'job_1', sector: 'lending', tables, credits: 10 });
+      await credits.settle(account.accountId, 'job_1', { tables });
+    }
+    await app.services.usageRecords.catchUp();
+  });
+  after(() => app.close());
+
+  it('lives in the store\'s sqlite file, not in the usage projection, whose snapshot holds one entry per account', async () => {
+    const { services } = app;
+    expect(services.usageRecords.table).to.be.instanceOf(SqliteUsageRecordTable);
+    const records = await allRecords(services.usageRecords.table, accounts[0]!.accountId);
+    expect(records).to.have.length(operations + 1);
+    expect(records[0]).to.include({ reference: 'job_1', source: 'settlement', key_id: 'key_job', sector: 'lending', credits: 2 });
+    expect(records.find((record) => record.reference === 'req_1')).to.include({ refunded: true });
+    await services.projections.waitFor(await services.store.headPosition());
+    const snapshot = usageProjection.toJSON(services.projections.state(USAGE_PROJECTION));
+    // 26 live debits of 2 (one refunded) and a settlement of 2; 14 test debits of 2.
+    expect(snapshot).to.deep.equal(Object.fromEntries(accounts.map((account) => [account.accountId, { live: 25 * 2 + 2, test: 14 * 2 }])));
+  });
+
+  it('rebuilt from the first event, and built in memory from the same events, gives the same records', async () => {
+    const { services } = app;
+    const before = await Promise.all(accounts.map((account) => allRecords(services.usageRecords.table, account.accountId)));
+    await services.usageRecords.rebuild();
+    expect(await Promise.all(accounts.map((account) => allRecords(services.usageRecords.table, account.accountId)))).to.deep.equal(before);
+    const memory = new UsageRecords(services.store, services.registry, new MemoryUsageRecordTable(), 16);
+    await memory.catchUp();
+    expect(await Promise.all(accounts.map((account) => allRecords(memory.table, account.accountId)))).to.deep.equal(before);
+  });
+
+  it('two writers on one database apply each event once', async () => {
+    const { services } = app;
+    const db = (services.store as SqliteEventStore).db;
+    await services.usageRecords.table.reset();
+    const writers = [new UsageRecords(services.store, services.registry, new SqliteUsageRecordTable(db), 10), new UsageRecords(services.store, services.registry, new SqliteUsageRecordTable(db), 10)];
+    await Promise.all(writers.map((writer) => writer.catchUp()));
+    const records = await allRecords(services.usageRecords.table, accounts[1]!.accountId);
+    expect(records).to.have.length(operations + 1);
+    expect(new Set(records.map((record) => record.id)).size).to.equal(operations + 1);
+  });
+});
