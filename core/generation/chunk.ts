@@ -16,7 +16,7 @@ export function renderChunk(runtime: PlanRuntime, table: string, chunk: ChunkSpe
   if (chunk.index === 0) out.text(writer.start);
   if (chunk.parent_start === undefined) {
     const end = chunk.first_row + chunk.rows;
-    for (let index = chunk.first_row; index < end; index++) writer.row(out, generator.flatRow(index), index);
+    for (let index = chunk.first_row; index < end; index++) writer.row(out, generator.flatRow(index, true), index);
   } else {
     const counts = rowsPerParent(runtime, table, chunk);
     let index = chunk.first_row;

@@ -52,6 +52,11 @@ export interface CompiledColumn {
   currencyColumn?: string;
   /** Reference columns: the table they point at. */
   references?: string;
+  /**
+   * Key columns (type id): left out of output rows by the engine's completion, for the writer to print
+   * from the row's index without a string (rows looked up by other tables still carry them).
+   */
+  key?: { prefix: string; tableSeed: number };
   fill: Sampler;
 }
 
@@ -73,6 +78,8 @@ export class TableRuntime {
   readonly context: TableContext;
   /** Draws the columns the generator left out, in declared order, then applies null rates. */
   private readonly complete: (row: Row, rng: Rng, index: number) => void;
+  /** The same for a row that goes to the writer, which prints key columns itself. */
+  private readonly completeOutput: (row: Row, rng: Rng, index: number) => void;
   private readonly references = new Map<string, { seed: number; parents: number }>();
   private readonly keyIndices = new Float64Array(LOOKUP_CACHE_SIZE).fill(-1);
   private readonly keys: string[] = new Array(LOOKUP_CACHE_SIZE);
@@ -109,12 +116,14 @@ export class TableRuntime {
         currency: params.currency as string | undefined,
         currencyColumn: params.currency_column as string | undefined,
         references: column.type === 'reference' ? String(column.table) : undefined,
+        key: column.type === 'id' ? { prefix: String(params.prefix), tableSeed: this.seed } : undefined,
         fill: column.type === 'reference' ? this.referenceFill(name, String(column.table)) : type.compile(params, env),
       };
     });
     const keyColumn = Object.values(definition.columns).find((column) => column.type === 'id');
     this.keyPrefix = keyColumn ? String(keyColumn.prefix) : undefined;
-    this.complete = compileCompletion(this.columns);
+    this.complete = compileCompletion(this.columns, false);
+    this.completeOutput = compileCompletion(this.columns, true);
     this.parentColumn = this.columns.find((column) => column.references !== undefined && column.references === this.parentTable)?.name;
     this.context = new TableContext(this, planned.options);
   }
@@ -173,7 +182,8 @@ export class TableRuntime {
     return row;
   }
 
-  flatRow(index: number): Row {
+  /** Row `index` of a flat table; `output` leaves its key columns to the writer. */
+  flatRow(index: number, output = false): Row {
     if (this.parentTable) throw new Error(`table "${this.name}" is generated per parent; its rows cannot be addressed by index`);
     this.rng.reseed(this.seed, index);
     const ctx = this.context;
@@ -181,7 +191,7 @@ export class TableRuntime {
     ctx.parent = -1;
     ctx.position = 0;
     ctx.count = 1;
-    return this.build(undefined);
+    return this.build(undefined, output);
   }
 
   /**
@@ -222,21 +232,21 @@ export class TableRuntime {
     return this.definition.start ? this.definition.start(ctx) : undefined;
   }
 
-  /** The next row of the current parent. */
+  /** The next row of the current parent, for the writer (key columns left to it). */
   parentRow(state: unknown, position: number, index: number): Row {
     const ctx = this.context;
     ctx.position = position;
     ctx.index = index;
-    return this.build(state);
+    return this.build(state, true);
   }
 
-  private build(state: unknown): Row {
+  private build(state: unknown, output: boolean): Row {
     this.busy = true;
     try {
       const { rng, context } = this;
       // The generator returns a fresh object per row (the SDK's contract), completed here in place.
       const row: Row = this.definition.row ? this.definition.row(context, state) : {};
-      this.complete(row, rng, context.index);
+      (output ? this.completeOutput : this.complete)(row, rng, context.index);
       return row;
     } finally {
       this.busy = false;
@@ -247,13 +257,14 @@ export class TableRuntime {
 /**
  * The completion step generated for a table's columns: a constant property name per column keeps each
  * access monomorphic (a loop over column names made property lookup a large share of a row's cost).
- * Column names are checked identifiers (manifest schema) and are quoted here anyway.
+ * Column names are checked identifiers (manifest schema) and are quoted here anyway. Key columns draw
+ * nothing from the row's stream, so leaving them to the writer (`forOutput`) changes no other value.
  */
-function compileCompletion(columns: CompiledColumn[]): (row: Row, rng: Rng, index: number) => void {
+function compileCompletion(columns: CompiledColumn[], forOutput: boolean): (row: Row, rng: Rng, index: number) => void {
   const fills = columns.map((column) => column.fill);
   const rates = columns.map((column) => column.nullRate);
   const body = [
-    ...columns.map((column, i) => `if (row[${JSON.stringify(column.name)}] === undefined) row[${JSON.stringify(column.name)}] = fills[${i}](rng, row, index);`),
+    ...columns.flatMap((column, i) => (forOutput && column.key ? [] : [`if (row[${JSON.stringify(column.name)}] === undefined) row[${JSON.stringify(column.name)}] = fills[${i}](rng, row, index);`])),
     ...columns.flatMap((column, i) => (column.nullRate > 0 ? [`if (rng.next() < rates[${i}]) row[${JSON.stringify(column.name)}] = null;`] : [])),
   ].join('\n');
   return new Function('fills', 'rates', `return function complete(row, rng, index) {\n${body}\n};`)(fills, rates) as (row: Row, rng: Rng, index: number) => void;

@@ -1,3 +1,4 @@
+import type { ByteSink } from '../byte-sink.js';
 import { fmix32, mix } from '../prng.js';
 import { defineDataType } from './data-type.js';
 
@@ -17,8 +18,10 @@ function hex8(value: number): string {
 const HEX_CODES = [...HEX].map((char) => char.charCodeAt(0));
 const keyCodes: number[] = [];
 
+const keyLow = (tableSeed: number, index: number) => (fmix32(index ^ tableSeed) ^ (tableSeed >>> 7)) >>> 0;
+
 export function rowKey(prefix: string, tableSeed: number, index: number): string {
-  const low = (fmix32(index ^ tableSeed) ^ (tableSeed >>> 7)) >>> 0;
+  const low = keyLow(tableSeed, index);
   const high = mix(tableSeed, low);
   keyCodes.length = prefix.length + 17;
   for (let i = 0; i < prefix.length; i++) keyCodes[i] = prefix.charCodeAt(i);
@@ -27,6 +30,26 @@ export function rowKey(prefix: string, tableSeed: number, index: number): string
   for (let shift = 28; shift >= 0; shift -= 4) keyCodes[at++] = HEX_CODES[(high >>> shift) & 15];
   for (let shift = 28; shift >= 0; shift -= 4) keyCodes[at++] = HEX_CODES[(low >>> shift) & 15];
   return String.fromCharCode.apply(null, keyCodes);
+}
+
+/**
+ * Writes rowKey(prefix, tableSeed, index) as a JSON string (`quoted`) or bare, straight into the sink:
+ * a table's own key needs no string when the writer prints it from the row's index.
+ */
+export function writeRowKey(out: ByteSink, prefix: Uint8Array, tableSeed: number, index: number, quoted: boolean): void {
+  const low = keyLow(tableSeed, index);
+  const high = mix(tableSeed, low);
+  const n = prefix.length;
+  out.reserve(n + 19);
+  const buffer = out.buffer;
+  let at = out.length;
+  if (quoted) buffer[at++] = 34;
+  for (let i = 0; i < n; i++) buffer[at++] = prefix[i];
+  buffer[at++] = 95; // _
+  for (let shift = 28; shift >= 0; shift -= 4) buffer[at++] = HEX_CODES[(high >>> shift) & 15];
+  for (let shift = 28; shift >= 0; shift -= 4) buffer[at++] = HEX_CODES[(low >>> shift) & 15];
+  if (quoted) buffer[at++] = 34;
+  out.length = at;
 }
 
 export const id = defineDataType<{ prefix: string }>({
