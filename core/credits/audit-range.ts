@@ -5,7 +5,8 @@ import { accountIdOfStream } from '../domain/account/index.js';
 import type { CreditsDebited, CreditsPurchased, CreditsRefunded, CreditsSettled } from '../domain/account/credits.js';
 import type { SubscriptionRenewed, SubscriptionUpgraded } from '../domain/account/subscription.js';
 import type { ChainBreak } from './account-audit.js';
-import { ChainChecker } from './chain-checker.js';
+import { ChainChecker, type ChainHead } from './chain-checker.js';
+import { scalarMembers } from './scalar-members.js';
 import { balanceChange, CREDIT_MOVEMENT_TYPES } from './movement.js';
 
 /** What one range of the store adds to an account: sums, so that ranges audited apart add up. */
@@ -20,8 +21,14 @@ export interface AccountPartial {
 
 export interface RangeAudit {
   events: number;
-  streams: string[];
   chain_breaks: ChainBreak[];
+  /**
+   * The first event in the range of each stream that began before it, not yet checked: its chain
+   * links to the stream's last event in an earlier range, which the audit checks once it has them all.
+   */
+  openings: StoredEvent[];
+  /** Each stream's last event in the range. */
+  heads: ReadonlyMap<string, ChainHead>;
   accounts: Map<string, AccountPartial>;
 }
 
@@ -53,15 +60,18 @@ async function readStoredPage(store: EventStore, options: ReadAllOptions): Promi
 
 /** The only events whose data the totals depend on: every other event's data is never parsed. */
 const FOLDED_TYPES = new Set<string>([...CREDIT_MOVEMENT_TYPES, 'CreditsPurchased', 'SubscriptionUpgraded', 'SubscriptionRenewed']);
+/** The members of their data that the totals read: the rest is never parsed. */
+const FOLDED_MEMBERS = ['credits', 'mode', 'released', 'amount', 'currency'];
 
 /**
- * Audits the events at positions (after, until]: follows each stream's hash chain (from the event
- * before the range, read from the store), and sums what each account's events do to its balance,
- * usage and billed totals, from the events alone.
+ * Audits the events at positions (after, until]: follows each stream's hash chain (from its first
+ * event in the range: the link to the event before the range is left to the caller, see `openings`),
+ * and sums what each account's events do to its balance, usage and billed totals, from the events alone.
  */
 export async function auditRange(store: EventStore, range: AuditRange): Promise<RangeAudit> {
   const chain = new ChainChecker();
   const chainBreaks: ChainBreak[] = [];
+  const openings: StoredEvent[] = [];
   const accounts = new Map<string, AccountPartial>();
   let events = 0;
   for (let after = range.after; after < range.until; ) {
@@ -71,18 +81,46 @@ export async function auditRange(store: EventStore, range: AuditRange): Promise<
       if (range.stream !== undefined && event.stream !== range.stream) continue;
       events += 1;
       if (event.revision > 0 && !chain.knows(event.stream)) {
-        const [previous] = await store.readStream(event.stream, { fromRevision: event.revision - 1, maxCount: 1 });
-        if (previous?.revision === event.revision - 1) chain.resumeAfter(previous);
+        openings.push(event);
+        chain.resumeAfter(event);
+      } else {
+        const reason = chain.checkStored(event);
+        if (reason) chainBreaks.push({ stream: event.stream, revision: event.revision, position: event.position, reason });
       }
-      const reason = chain.checkStored(event);
-      if (reason) chainBreaks.push({ stream: event.stream, revision: event.revision, position: event.position, reason });
       const accountId = accountIdOfStream(event.stream);
       if (accountId !== null) fold(accounts, accountId, event);
     }
     if (page.length === 0) break;
     after = page.at(-1)!.position;
   }
-  return { events, streams: chain.streams(), chain_breaks: chainBreaks, accounts };
+  return { events, chain_breaks: chainBreaks, openings, heads: chain.lastSeen(), accounts };
+}
+
+/** The store cut into chunks of positions that threads take in turn, each the next one left. */
+export interface ChunkedRange {
+  until: number;
+  chunkSize: number;
+  stream?: string;
+  /** How many chunks have been taken, shared by every thread of the audit. */
+  taken: Int32Array<SharedArrayBuffer>;
+}
+
+export interface ChunkAudit {
+  chunk: number;
+  audit: RangeAudit;
+}
+
+/**
+ * Audits chunks of the store until none is left. Threads that take chunks as they finish, rather than
+ * one fixed range each, end together whatever each spent starting up or lost to other load.
+ */
+export async function auditChunks(store: EventStore, range: ChunkedRange): Promise<ChunkAudit[]> {
+  const audits: ChunkAudit[] = [];
+  for (let chunk = Atomics.add(range.taken, 0, 1); chunk * range.chunkSize < range.until; chunk = Atomics.add(range.taken, 0, 1)) {
+    const after = chunk * range.chunkSize;
+    audits.push({ chunk, audit: await auditRange(store, { after, until: Math.min(range.until, after + range.chunkSize), stream: range.stream }) });
+  }
+  return audits;
 }
 
 export function emptyPartial(): AccountPartial {
@@ -93,7 +131,7 @@ function fold(accounts: Map<string, AccountPartial>, accountId: string, stored: 
   let account = accounts.get(accountId);
   if (!account) accounts.set(accountId, (account = emptyPartial()));
   if (!FOLDED_TYPES.has(stored.type)) return;
-  const event = { type: stored.type, data: JSON.parse(stored.data) as unknown };
+  const event = { type: stored.type, data: scalarMembers(stored.data, FOLDED_MEMBERS) ?? (JSON.parse(stored.data) as unknown) };
   switch (event.type) {
     case 'CreditsDebited':
     case 'CreditsSettled': {

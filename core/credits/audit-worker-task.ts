@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { EventStore } from '../store/event-store.js';
-import { auditRange, type AuditRange, type RangeAudit } from './audit-range.js';
+import { auditChunks, type ChunkAudit, type ChunkedRange } from './audit-range.js';
 
 /**
  * Where a worker reads its range: the sqlite file the parent audits, or the store the configuration
@@ -19,10 +19,10 @@ async function open(source: AuditSource): Promise<EventStore> {
 }
 
 /** A worker's share of the parallel audit, over its own connection to the store. */
-export async function auditRangeOf(source: AuditSource, range: AuditRange): Promise<RangeAudit> {
+export async function auditChunksOf(source: AuditSource, range: ChunkedRange): Promise<ChunkAudit[]> {
   const store = await open(source);
   try {
-    return await auditRange(store, range);
+    return await auditChunks(store, range);
   } finally {
     await store.close();
   }

@@ -4,5 +4,5 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
-const { auditRangeOf } = await import('./audit-worker-task.ts');
-parentPort.postMessage(await auditRangeOf(workerData.source, workerData.range));
+const { auditChunksOf } = await import('./audit-worker-task.ts');
+parentPort.postMessage(await auditChunksOf(workerData.source, workerData.range));

@@ -1,7 +1,7 @@
 import { GENESIS_HASH, type RecordedEvent } from '../events/envelope.js';
 import { chainHash, storedChainHash, type StoredEvent } from '../events/hash-chain.js';
 
-interface Head {
+export interface ChainHead {
   hash: string;
   revision: number;
 }
@@ -14,16 +14,21 @@ type ChainLink = Pick<RecordedEvent, 'stream' | 'hash' | 'revision'>;
  * chains from the stored hash, so one altered event is named alone rather than every event after it.
  */
 export class ChainChecker {
-  private readonly heads = new Map<string, Head>();
+  private readonly heads = new Map<string, ChainHead>();
 
   /** Whether the checker has seen the stream (or been told where it stands). */
   knows(stream: string): boolean {
     return this.heads.has(stream);
   }
 
-  /** Starts a stream's chain from an event read elsewhere: how an audit of a range of the store begins. */
+  /** Starts a stream's chain from an event read elsewhere: how the audit of a later range of the store goes on. */
   resumeAfter(event: ChainLink): void {
     this.heads.set(event.stream, { hash: event.hash, revision: event.revision });
+  }
+
+  /** Where each stream's chain stands: its last event seen. */
+  lastSeen(): ReadonlyMap<string, ChainHead> {
+    return this.heads;
   }
 
   /** Null when the event follows its stream's chain; else why it does not. */
@@ -41,15 +46,18 @@ export class ChainChecker {
   }
 
   private follow(event: ChainLink, hashMatches: (previousHash: string) => boolean): string | null {
-    const head = this.heads.get(event.stream) ?? { hash: GENESIS_HASH, revision: -1 };
-    this.heads.set(event.stream, { hash: event.hash, revision: event.revision });
-    if (event.revision !== head.revision + 1) return `expected revision ${head.revision + 1}, found ${event.revision}`;
-    if (!hashMatches(head.hash)) return 'the hash does not match the event content: the stored event was altered';
+    const head = this.heads.get(event.stream);
+    const previous = head ? head.revision : -1;
+    const previousHash = head ? head.hash : GENESIS_HASH;
+    if (head) {
+      head.hash = event.hash;
+      head.revision = event.revision;
+    } else {
+      this.heads.set(event.stream, { hash: event.hash, revision: event.revision });
+    }
+    if (event.revision !== previous + 1) return `expected revision ${previous + 1}, found ${event.revision}`;
+    if (!hashMatches(previousHash)) return 'the hash does not match the event content: the stored event was altered';
     return null;
-  }
-
-  streams(): string[] {
-    return [...this.heads.keys()];
   }
 }
 

@@ -5,7 +5,8 @@ import type { EventStore } from '../store/event-store.js';
 import { SqliteEventStore } from '../store/sqlite-store.js';
 import { accountStream } from '../domain/account/index.js';
 import type { ChainBreak } from './account-audit.js';
-import { auditRange, emptyPartial, type AccountPartial, type AuditRange, type RangeAudit } from './audit-range.js';
+import { ChainChecker } from './chain-checker.js';
+import { auditChunks, auditRange, emptyPartial, type AccountPartial, type ChunkAudit, type ChunkedRange, type RangeAudit } from './audit-range.js';
 import type { AuditSource } from './audit-worker-task.js';
 import type { Balance } from './credits-service.js';
 
@@ -61,25 +62,27 @@ export interface StoreAuditOptions {
 export async function auditStore(store: EventStore, projected: ProjectedTotals, options: StoreAuditOptions = {}): Promise<StoreAuditReport> {
   const until = options.until ?? (await store.headPosition());
   const stream = options.accountId === undefined ? undefined : accountStream(options.accountId);
-  const workers = Math.min(options.parallel?.workers ?? 1, Math.floor(until / (options.parallel?.minEventsPerWorker ?? 50_000)));
-  const ranges = split(until, stream === undefined && workers > 1 ? workers : 1).map((range) => ({ ...range, stream }));
-  // This thread audits the first range itself: one worker fewer to start.
-  const audits = await Promise.all(
-    ranges.map((range, i) => (i === 0 ? auditRange(store, range) : inWorker(sourceOf(store, options.parallel!.config), range))),
-  );
-  return combine(audits, projected, options.accountId);
+  const threads = stream === undefined ? Math.min(options.parallel?.workers ?? 1, Math.floor(until / (options.parallel?.minEventsPerWorker ?? 50_000))) : 1;
+  if (threads <= 1) return combine([await auditRange(store, { after: 0, until, stream })], projected, options.accountId);
+  const range = { until, chunkSize: Math.ceil(until / (threads * CHUNKS_PER_THREAD)), taken: new Int32Array(new SharedArrayBuffer(4)) };
+  const source = sourceOf(store, options.parallel!.config);
+  // This thread audits chunks itself: one worker fewer to start.
+  const shares = await Promise.all([auditChunks(store, range), ...Array.from({ length: threads - 1 }, () => inWorker(source, range))]);
+  const inOrder = shares.flat().sort((a, b) => a.chunk - b.chunk);
+  return combine(inOrder.map(({ audit }) => audit), projected, options.accountId);
 }
 
-function split(until: number, parts: number): { after: number; until: number }[] {
-  const size = Math.ceil(until / parts);
-  return Array.from({ length: parts }, (_, i) => ({ after: i * size, until: Math.min(until, (i + 1) * size) }));
-}
+/**
+ * Chunks per thread: enough that a thread which started late or ran slower takes fewer of them, few
+ * enough that each chunk's start (reading the event before it of every stream it holds) stays cheap.
+ */
+const CHUNKS_PER_THREAD = 8;
 
 function sourceOf(store: EventStore, config: Config): AuditSource {
   return store instanceof SqliteEventStore ? { sqliteFile: store.db.name } : { config };
 }
 
-function inWorker(source: AuditSource, range: AuditRange): Promise<RangeAudit> {
+function inWorker(source: AuditSource, range: ChunkedRange): Promise<ChunkAudit[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./audit-worker.mjs', import.meta.url), { workerData: { source, range } });
     worker.once('message', resolve);
@@ -105,17 +108,31 @@ function combine(audits: RangeAudit[], projected: ProjectedTotals, only: string 
       accounts.set(accountId, total);
     }
   }
-  const chainBreaks = audits.flatMap((audit) => audit.chain_breaks);
+  const chainBreaks = [...audits.flatMap((audit) => audit.chain_breaks), ...linkRanges(audits)].sort((a, b) => a.position - b.position);
   const differences = compare(accounts, projected, only);
   return {
     holds: chainBreaks.length === 0 && negative.length === 0 && differences.length === 0,
     events: audits.reduce((sum, audit) => sum + audit.events, 0),
-    streams: new Set(audits.flatMap((audit) => audit.streams)).size,
+    streams: new Set(audits.flatMap((audit) => [...audit.heads.keys()])).size,
     accounts: accounts.size,
     chain_breaks: chainBreaks,
     negative_balances: negative,
     differences,
   };
+}
+
+/** Checks each range's openings against where the ranges before it left their streams' chains. */
+function linkRanges(audits: RangeAudit[]): ChainBreak[] {
+  const chain = new ChainChecker();
+  const breaks: ChainBreak[] = [];
+  for (const audit of audits) {
+    for (const event of audit.openings) {
+      const reason = chain.checkStored(event);
+      if (reason) breaks.push({ stream: event.stream, revision: event.revision, position: event.position, reason });
+    }
+    for (const [stream, head] of audit.heads) chain.resumeAfter({ stream, ...head });
+  }
+  return breaks;
 }
 
 function compare(accounts: Map<string, AccountPartial>, projected: ProjectedTotals, only: string | undefined): AuditDifference[] {

@@ -30,10 +30,20 @@ const SCHEMA = `
 
 const COLUMNS = 'position, id, stream, revision, type, version, data, metadata, recorded_at, hash';
 
+/**
+ * The columns of a read in order, the text ones joined into one by a control character that canonical
+ * JSON always escapes. better-sqlite3 spends more per column handed back than per byte: one text value
+ * instead of seven makes reading a row about a third cheaper (measured). A row whose text holds the
+ * separator itself is read again column by column.
+ */
+const SEPARATOR = '\x1f';
+const JOINED_COLUMNS = 'position, revision, version, concat_ws(char(31), id, stream, type, data, metadata, recorded_at, hash)';
+
 /** Another process (the CLI) may append to the same file; a subscription looks for its events this often. */
 const POLL_INTERVAL_MS = 100;
 
 type Row = [number, string, string, number, string, number, string, string, string, string];
+type JoinedRow = [number, number, number, string];
 
 interface PendingAppend {
   stream: string;
@@ -76,7 +86,8 @@ export class SqliteEventStore implements EventStore {
       insert: this.db.prepare(`INSERT INTO events (${COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       forwards: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`).raw(),
       backwards: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`).raw(),
-      all: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(),
+      all: this.db.prepare(`SELECT ${JOINED_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(),
+      at: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position = ?`).raw(),
       headPosition: this.db.prepare('SELECT coalesce(max(position), 0) FROM events').pluck(),
     };
     this.commitGroup = this.db.transaction((group: readonly PendingAppend[]) => group.map((append) => this.appendInGroup(append)));
@@ -144,7 +155,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return (this.statements.all.all(options.after ?? 0, options.maxCount ?? -1) as Row[]).map(toRecordedEvent);
+    return this.readRows(options).map(toRecordedEvent);
   }
 
   /**
@@ -152,8 +163,12 @@ export class SqliteEventStore implements EventStore {
    * (the audit): it hashes the stored bytes themselves and parses only the events it needs to.
    */
   async readAllStored(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
-    // Rows as arrays, named in JavaScript: better-sqlite3 builds an array row faster than an object row.
-    return (this.statements.all.all(options.after ?? 0, options.maxCount ?? -1) as Row[]).map(toStoredEvent);
+    return this.readRows(options).map(toStoredEvent);
+  }
+
+  private readRows(options: ReadAllOptions): Row[] {
+    const rows = this.statements.all.all(options.after ?? 0, options.maxCount ?? -1) as JoinedRow[];
+    return rows.map((row) => unjoined(row) ?? (this.statements.at.get(row[0]) as Row));
   }
 
   async headPosition(): Promise<number> {
@@ -172,6 +187,14 @@ export class SqliteEventStore implements EventStore {
     this.flush();
     if (this.db.open) this.db.close();
   }
+}
+
+/** The row's columns in the order of COLUMNS; null if a text column holds the separator. */
+function unjoined([position, revision, version, joined]: JoinedRow): Row | null {
+  const fields = joined.split(SEPARATOR);
+  if (fields.length !== 7) return null;
+  const [id, stream, type, data, metadata, recorded_at, hash] = fields;
+  return [position, id, stream, revision, type, version, data, metadata, recorded_at, hash];
 }
 
 function toStoredEvent(row: Row): StoredEvent {
