@@ -112,7 +112,7 @@ export function parentWalk(pack: PackDefinition, plan: Plan, table: string, { ma
     if (parent >= parents) {
       throw problem(
         GenerationProblems.invalidPlan,
-        `Table "${table}" asks for ${rows} rows, but the ${parents} ${parentTable} rows of this plan have ${row} in all (the pack decides how many each has); ask for at most ${row} rows, or for more ${parentTable}.`,
+        `Table "${table}" asks for ${rows} rows, but the ${parents} rows of its parent table "${parentTable}" in this plan hold ${row} in all (the pack decides how many rows each parent has); ask for at most ${row}, or for more "${parentTable}" rows.`,
         { table, rows_available: row },
       );
     }

@@ -1,7 +1,7 @@
 import { AssertionError } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { buildPlan, type Plan, type PlanRequest } from '../generation/plan.js';
+import { buildPlan, type PackSource, type Plan, type PlanRequest } from '../generation/plan.js';
 import { ProblemError } from '../problems.js';
 import { GenerationPool } from '../generation/pool.js';
 import { dataTypeByName } from '../generation/types/index.js';
@@ -66,7 +66,7 @@ export async function checkPack(module: string | URL, { rows = 1500, seed = 1234
   const [name] = loaded.names();
   const pack = loaded.require(name);
   const registry = new PackRegistry([loaded.loaded(name)]);
-  const plan: Plan = { ...kitPlan(registry, { sector: name, seed, locale, tables: Object.keys(pack.tables).map((table) => ({ name: table, rows, options: options[table] })) }), chunk_rows: KIT_CHUNK_ROWS };
+  const plan: Plan = { ...planWithin(registry, { sector: name, seed, locale, tables: Object.keys(pack.tables).map((table) => ({ name: table, rows, options: options[table] })) }), chunk_rows: KIT_CHUNK_ROWS };
   const one = new GenerationPool(registry, { size: 1 });
   const four = new GenerationPool(registry, { size: 4 });
   try {
@@ -104,18 +104,19 @@ export async function checkPack(module: string | URL, { rows = 1500, seed = 1234
 }
 
 /**
- * The plan of the kit's request; a table whose parents decide their counts (`rows_per_parent`) and whose
- * parents' runs hold fewer rows than asked gets the rows they hold (the plan builder's refusal says how many).
+ * The plan of a request, except that a table whose parents decide their counts (`rows_per_parent`) and
+ * whose parents' runs hold fewer rows than asked gets the rows they hold (the plan builder's refusal says
+ * how many): ask for many rows to get every parent's complete run.
  */
-function kitPlan(registry: PackRegistry, request: PlanRequest): Plan {
+export function planWithin(packs: PackSource, request: PlanRequest): Plan {
   for (;;) {
     try {
-      return buildPlan(registry, request);
+      return buildPlan(packs, request);
     } catch (error) {
       const available = error instanceof ProblemError ? error.extensions.rows_available : undefined;
       const table = error instanceof ProblemError ? request.tables.find((t) => t.name === error.extensions.table) : undefined;
-      if (typeof available !== 'number' || !table || available === 0 || available >= (table.rows ?? Infinity)) throw error;
-      table.rows = available;
+      if (typeof available !== 'number' || !table || available >= (table.rows ?? Infinity)) throw error;
+      request = { ...request, tables: request.tables.map((t) => (t === table ? { ...t, rows: available } : t)) };
     }
   }
 }

@@ -23,8 +23,8 @@ describe('insurance pack', () => {
   it('puts every claim inside its policy period, reported on or after the loss, settled after the report, paid at most the sum insured less the deductible', () => {
     fc.assert(
       fc.property(fc.nat(), fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 600 }), (seed, policyRows, claimRows) => {
-        const { policies, claims } = generateTables(pack, { seed, tables: [{ name: 'policies', rows: policyRows }, { name: 'claims', rows: claimRows }] });
-        expect(claims).to.have.length(claimRows);
+        const { policies, claims } = generateTables(pack, { seed, tables: [{ name: 'policies', rows: policyRows }, { name: 'claims', rows: claimRows, options: { frequency_factor: 4 } }] });
+        expect(claims.length).to.be.at.most(claimRows);
         const policyById = new Map(policies.map((p) => [p.policy_id, p]));
         const wrong = claims.filter((claim) => {
           const policy = policyById.get(claim.policy_id)!;
@@ -47,23 +47,32 @@ describe('insurance pack', () => {
           expect(series.map((c) => c.claim_number)).to.deep.equal(series.map((_, i) => i + 1));
           expect(series.map((c) => c.loss_date)).to.deep.equal(series.map((c) => c.loss_date).sort());
         }
+        // Policies come in order: the claims are those of the first policies.
+        const order = new Map(policies.map((p, i) => [p.policy_id, i]));
+        const positions = claims.map((c) => order.get(c.policy_id)!);
+        expect(positions).to.deep.equal([...positions].sort((a, b) => a - b));
       }),
       { numRuns: 40 },
     );
   });
 
-  it('splits each policy\'s premium into instalments that add up to it, due within the policy year', () => {
+  it('splits each policy\'s premium into its premium_instalments, adding up to it and due within the policy year, policies in order up to the rows asked', () => {
     fc.assert(
       fc.property(fc.nat(), fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 2000 }), (seed, policyRows, premiumRows) => {
         const { policies, premiums } = generateTables(pack, { seed, tables: [{ name: 'policies', rows: policyRows }, { name: 'premiums', rows: premiumRows }] });
-        const policyById = new Map(policies.map((p) => [p.policy_id, p]));
-        for (const [policyId, instalments] of groupBy(premiums, 'policy_id')) {
-          const policy = policyById.get(policyId)!;
+        const counts = policies.map((p) => Number(p.premium_instalments));
+        expect(premiums).to.have.length(Math.min(premiumRows, counts.reduce((a, b) => a + b, 0)));
+        const runs = [...groupBy(premiums, 'policy_id')];
+        expect(runs.map(([policyId]) => policyId)).to.deep.equal(policies.filter((_, i) => counts[i] > 0).slice(0, runs.length).map((p) => p.policy_id));
+        runs.forEach(([policyId, instalments], i) => {
+          const policy = policies.find((p) => p.policy_id === policyId)!;
           const digits = digitsOf(policy.currency);
-          expect(instalments.reduce((sum, p) => sum + minor(p.amount, digits), 0)).to.equal(minor(policy.annual_premium, digits));
-          expect(instalments.map((p) => [p.instalment_number, p.instalments])).to.deep.equal(instalments.map((_, i) => [i + 1, instalments.length]));
+          const whole = instalments.length === Number(policy.premium_instalments);
+          if (i < runs.length - 1) expect(whole).to.equal(true);
+          if (whole) expect(instalments.reduce((sum, p) => sum + minor(p.amount, digits), 0)).to.equal(minor(policy.annual_premium, digits));
+          expect(instalments.map((p) => [p.instalment_number, p.instalments])).to.deep.equal(instalments.map((_, n) => [n + 1, policy.premium_instalments]));
           expect(instalments.filter((p) => !(String(policy.start_date) <= String(p.due_date) && String(p.due_date) <= String(policy.end_date)))).to.deep.equal([]);
-        }
+        });
       }),
       { numRuns: 40 },
     );
@@ -71,7 +80,7 @@ describe('insurance pack', () => {
 
   it('draws heavy-tailed severities: the tail share as configured, and the largest claims carry much of the cost', () => {
     const incurred = (options: Record<string, number>) => {
-      const { policies, claims } = generateTables(pack, { seed: 21, tables: [{ name: 'policies', rows: 20_000 }, { name: 'claims', rows: 20_000, options }] });
+      const { policies, claims } = generateTables(pack, { seed: 21, tables: [{ name: 'policies', rows: 30_000 }, { name: 'claims', rows: 100_000, options: { frequency_factor: 5, ...options } }] });
       const home = new Set(policies.filter((p) => p.product === 'home' && p.currency === 'EUR').map((p) => p.policy_id));
       return claims.filter((c) => home.has(c.policy_id)).map((c) => Number(c.incurred_amount)).sort((a, b) => b - a);
     };
@@ -84,15 +93,20 @@ describe('insurance pack', () => {
     expect(incurred({ tail_share: 0 }).filter((loss) => loss >= tailFrom)).to.deep.equal([]);
   });
 
-  it('gives claim counts per policy a mean of claims over policies, over-dispersed like real claim counts', () => {
-    const { policies, claims } = generateTables(pack, { seed: 4, tables: [{ name: 'policies', rows: 5000 }, { name: 'claims', rows: 10_000 }] });
+  it("counts each policy's claims by its product's frequency, over-dispersed like real claim counts (negative binomial)", () => {
+    // given policies and a claims table asking for more rows than they hold: every policy's claims
+    const { policies, claims } = generateTables(pack, { seed: 4, tables: [{ name: 'policies', rows: 20_000 }, { name: 'claims', rows: 1_000_000, options: { frequency_factor: 2 } }] });
     const counts = new Map(policies.map((p) => [p.policy_id, 0]));
     for (const claim of claims) counts.set(claim.policy_id, counts.get(claim.policy_id)! + 1);
-    const values = [...counts.values()];
-    const mean = values.reduce((a, b) => a + b, 0) / values.length;
-    const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / (values.length - 1);
-    expect(mean).to.equal(2);
-    expect(variance / mean).to.be.greaterThan(1);
-    expect(values.filter((count) => count === 0).length).to.be.greaterThan(0);
+    for (const product of ['motor', 'home', 'health']) {
+      const values = policies.filter((p) => p.product === product).map((p) => counts.get(p.policy_id)!);
+      const mean = values.reduce((a, b) => a + b, 0) / values.length;
+      const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / (values.length - 1);
+      const expected = 2 * INSURANCE_PRODUCTS.find((p) => p.product === product)!.claim_frequency;
+      // then the mean is the product's frequency (times the factor), and the variance exceeds it (over-dispersion)
+      expect(mean, product).to.be.closeTo(expected, expected * 0.1);
+      expect(variance / mean, product).to.be.greaterThan(1 + expected / 1.5 / 2);
+      expect(values.filter((count) => count === 0).length, product).to.be.greaterThan(0);
+    }
   });
 });

@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import pack from '../../../plugins/lending/index.js';
 import { levelPayment, nextInstalment } from '../../../plugins/lending/annuity.js';
+import { LOAN_PRODUCTS } from '../../../plugins/lending/products.js';
+import { ProblemError } from '../../../core/problems.js';
+import { planFor } from '../../generation/support.js';
 import { helpers } from '../../../core/generation/helpers.js';
 import { checkManifest } from '../../../core/packs/manifest.js';
 import { checkPack } from '../../../core/packs/test-kit.js';
@@ -44,32 +47,59 @@ describe('lending pack', () => {
     );
   });
 
-  it('writes schedules that add up per loan: principals = the loan\'s principal, payments = principal + interest, balances chain to zero', () => {
+  it("writes each loan's whole schedule over its term_months, loans in order up to the rows asked: principals = the principal, payments = principal + interest, balances chain to zero", () => {
     fc.assert(
-      fc.property(fc.nat(), fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 1500 }), (seed, loanRows, scheduleRows) => {
+      fc.property(fc.nat(), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 3000 }), (seed, loanRows, scheduleRows) => {
+        // given loans, and a schedule asking for some rows (at most what the loans' terms hold)
         const { loans, repayment_schedule: schedule } = generateTables(pack, { seed, tables: [{ name: 'loans', rows: loanRows }, { name: 'repayment_schedule', rows: scheduleRows }] });
-        expect(schedule).to.have.length(scheduleRows);
-        const loanById = new Map(loans.map((loan) => [loan.loan_id, loan]));
-        for (const [loanId, instalments] of groupBy(schedule, 'loan_id')) {
-          const loan = loanById.get(loanId)!;
+        // then the schedule holds exactly the rows asked, or every loan's whole term when that is fewer
+        const terms = loans.map((loan) => Number(loan.term_months));
+        expect(schedule).to.have.length(Math.min(scheduleRows, terms.reduce((a, b) => a + b, 0)));
+        // and the loans come in order, each with its whole schedule but the last, which may stop early
+        const runs = [...groupBy(schedule, 'loan_id')];
+        expect(runs.map(([loanId]) => loanId)).to.deep.equal(loans.slice(0, runs.length).map((loan) => loan.loan_id));
+        runs.forEach(([, instalments], i) => {
+          const loan = loans[i];
+          const whole = instalments.length === terms[i];
+          if (i < runs.length - 1) expect(whole, `loan ${i} has its whole schedule`).to.equal(true);
           const digits = digitsOf(loan.currency);
-          const sum = (column: string) => instalments.reduce((total, row) => total + minor(row[column], digits), 0);
-          expect(sum('principal')).to.equal(minor(loan.principal, digits));
-          expect(sum('payment')).to.equal(minor(loan.principal, digits) + sum('interest'));
-          // Each instalment's figures, recomputed from the loan; compared in one assertion (chai per cell is slow).
           let balance = minor(loan.principal, digits);
           const expected = instalments.map((row, position) => {
             const opening = balance;
             balance -= minor(row.principal, digits);
-            return [position + 1, instalments.length, opening, Math.round(opening * (Number(loan.annual_rate) / 12)), balance, true];
+            return [position + 1, terms[i], opening, Math.round(opening * (Number(loan.annual_rate) / 12)), balance, true];
           });
           const actual = instalments.map((row) => [row.instalment_number, row.instalments, minor(row.opening_balance, digits), minor(row.interest, digits), minor(row.closing_balance, digits), String(row.due_date) > String(loan.origination_date)]);
+          // Each instalment's figures, recomputed from the loan; compared in one assertion (chai per cell is slow).
           expect(actual).to.deep.equal(expected);
-          expect(balance).to.equal(0);
-        }
+          if (whole) {
+            const sum = (column: string) => instalments.reduce((total, row) => total + minor(row[column], digits), 0);
+            expect(sum('principal')).to.equal(minor(loan.principal, digits));
+            expect(sum('payment')).to.equal(minor(loan.principal, digits) + sum('interest'));
+            expect(balance).to.equal(0);
+          }
+        });
       }),
       { numRuns: 30 },
     );
+  });
+
+  it('draws each loan\'s term from its product\'s terms: mortgages for decades, personal loans for a few years', () => {
+    const { loans } = generateTables(pack, { seed: 3, tables: [{ name: 'loans', rows: 4000 }] });
+    for (const product of LOAN_PRODUCTS) {
+      const terms = loans.filter((loan) => loan.product === product.product).map((loan) => String(loan.term_months));
+      expect(terms.length, product.product).to.be.greaterThan(200);
+      expect(new Set(terms), product.product).to.deep.equal(new Set(Object.keys(product.terms)));
+    }
+  });
+
+  it('refuses a schedule asking for more rows than its requested loans hold, saying how many they hold', () => {
+    const { loans } = generateTables(pack, { seed: 8, tables: [{ name: 'loans', rows: 3 }] });
+    const held = loans.reduce((sum, loan) => sum + Number(loan.term_months), 0);
+    expect(() => generateTables(pack, { seed: 8, tables: [{ name: 'loans', rows: 3 }, { name: 'repayment_schedule', rows: held }] })).not.to.throw();
+    expect(() => planFor(pack, { seed: 8, tables: [{ name: 'loans', rows: 3 }, { name: 'repayment_schedule', rows: held + 1 }] }))
+      .to.throw(ProblemError, `the 3 rows of its parent table "loans" in this plan hold ${held} in all`)
+      .with.property('extensions').that.deep.includes({ table: 'repayment_schedule', rows_available: held });
   });
 
   it('defaults and pays late at the configured rates, within tolerance', () => {

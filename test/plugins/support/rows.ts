@@ -1,16 +1,18 @@
 import type { PlanRequest } from '../../../core/generation/plan.js';
 import type { PackDefinition } from '../../../core/packs/sdk.js';
-import { generateInline, planFor, rowsOf } from '../../generation/support.js';
+import { planWithin } from '../../../core/packs/test-kit.js';
+import { generateInline, rowsOf } from '../../generation/support.js';
 
 /**
  * Every table of a plan generated in this thread, as the pool's workers would (same plan, same chunks,
  * same bytes), parsed back from NDJSON: what the packs' property tests check invariants on. Inline
- * generation keeps a property test over dozens of seeds fast; the pack test kit covers the pool.
+ * generation keeps a property test over dozens of seeds fast; the pack test kit covers the pool. A table
+ * with `rows_per_parent` asking more rows than its parents hold gets what they hold (`planWithin`).
  */
 export type Rows = Record<string, unknown>[];
 
 export function generateTables(pack: PackDefinition, request: Omit<PlanRequest, 'sector'>): Record<string, Rows> {
-  const plan = planFor(pack, request);
+  const plan = planWithin({ require: () => pack }, { sector: pack.name, ...request });
   return Object.fromEntries(plan.tables.map((table) => [table.name, rowsOf(generateInline(pack, plan, table.name))]));
 }
 
