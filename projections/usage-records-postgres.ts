@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { migrateUnderLock } from '../core/store/postgres-migration.js';
 import type { RecordFilter, UsageChange, UsageRecord, UsageRecordTable } from './usage-records.js';
 
 const COLUMNS = 'position, reference, source, operation, mode, key_id, sector, tables, rows, credits, refunded, recorded_at';
@@ -104,7 +105,7 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
   }
 
   private migrate(): Promise<unknown> {
-    this.ready ??= this.pool.query(`
+    this.ready ??= migrateUnderLock(this.pool, (client) => client.query(`
       CREATE TABLE IF NOT EXISTS ${this.records} (
         account     text    NOT NULL,
         position    bigint  NOT NULL,
@@ -134,7 +135,7 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
         id       integer PRIMARY KEY CHECK (id = 0),
         position bigint  NOT NULL
       );
-      INSERT INTO ${this.checkpointTable} (id, position) VALUES (0, 0) ON CONFLICT DO NOTHING;`);
+      INSERT INTO ${this.checkpointTable} (id, position) VALUES (0, 0) ON CONFLICT DO NOTHING;`).then(() => undefined));
     return this.ready;
   }
 }
