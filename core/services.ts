@@ -102,6 +102,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     throw error;
   }
   const engine = await createEngine(config, { warn: (message) => logger.warn(message) });
+  // In the background: the service is ready at once; a generation asked for in the first seconds waits
+  // for the warm-up, which does what its own first chunks would otherwise have done.
+  if (background) engine.pool.warm().catch(logFailure('generation pool warm-up failed'));
   const commands = new CommandHandler(store, registry);
   const credits = new CreditsService(commands);
   const billing = new BillingService(credits, overrides.payments ?? new SandboxPaymentProvider(), pricing, clock);

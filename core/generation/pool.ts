@@ -5,9 +5,9 @@ import { problem } from '../problems.js';
 import type { PackRegistry } from '../packs/registry.js';
 import { hashString } from './prng.js';
 import { ChunkLayout } from './layout.js';
-import type { Plan } from './plan.js';
+import { buildPlan, type Plan } from './plan.js';
 import { GenerationProblems } from './problems.js';
-import type { ChunkTask } from './worker.js';
+import type { ChunkTask, WarmUpTask } from './worker.js';
 import type { Format } from './writers.js';
 
 export interface PoolOptions {
@@ -26,6 +26,9 @@ export interface GenerateOptions {
   onProgress?: (rowsDone: number, rowsTotal: number) => void;
 }
 
+/** Rows of each table a worker writes to warm up. */
+const WARM_UP_ROWS = 20;
+
 /**
  * The generation pool: piscina worker threads that turn chunks of a plan into bytes. `generate` yields a
  * table's chunks in order while keeping a bounded number in flight (memory stays bounded whatever the
@@ -37,6 +40,7 @@ export class GenerationPool {
   private readonly piscina: Piscina;
   private readonly chunkTimeoutMs: number;
   private readonly workerMemoryMb: number;
+  private closing = false;
 
   constructor(
     private readonly packs: PackRegistry,
@@ -93,6 +97,28 @@ export class GenerationPool {
     }
   }
 
+  /**
+   * Has every worker load the TypeScript loader, every pack and its data, and write a few rows of each
+   * table, so that the first generation after a start does not pay for it (seconds on a loaded machine).
+   * Each worker gets one warm-up task; a pack that fails or hangs in it fails the warm-up (within the
+   * chunk time limit) and its worker is replaced, as it would have been on its first chunk.
+   */
+  async warm(): Promise<void> {
+    const tables = this.packs.names().flatMap((sector) => {
+      const { definition, module_url } = this.packs.loaded(sector);
+      return Object.keys(definition.tables).map((table) => ({
+        pack_url: module_url,
+        plan: buildPlan(this.packs, { sector, seed: 0, tables: [{ name: table, rows: WARM_UP_ROWS }] }),
+        table,
+      }));
+    });
+    const task: WarmUpTask = { tables, barrier: new Int32Array(new SharedArrayBuffer(4)), workers: this.size };
+    const warming = Array.from({ length: this.size }, () => this.piscina.run(task, { name: 'warmUp', signal: AbortSignal.timeout(2 * this.chunkTimeoutMs) }));
+    await Promise.all(warming).catch((error: unknown) => {
+      if (!this.closing) throw error; // closed while warming: nothing is left to warm
+    });
+  }
+
   /** The whole table in memory: for small results (quick generation), never for jobs. */
   async bytes(plan: Plan, table: string, options: GenerateOptions): Promise<Buffer> {
     const chunks: Uint8Array[] = [];
@@ -143,6 +169,7 @@ export class GenerationPool {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.piscina.destroy();
   }
 }

@@ -4,6 +4,7 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { generateChunk } = await import('./worker.ts');
+const { generateChunk, warmUp } = await import('./worker.ts');
 
 export default generateChunk;
+export { warmUp };

@@ -2,7 +2,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { PackDefinition } from '../packs/sdk.js';
 import { renderChunk } from './chunk.js';
-import type { ChunkSpec } from './layout.js';
+import { ChunkLayout, type ChunkSpec } from './layout.js';
 import type { Plan } from './plan.js';
 import { PlanRuntime } from './runtime.js';
 import type { Format } from './writers.js';
@@ -49,4 +49,33 @@ export async function generateChunk(task: ChunkTask): Promise<Uint8Array> {
   task.started?.close();
   const bytes = renderChunk(await runtime(task), task.table, task.chunk, task.format);
   return Piscina.move(bytes) as unknown as Uint8Array;
+}
+
+/** GenerationPool.warm's task: the same for every worker, which each get exactly one. */
+export interface WarmUpTask {
+  /** A small plan of each table of each pack. */
+  tables: { pack_url: string; plan: Plan; table: string }[];
+  /** Counts the workers holding a warm-up task; each waits for all of them before starting. */
+  barrier: Int32Array;
+  workers: number;
+}
+
+/** How long a worker waits at the barrier for the others to boot before warming up regardless. */
+const BARRIER_MS = 30_000;
+
+/**
+ * Loads every pack and writes each of its tables in a small plan: the packs' modules,
+ * their reference and locale data and the writers are then ready, and the hot code compiled. Waiting for
+ * every worker to hold a warm-up task first is what gives each worker one (a worker busy waiting takes
+ * no second task), rather than the first worker up taking them all.
+ */
+export async function warmUp({ tables, barrier, workers }: WarmUpTask): Promise<void> {
+  Atomics.add(barrier, 0, 1);
+  Atomics.notify(barrier, 0);
+  const deadline = Date.now() + BARRIER_MS;
+  for (let holding = Atomics.load(barrier, 0); holding < workers && Date.now() < deadline; holding = Atomics.load(barrier, 0)) Atomics.wait(barrier, 0, holding, 50);
+  for (const { pack_url, plan, table } of tables) {
+    const definition = await pack(pack_url);
+    renderChunk(new PlanRuntime(definition, plan), table, new ChunkLayout(definition, plan, table).at(0), 'ndjson');
+  }
 }

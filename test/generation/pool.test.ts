@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
+import { BroadcastChannel } from 'node:worker_threads';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { loadPacks } from '../../core/packs/loader.js';
@@ -82,5 +83,44 @@ describe('the generation pool under faulty generators', function () {
     }
     expect(delivered).to.have.length(30);
     expect(retained, 'chunks delivered earlier that are still reachable').to.equal(0);
+  });
+});
+
+describe('warming the generation pool', function () {
+  this.timeout(60_000);
+
+  it('has every worker load each pack and generate its tables, one warm-up per worker', async () => {
+    const registry = await loadPacks({ builtinDir: '/nonexistent', extra: [fileURLToPath(new URL('./fixtures/warm-probe', import.meta.url))] });
+    const pool = new GenerationPool(registry, { size: 2 });
+    const channel = new BroadcastChannel('finsynth-warm-probe');
+    const loaded = new Set<number>();
+    const generated = new Set<number>();
+    channel.onmessage = (event) => {
+      const message = (event as MessageEvent<{ loaded?: number; generated?: number }>).data;
+      if (message.loaded !== undefined) loaded.add(message.loaded);
+      if (message.generated !== undefined) generated.add(message.generated);
+    };
+    try {
+      await pool.warm();
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the last broadcasts' delivery
+      expect(loaded.size).to.equal(2);
+      expect([...generated].sort()).to.deep.equal([...loaded].sort());
+    } finally {
+      channel.close();
+      await pool.close();
+    }
+  });
+
+  it('fails when a pack fails while warming up, and the pool still serves', async () => {
+    const registry = await loadPacks({ builtinDir: '/nonexistent', extra: [faultyPack] });
+    const pool = new GenerationPool(registry, { size: 1, chunkTimeoutMs: 2_000 });
+    try {
+      const error = await pool.warm().then(() => expect.fail('the warm-up should have failed'), (caught: unknown) => caught as Error);
+      expect(error.message).to.contain('the generator broke on purpose');
+      const plan = buildPlan(registry, { sector: 'faulty', seed: 1, tables: [{ name: 'fine', rows: 10 }] });
+      expect((await pool.bytes(plan, 'fine', { format: 'ndjson' })).toString().trim().split('\n')).to.have.length(10);
+    } finally {
+      await pool.close();
+    }
   });
 });
