@@ -83,11 +83,14 @@ describe('reservations a crash left held', function () {
 
   it('a job still queued or running keeps its reservation', async () => {
     const [a] = await fleet();
+    const reconciler = new ReservationReconciler({ credits: a.credits, clock: new TestClock(T0), onError: (error) => { throw error; } });
+    await a.projections.waitFor(await a.store.headPosition());
+    await reconciler.reconcile(a.jobs());
     await a.commands.handle(jobDecider, jobStream('job_1'), { type: 'ClaimJob', instanceId: 'ghost', at: T0, leaseMs: 60_000 });
     await a.projections.waitFor(await a.store.headPosition());
-    const reconciler = new ReservationReconciler({ credits: a.credits, clock: new TestClock(T0), onError: (error) => { throw error; } });
     await reconciler.reconcile(a.jobs());
     expect(await a.credits.balance('acc_1')).to.deep.equal({ credits_available: 995, credits_reserved: 5 });
+    expect(await creditEvents(a, 'CreditsReleased')).to.deep.equal([]);
   });
 
   it('a reservation whose job was never created is released once it has waited for it long enough', async () => {
