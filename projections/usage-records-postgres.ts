@@ -17,7 +17,8 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
   private readonly checkpointTable: string;
   private ready: Promise<unknown> | undefined;
 
-  constructor(private readonly pool: pg.Pool, quotedSchema: string) {
+  /** `chunkSize`: rows per read of `inPeriod`. */
+  constructor(private readonly pool: pg.Pool, quotedSchema: string, private readonly chunkSize = 1000) {
     this.records = `${quotedSchema}.usage_records`;
     this.reservations = `${quotedSchema}.usage_reservations`;
     this.checkpointTable = `${quotedSchema}.usage_records_checkpoint`;
@@ -58,11 +59,17 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
     return result.rows.map(fromRow);
   }
 
+  /** In chunks of `chunkSize` rows, so that a long period is never held whole. */
   async *inPeriod(accountId: string, period: Pick<RecordFilter, 'from' | 'to'>): AsyncIterable<UsageRecord> {
     await this.migrate();
     const { where, values } = conditions(accountId, period);
-    const result = await this.pool.query<Row>(`SELECT ${COLUMNS} FROM ${this.records} WHERE ${where} ORDER BY position`, values);
-    for (const row of result.rows) yield fromRow(row);
+    const chunk = `SELECT ${COLUMNS} FROM ${this.records} WHERE ${where} AND position > $${values.length + 1} ORDER BY position LIMIT ${this.chunkSize}`;
+    for (let after = -1; ; ) {
+      const { rows } = await this.pool.query<Row>(chunk, [...values, after]);
+      for (const row of rows) yield fromRow(row);
+      if (rows.length < this.chunkSize) return;
+      after = Number(rows.at(-1)!.position);
+    }
   }
 
   async reset(): Promise<void> {

@@ -44,7 +44,8 @@ export class SqliteUsageRecordTable implements UsageRecordTable {
   private readonly applyBatch;
   private readonly clear;
 
-  constructor(private readonly db: Database.Database) {
+  /** `chunkSize`: rows per read of `inPeriod`. */
+  constructor(private readonly db: Database.Database, private readonly chunkSize = 1000) {
     db.exec(SCHEMA);
     this.sql = {
       checkpoint: db.prepare('SELECT position FROM usage_records_checkpoint').pluck(),
@@ -80,9 +81,19 @@ export class SqliteUsageRecordTable implements UsageRecordTable {
     return rows.map(fromRow);
   }
 
+  /**
+   * In chunks of `chunkSize` rows, each read whole: a statement left iterating across the consumer's awaits
+   * would keep the connection busy and fail the store's appends meanwhile.
+   */
   async *inPeriod(accountId: string, period: Pick<RecordFilter, 'from' | 'to'>): AsyncIterable<UsageRecord> {
     const { where, values } = conditions(accountId, period);
-    for (const row of this.db.prepare(`SELECT ${COLUMNS} FROM usage_records WHERE ${where} ORDER BY position`).iterate(...values)) yield fromRow(row as Row);
+    const chunk = this.db.prepare(`SELECT ${COLUMNS} FROM usage_records WHERE ${where} AND position > ? ORDER BY position LIMIT ${this.chunkSize}`);
+    for (let after = -1; ; ) {
+      const rows = chunk.all(...values, after) as Row[];
+      for (const row of rows) yield fromRow(row);
+      if (rows.length < this.chunkSize) return;
+      after = rows.at(-1)!.position;
+    }
   }
 
   async reset(): Promise<void> {

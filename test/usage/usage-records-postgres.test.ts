@@ -49,7 +49,7 @@ describe('the usage records table on postgres', () => {
     const expected = await newest(memory.table);
     expect(expected).to.have.length(26);
 
-    const writers = [0, 1].map(() => new UsageRecords(store, registry, new PostgresUsageRecordTable(store.pool, store.schema), 7));
+    const writers = [0, 1].map(() => new UsageRecords(store, registry, new PostgresUsageRecordTable(store.pool, store.schema, 4), 7));
     await Promise.all(writers.map((writer) => writer.catchUp()));
     expect(await newest(writers[0]!.table)).to.deep.equal(expected);
     expect(await writers[0]!.table.page('acc_1', { mode: 'test', before: expected[5]!.position }, 3)).to.deep.equal(expected.filter((r) => r.mode === 'test' && r.position < expected[5]!.position).slice(0, 3));

@@ -4,6 +4,7 @@ import { MemoryUsageRecordTable } from '../../projections/usage-records-memory.j
 import { SqliteUsageRecordTable } from '../../projections/usage-records-sqlite.js';
 import { UsageRecords, type UsageRecord, type UsageRecordTable } from '../../projections/usage-records.js';
 import { USAGE_PROJECTION, usageProjection } from '../../projections/usage.js';
+import { usageSummary } from '../../projections/usage-queries.js';
 import { openAccount, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
 
 /** Every record of the account, newest first, page by page as the endpoint reads them. */
@@ -60,6 +61,10 @@ describe('the usage records table', () => {
     const memory = new UsageRecords(services.store, services.registry, new MemoryUsageRecordTable(), 16);
     await memory.catchUp();
     expect(await Promise.all(accounts.map((account) => allRecords(memory.table, account.accountId)))).to.deep.equal(before);
+    // Summed over chunks of 6 rows, the period's records give the totals of the whole list.
+    const chunked = new SqliteUsageRecordTable((services.store as SqliteEventStore).db, 6);
+    for (const account of accounts) expect(await usageSummary(chunked, account.accountId, {})).to.deep.equal(await usageSummary(memory.table, account.accountId, {}));
+    expect((await usageSummary(chunked, accounts[0]!.accountId, {})).live).to.include({ operations: 26, credits: 52 });
   });
 
   it('two writers on one database apply each event once', async () => {
