@@ -5,7 +5,7 @@ import { toPointer } from '../core/configs/issues.js';
 /*
  * Bodies are parsed by JSON.parse, the fastest parser there is, which tells neither where it failed
  * nor where a value stands. The text is read a second time, by jsonc-parser in strict JSON mode, only
- * when there is an error to place: a body that is valid costs nothing more.
+ * when there is an error to place: a valid body pays for one closure, never for a second parse.
  */
 
 const STRICT_JSON = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false };
