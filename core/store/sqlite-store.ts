@@ -38,11 +38,11 @@ const COLUMNS = 'position, id, stream, revision, type, version, data, metadata, 
  */
 const SEPARATOR = '\x1f';
 const JOINED_COLUMNS = 'position, revision, version, concat_ws(char(31), id, stream, type, data, metadata, recorded_at, hash)';
+const TEXT_COLUMNS = 7;
 
 /** Another process (the CLI) may append to the same file; a subscription looks for its events this often. */
 const POLL_INTERVAL_MS = 100;
 
-type Row = [number, string, string, number, string, number, string, string, string, string];
 type JoinedRow = [number, number, number, string];
 
 interface PendingAppend {
@@ -84,10 +84,10 @@ export class SqliteEventStore implements EventStore {
     this.statements = {
       head: this.db.prepare('SELECT revision, hash FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1'),
       insert: this.db.prepare(`INSERT INTO events (${COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      forwards: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`).raw(),
-      backwards: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`).raw(),
+      forwards: this.db.prepare(`SELECT ${JOINED_COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`).raw(),
+      backwards: this.db.prepare(`SELECT ${JOINED_COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`).raw(),
       all: this.db.prepare(`SELECT ${JOINED_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(),
-      at: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position = ?`).raw(),
+      textAt: this.db.prepare(`SELECT id, stream, type, data, metadata, recorded_at, hash FROM events WHERE position = ?`).raw(),
       headPosition: this.db.prepare('SELECT coalesce(max(position), 0) FROM events').pluck(),
     };
     this.commitGroup = this.db.transaction((group: readonly PendingAppend[]) => group.map((append) => this.appendInGroup(append)));
@@ -151,11 +151,11 @@ export class SqliteEventStore implements EventStore {
     const rows = options.direction === 'backwards'
       ? this.statements.backwards.all(stream, options.fromRevision ?? Number.MAX_SAFE_INTEGER, limit)
       : this.statements.forwards.all(stream, options.fromRevision ?? 0, limit);
-    return (rows as Row[]).map(toRecordedEvent);
+    return this.toEvents(rows as JoinedRow[], toRecordedEvent);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return this.readRows(options).map(toRecordedEvent);
+    return this.toEvents(this.statements.all.all(options.after ?? 0, options.maxCount ?? -1) as JoinedRow[], toRecordedEvent);
   }
 
   /**
@@ -163,12 +163,14 @@ export class SqliteEventStore implements EventStore {
    * (the audit): it hashes the stored bytes themselves and parses only the events it needs to.
    */
   async readAllStored(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
-    return this.readRows(options).map(toStoredEvent);
+    return this.toEvents(this.statements.all.all(options.after ?? 0, options.maxCount ?? -1) as JoinedRow[], toStoredEvent);
   }
 
-  private readRows(options: ReadAllOptions): Row[] {
-    const rows = this.statements.all.all(options.after ?? 0, options.maxCount ?? -1) as JoinedRow[];
-    return rows.map((row) => unjoined(row) ?? (this.statements.at.get(row[0]) as Row));
+  private toEvents<Event>(rows: JoinedRow[], toEvent: (position: number, revision: number, version: number, text: string[]) => Event): Event[] {
+    return rows.map(([position, revision, version, joined]) => {
+      const text = joined.split(SEPARATOR);
+      return toEvent(position, revision, version, text.length === TEXT_COLUMNS ? text : (this.statements.textAt.get(position) as string[]));
+    });
   }
 
   async headPosition(): Promise<number> {
@@ -189,40 +191,10 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-/** The row's columns in the order of COLUMNS; null if a text column holds the separator. */
-function unjoined([position, revision, version, joined]: JoinedRow): Row | null {
-  const fields = joined.split(SEPARATOR);
-  if (fields.length !== 7) return null;
-  const [id, stream, type, data, metadata, recorded_at, hash] = fields;
-  return [position, id, stream, revision, type, version, data, metadata, recorded_at, hash];
+function toStoredEvent(position: number, revision: number, version: number, [id, stream, type, data, metadata, recorded_at, hash]: string[]): StoredEvent {
+  return { position, id, stream, revision, type, version, data, metadata, recorded_at, hash };
 }
 
-function toStoredEvent(row: Row): StoredEvent {
-  return {
-    position: row[0],
-    id: row[1],
-    stream: row[2],
-    revision: row[3],
-    type: row[4],
-    version: row[5],
-    data: row[6],
-    metadata: row[7],
-    recorded_at: row[8],
-    hash: row[9],
-  };
-}
-
-function toRecordedEvent(row: Row): RecordedEvent {
-  return {
-    position: row[0],
-    id: row[1],
-    stream: row[2],
-    revision: row[3],
-    type: row[4],
-    version: row[5],
-    data: JSON.parse(row[6]),
-    metadata: row[7] === '{}' ? {} : JSON.parse(row[7]),
-    recorded_at: row[8],
-    hash: row[9],
-  };
+function toRecordedEvent(position: number, revision: number, version: number, [id, stream, type, data, metadata, recorded_at, hash]: string[]): RecordedEvent {
+  return { position, id, stream, revision, type, version, data: JSON.parse(data), metadata: metadata === '{}' ? {} : JSON.parse(metadata), recorded_at, hash };
 }

@@ -46,6 +46,16 @@ describe('the store audit over the sqlite store\'s stored text', () => {
     expect(report.holds).to.equal(true);
   });
 
+  it('holds over names that canonical JSON escapes (a quote, a backslash, a control character), and names such an event altered', async () => {
+    const names = ['odd"stream', 'odd\\stream', 'odd\u0001stream'];
+    for (const name of names) await store.append(name, [{ type: 'Noted\u0002', data: { n: 1 } }, { type: 'Noted', data: { n: 2 } }]);
+    expect((await auditStore(store, projected)).holds).to.equal(true);
+
+    store.db.prepare('UPDATE events SET data = ? WHERE stream = ? AND revision = 0').run('{"n":3}', names[2]);
+    const report = await auditStore(store, projected);
+    expect(report.chain_breaks.map((b) => [b.stream, b.revision])).to.deep.equal([[names[2], 0]]);
+  });
+
   it('names an event whose stored text was changed, or is no longer JSON, and the totals it falsifies', async () => {
     rewrite(1, 'data', '{"credits":1,"key_id":"key_1","mode":"live","operation":"quick","reference":"r1","sector":"cards","tables":[]}');
     rewrite(0, 'metadata', '{"request_id":');
