@@ -1,12 +1,9 @@
 import { checkColumnParams, columnParams } from '../packs/manifest.js';
 import type { PackRegistry } from '../packs/registry.js';
 import type { PackDefinition, TableDefinition } from '../packs/sdk.js';
-import { dataTypeByName } from '../generation/types/index.js';
 import { mergeParams } from '../generation/plan.js';
+import { overridableOf } from '../generation/params.js';
 import type { PackCatalog, PackColumn, PackTable } from './pack-catalog.js';
-
-/** Keys and references must stay valid: they take no override at all, not even a null rate. */
-const KEY_TYPES: readonly string[] = ['id', 'reference'];
 
 /** The config machinery's view of the loaded sector packs (those the pack host accepted). */
 export function packCatalog(registry: Pick<PackRegistry, 'names' | 'require'>): PackCatalog {
@@ -28,7 +25,7 @@ function packTable(pack: PackDefinition, name: string): PackTable {
       return {
         name: columnName,
         type: definition.type,
-        overridable: [...(dataTypeByName.get(definition.type)?.overridable ?? []), ...(KEY_TYPES.includes(definition.type) ? [] : ['null_rate'])],
+        overridable: overridableOf(definition),
         checkOverride: (override) => {
           const merged = mergeParams(params, override);
           return [...checkColumnParams(definition.type, merged), ...unknownWeights(merged)];

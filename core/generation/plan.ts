@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { createAjv } from '../json-schema.js';
 import { problem } from '../problems.js';
 import { checkColumnParams, parentsOf } from '../packs/manifest.js';
-import { columnParams, mergeParams } from './params.js';
+import { columnParams, isComputed, mergeParams, overridableOf } from './params.js';
 
 export { mergeParams };
 import type { PackDefinition } from '../packs/sdk.js';
@@ -158,9 +158,11 @@ function checkOverrides(pack: PackDefinition, table: string, overrides: Record<s
     const type = dataTypeByName.get(column.type)!;
     const { null_rate, ...params } = override;
     if (null_rate !== undefined && (typeof null_rate !== 'number' || null_rate < 0 || null_rate > 1)) throw refuse('null_rate must be a number from 0 to 1');
-    const refused = Object.keys(params).filter((key) => !type.overridable.includes(key));
+    const accepted = overridableOf(column);
+    const refused = Object.keys(params).filter((key) => !accepted.includes(key));
     if (refused.length) {
-      throw refuse(`type ${type.name} does not accept ${refused.map((key) => `"${key}"`).join(', ')} as an override${type.overridable.length ? ` (it accepts ${type.overridable.join(', ')}, null_rate)` : ' (only null_rate)'}`);
+      const whose = isComputed(column) ? "the column is computed by its table's generator" : `type ${type.name}`;
+      throw refuse(`${whose} does not accept ${refused.map((key) => `"${key}"`).join(', ')} as an override (it accepts ${accepted.join(', ')})`);
     }
     const merged = mergeParams(columnParams(column), params);
     const reasons = checkColumnParams(type.name, merged);

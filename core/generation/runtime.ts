@@ -1,7 +1,7 @@
 import type { PackDefinition, RowContext, TableDefinition } from '../packs/sdk.js';
 import { helpers } from './helpers.js';
 import { localePools } from './locale-pools.js';
-import { columnParams, mergeParams } from './params.js';
+import { columnParams, isComputed, mergeParams } from './params.js';
 import type { Plan, PlanTable } from './plan.js';
 import { fmix32, hashString, mix, Rng, tableSeed } from './prng.js';
 import { dataTypeByName, type DataType, type Row, type Sampler } from './types/index.js';
@@ -117,7 +117,7 @@ export class TableRuntime {
         currencyColumn: params.currency_column as string | undefined,
         references: column.type === 'reference' ? String(column.table) : undefined,
         key: column.type === 'id' ? { prefix: String(params.prefix), tableSeed: this.seed } : undefined,
-        fill: column.type === 'reference' ? this.referenceFill(name, String(column.table)) : type.compile(params, env),
+        fill: column.type === 'reference' ? this.referenceFill(name, String(column.table)) : isComputed(column) ? unsetComputed(name) : type.compile(params, env),
       };
     });
     const keyColumn = Object.values(definition.columns).find((column) => column.type === 'id');
@@ -252,6 +252,13 @@ export class TableRuntime {
       this.busy = false;
     }
   }
+}
+
+/** The fill of a computed column: reached only when the generator did not set it. */
+function unsetComputed(column: string): Sampler {
+  return () => {
+    throw new Error(`column "${column}" is computed by the table's generator, which did not set it`);
+  };
 }
 
 /**

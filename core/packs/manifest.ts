@@ -1,5 +1,5 @@
 import { createAjv } from '../json-schema.js';
-import { columnParams } from '../generation/params.js';
+import { columnParams, isComputed } from '../generation/params.js';
 import { dataTypes } from '../generation/types/index.js';
 import type { PackDefinition } from './sdk.js';
 
@@ -44,6 +44,7 @@ export const manifestSchema = {
                 description: { type: 'string', minLength: 1 },
                 nullable: { type: 'boolean' },
                 null_rate: { type: 'number', minimum: 0, maximum: 1 },
+                computed: { type: 'boolean' },
               },
             },
           },
@@ -66,11 +67,15 @@ const validateShape = ajv.compile(manifestSchema);
 const typeParamValidators = new Map(
   dataTypes.map((type) => [type.name, ajv.compile({ type: 'object', ...type.params, additionalProperties: false, properties: { ...((type.params.properties as object) ?? {}) } })]),
 );
+/** A computed column's parameters: those it gives must be valid (a money column's currency), none is required. */
+const computedParamValidators = new Map(
+  dataTypes.map((type) => [type.name, ajv.compile({ type: 'object', additionalProperties: false, properties: { ...((type.params.properties as object) ?? {}) } })]),
+);
 
 export { columnParams };
 
-export function checkColumnParams(typeName: string, params: Record<string, unknown>): string[] {
-  const validate = typeParamValidators.get(typeName);
+export function checkColumnParams(typeName: string, params: Record<string, unknown>, { computed = false } = {}): string[] {
+  const validate = (computed ? computedParamValidators : typeParamValidators).get(typeName);
   if (!validate) return [`unknown type "${typeName}"`];
   if (validate(params)) return [];
   return (validate.errors ?? []).map((error) => `${error.instancePath || 'parameters'} ${error.message}${error.params && 'additionalProperty' in error.params ? ` "${error.params.additionalProperty}"` : ''}`);
@@ -97,7 +102,8 @@ export function checkManifest(candidate: unknown): string[] {
     if (keys.length > 1) reasons.push(`${at}: has ${keys.length} id columns; a table has at most one key`);
     for (const [columnName, column] of Object.entries(table.columns)) {
       const where = `${at}, column "${columnName}"`;
-      for (const problem of checkColumnParams(column.type, columnParams(column))) reasons.push(`${where}: ${problem}`);
+      if (column.computed === true && (column.type === 'id' || column.type === 'reference')) reasons.push(`${where}: a ${column.type} column cannot be computed (the engine derives keys and references)`);
+      for (const problem of checkColumnParams(column.type, columnParams(column), { computed: isComputed(column) })) reasons.push(`${where}: ${problem}`);
       if (column.type === 'reference') {
         const target = pack.tables[String(column.table)];
         if (!target || column.table === tableName) reasons.push(`${where}: references no other table of the pack ("${String(column.table)}")`);

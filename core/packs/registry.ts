@@ -1,6 +1,7 @@
 import { problem } from '../problems.js';
 import { GenerationProblems } from '../generation/problems.js';
 import { columnParams, parentsOf } from './manifest.js';
+import { isComputed, overridableOf } from '../generation/params.js';
 import type { PackDefinition, TableDefinition } from './sdk.js';
 import { dataTypeByName, dataTypes, describeDataType } from '../generation/types/index.js';
 
@@ -84,18 +85,17 @@ export class PackRegistry {
       default_rows: definition.default_rows,
       credits_per_1000_rows: definition.credits_per_1000_rows,
       generated_per: definition.per_parent ?? null,
-      columns: Object.entries(definition.columns).map(([column, spec]) => {
-        const type = dataTypeByName.get(spec.type)!;
-        return {
-          name: column,
-          type: spec.type,
-          nullable: Boolean(spec.nullable) || (spec.null_rate ?? 0) > 0,
-          description: spec.description,
-          example: spec.example ?? type.example,
-          params: columnParams(spec),
-          overridable: [...type.overridable, ...(spec.type === 'id' || spec.type === 'reference' ? [] : ['null_rate'])],
-        };
-      }),
+      rows_per_parent: definition.rows_per_parent !== undefined,
+      columns: Object.entries(definition.columns).map(([column, spec]) => ({
+        name: column,
+        type: spec.type,
+        nullable: Boolean(spec.nullable) || (spec.null_rate ?? 0) > 0,
+        description: spec.description,
+        example: spec.example ?? dataTypeByName.get(spec.type)!.example,
+        params: columnParams(spec),
+        computed: isComputed(spec),
+        overridable: overridableOf(spec),
+      })),
       references: Object.entries(definition.columns)
         .filter(([, spec]) => spec.type === 'reference')
         .map(([column, spec]) => ({ column, table: String(spec.table) })),

@@ -5,16 +5,16 @@
  *
  * docs/pack-author-guide.md explains every member with a complete example.
  */
-import { Rng, hashString } from '../generation/prng.js';
+import { Rng } from '../generation/prng.js';
 import type { Row } from '../generation/types/data-type.js';
 import type { Helpers } from '../generation/helpers.js';
 
 export type { Row, Helpers };
 /**
- * The engine's generator and string hash, for a pack that needs a stream of its own beyond the row's
- * (e.g. one price path that two per-parent tables of an instrument both walk): `new Rng(hashString(key), n)`.
+ * The engine's generator, for a pack that keeps streams of its own beyond `ctx.rng` and `ctx.stream`
+ * (the markets pack's price path reseeds one per year of the path): `new Rng(seed, index)`.
  */
-export { Rng, hashString };
+export { Rng };
 
 /** The column types of the catalog (GET /v1/catalog/types describes each one and its parameters). */
 export type ColumnType =
@@ -36,6 +36,12 @@ export interface ColumnDefinition {
   nullable?: boolean;
   /** Share of rows where the engine writes null instead of the value (nullable columns). */
   null_rate?: number;
+  /**
+   * The table's `row` (or `start`) always sets this column: nothing draws it, so it needs none of its
+   * type's drawing parameters (a date without `from`/`to`), and a config may override only its null_rate.
+   * Parameters it does give must be valid (a money column's `currency_column` still rounds it).
+   */
+  computed?: boolean;
   [param: string]: unknown;
 }
 

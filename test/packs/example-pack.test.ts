@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { checkPack } from '../../core/packs/test-kit.js';
-import loyalty from '../../docs/examples/loyalty/index.js';
+import loyalty, { REWARDS_BY_TIER } from '../../docs/examples/loyalty/index.js';
 import { generateInline, planFor, rowsOf } from '../generation/support.js';
 
 const examplePack = fileURLToPath(new URL('../../docs/examples/loyalty', import.meta.url));
@@ -25,5 +25,13 @@ describe("the pack author's guide example (docs/examples/loyalty)", function () 
       balances.set(movement.member_id, balance);
     }
     expect(balances.size).to.be.above(100);
+  });
+
+  it('gives each member as many rewards as its tier holds, members in order', () => {
+    const plan = planFor(loyalty, { seed: 3, tables: [{ name: 'members', rows: 300 }, { name: 'rewards', rows: 40 }] });
+    const members = rowsOf(generateInline(loyalty, plan, 'members'));
+    const rewards = rowsOf(generateInline(loyalty, plan, 'rewards'));
+    const expected = members.flatMap((member) => Array<unknown>(REWARDS_BY_TIER[String(member.tier)]).fill(member.member_id)).slice(0, 40);
+    expect(rewards.map((reward) => reward.member_id)).to.deep.equal(expected);
   });
 });

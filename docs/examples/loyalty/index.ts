@@ -1,8 +1,9 @@
 /**
  * An example third-party sector pack: a retail loyalty programme. It lives outside plugins/ and is
  * loaded the way an operator installs one (FINSYNTH_PACKS=docs/examples/loyalty). It shows a flat table,
- * a per-parent table with a running balance kept in state, an option, and a draw through `ctx.draw` so
- * that users' overrides apply. test/packs/example-pack.test.ts runs the pack test kit on it.
+ * a per-parent table with a running balance kept in state, an option, a draw through `ctx.draw` so that
+ * users' overrides apply, computed columns, and a per-parent table whose parent decides its row count
+ * (`rows_per_parent`). test/packs/example-pack.test.ts runs the pack test kit on it.
  */
 import { definePack, type RowContext } from '../../../core/packs/sdk.js';
 
@@ -17,6 +18,8 @@ interface Balance {
 }
 
 const DAY = 86_400_000;
+/** Rewards a member holds, by tier. */
+export const REWARDS_BY_TIER: Readonly<Record<string, number>> = { blue: 0, silver: 1, gold: 3 };
 
 export default definePack({
   name: 'loyalty',
@@ -46,10 +49,10 @@ export default definePack({
       columns: {
         movement_id: { type: 'id', prefix: 'mov', description: 'Key of the movement.' },
         member_id: { type: 'reference', table: 'members', description: 'The member.' },
-        kind: { type: 'enum', values: ['earn', 'redeem', 'expire'], description: 'Earned on a purchase, redeemed, or expired.' },
+        kind: { type: 'enum', values: ['earn', 'redeem', 'expire'], computed: true, description: 'Earned on a purchase, redeemed, or expired.' },
         points: { type: 'integer', distribution: 'lognormal', mu: 4, sigma: 0.8, min: 1, max: 100000, description: 'Points moved: positive when earned, negative otherwise.' },
-        balance: { type: 'integer', description: 'Balance after the movement: never negative.' },
-        at: { type: 'timestamp', from: '2025-01-01T00:00:00Z', to: '2025-12-31T23:59:59Z', description: 'When the movement happened (UTC).' },
+        balance: { type: 'integer', computed: true, description: 'Balance after the movement: never negative.' },
+        at: { type: 'timestamp', computed: true, description: 'When the movement happened (UTC), from early 2025 on.' },
       },
       start: (ctx: RowContext<MovementOptions>): Balance => ({ points: 0, clock: Date.parse('2025-01-01T00:00:00Z') + ctx.rng.next() * DAY }),
       row: (ctx: RowContext<MovementOptions>, balance: Balance) => {
@@ -67,6 +70,19 @@ export default definePack({
         balance.clock += ctx.rng.exponential(1) * 3 * DAY;
         return { kind, points, balance: balance.points, at: ctx.helpers.isoTimestamp(balance.clock) };
       },
+    },
+    rewards: {
+      description: "Rewards each member holds: three for gold members, one for silver, none for blue. Members come in order with all their rewards, up to the rows requested.",
+      default_rows: 200,
+      credits_per_1000_rows: 1,
+      per_parent: 'members',
+      columns: {
+        reward_id: { type: 'id', prefix: 'rwd', description: 'Key of the reward.' },
+        member_id: { type: 'reference', table: 'members', description: 'The member.' },
+        reward: { type: 'enum', values: ['voucher', 'free_delivery', 'lounge_pass'], weights: { voucher: 6, free_delivery: 3, lounge_pass: 1 }, description: 'What the reward is.' },
+      },
+      // The member's tier decides how many rows the member has in this table.
+      rows_per_parent: (ctx) => REWARDS_BY_TIER[String(ctx.lookup('members', ctx.parent).tier)],
     },
   },
 });
