@@ -71,7 +71,7 @@ const limitsSchema = {
 };
 const columnSchema = {
   type: 'object',
-  required: ['name', 'type', 'nullable', 'description', 'params', 'overridable'],
+  required: ['name', 'type', 'nullable', 'description', 'params', 'computed', 'overridable'],
   properties: {
     name: { type: 'string' },
     type: { type: 'string', description: 'A data type of GET /v1/catalog/types.' },
@@ -79,18 +79,23 @@ const columnSchema = {
     description: { type: 'string' },
     example: {},
     params: { type: 'object', description: "The type's parameters as the pack sets them." },
+    computed: { type: 'boolean', description: "Set by the table's generator rather than drawn: a config may override only its null_rate." },
     overridable: { type: 'array', items: { type: 'string' }, description: 'What a generation config may override for this column.' },
   },
 };
 const tableSchema = {
   type: 'object',
-  required: ['name', 'description', 'default_rows', 'credits_per_1000_rows', 'generated_per', 'columns', 'references', 'parents', 'options'],
+  required: ['name', 'description', 'default_rows', 'credits_per_1000_rows', 'generated_per', 'rows_per_parent', 'columns', 'references', 'parents', 'options'],
   properties: {
     name: { type: 'string' },
     description: { type: 'string' },
     default_rows: { type: 'integer' },
     credits_per_1000_rows: { type: 'number', description: 'The row cost: credits per 1,000 rows, rounded up per table, at least 1.' },
     generated_per: { type: ['string', 'null'], description: 'Generated per row of this parent table.' },
+    rows_per_parent: {
+      type: 'boolean',
+      description: "True when each parent row decides how many rows it has here (a loan's term): the table is the parents' complete runs in order, up to the rows requested. False: the requested rows are spread over the parents.",
+    },
     columns: { type: 'array', items: columnSchema },
     references: { type: 'array', items: { type: 'object', required: ['column', 'table'], properties: { column: { type: 'string' }, table: { type: 'string' } } } },
     parents: { type: 'array', items: { type: 'string' }, description: 'The tables this one references.' },

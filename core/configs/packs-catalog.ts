@@ -2,7 +2,7 @@ import { checkColumnParams, columnParams } from '../packs/manifest.js';
 import type { PackRegistry } from '../packs/registry.js';
 import type { PackDefinition, TableDefinition } from '../packs/sdk.js';
 import { mergeParams } from '../generation/plan.js';
-import { overridableOf } from '../generation/params.js';
+import { isComputed, overridableOf } from '../generation/params.js';
 import type { PackCatalog, PackColumn, PackTable } from './pack-catalog.js';
 
 /** The config machinery's view of the loaded sector packs (those the pack host accepted). */
@@ -28,7 +28,7 @@ function packTable(pack: PackDefinition, name: string): PackTable {
         overridable: overridableOf(definition),
         checkOverride: (override) => {
           const merged = mergeParams(params, override);
-          return [...checkColumnParams(definition.type, merged), ...unknownWeights(merged)];
+          return [...checkColumnParams(definition.type, merged, { computed: isComputed(definition) }), ...unknownWeights(merged)];
         },
       };
     }),

@@ -165,7 +165,7 @@ function checkOverrides(pack: PackDefinition, table: string, overrides: Record<s
       throw refuse(`${whose} does not accept ${refused.map((key) => `"${key}"`).join(', ')} as an override (it accepts ${accepted.join(', ')})`);
     }
     const merged = mergeParams(columnParams(column), params);
-    const reasons = checkColumnParams(type.name, merged);
+    const reasons = checkColumnParams(type.name, merged, { computed: isComputed(column) });
     if (reasons.length) throw refuse(reasons.join('; '));
     // Compiling catches what a schema cannot (weights naming values that do not exist, empty ranges).
     if (Object.keys(params).length) {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { packCatalog } from '../../core/configs/packs-catalog.js';
 import { loadPacks } from '../../core/packs/loader.js';
 import { ProblemError } from '../../core/problems.js';
 
@@ -19,6 +20,21 @@ describe('the pack registry (catalog descriptions)', () => {
     expect(iban).to.include({ json_type: 'string' });
     expect(iban.params.type).to.equal('object');
     expect(JSON.parse(JSON.stringify(catalog))).to.deep.equal(catalog);
+  });
+
+  it('marks computed columns (only null_rate overridable) and tables whose parents decide their rows', async () => {
+    const registry = await loadPacks();
+    const schedule = registry.describeTable('lending', 'repayment_schedule')!;
+    expect(schedule).to.include({ generated_per: 'loans', rows_per_parent: true });
+    expect(schedule.columns.find((column) => column.name === 'due_date')).to.deep.include({ computed: true, params: {}, overridable: ['null_rate'] });
+    const loans = registry.describeTable('lending', 'loans')!;
+    expect(loans.rows_per_parent).to.equal(false);
+    expect(loans.columns.find((column) => column.name === 'principal')).to.deep.include({ computed: false });
+    expect(registry.describeTable('cards', 'transactions')!.rows_per_parent).to.equal(false);
+    // the config rules see the same: a null rate on a computed date is a valid override, its range is not one
+    const dueDate = packCatalog(registry).tables('lending')!.find((table) => table.name === 'repayment_schedule')!.columns.find((column) => column.name === 'due_date')!;
+    expect(dueDate.overridable).to.deep.equal(['null_rate']);
+    expect(dueDate.checkOverride({})).to.deep.equal([]);
   });
 
   it('answers unknown-sector for a sector it does not have, and undefined for an unknown table', async () => {

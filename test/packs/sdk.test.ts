@@ -146,6 +146,48 @@ describe('the pack SDK', () => {
     expect(other.map((harvest) => harvest.season)).not.to.deep.equal([...harvests.values()]);
   });
 
+  describe('computed columns', () => {
+    const ledger = definePack({
+      name: 'ledger',
+      version: '1.0.0',
+      description: 'Entries.',
+      tables: {
+        entries: {
+          description: 'Entries.',
+          default_rows: 10,
+          credits_per_1000_rows: 1,
+          columns: {
+            entry_id: { type: 'id', prefix: 'ent', description: 'Key.' },
+            booked_on: { type: 'date', computed: true, description: 'Set by the generator: no range needed.' },
+            currency: { type: 'currency', computed: true, description: 'Set by the generator.' },
+            amount: { type: 'money', currency_column: 'currency', computed: true, description: 'Rounded to the currency set by the generator.' },
+          },
+          row: (ctx) => (ctx.index === 3 ? { booked_on: '2025-01-01', amount: 1.234 } : { booked_on: '2025-01-01', currency: 'JPY', amount: 1.6 }),
+        },
+      },
+    });
+
+    it('need no drawing parameters, but the ones they give must be valid, and keys cannot be computed', () => {
+      expect(checkManifest(ledger)).to.deep.equal([]);
+      const entries = ledger.tables.entries;
+      const reasons = checkManifest({ ...ledger, tables: { entries: { ...entries, columns: { ...entries.columns, entry_id: { type: 'id', prefix: 'ent', computed: true, description: 'Key.' }, booked_on: { type: 'date', from: 'soon', computed: true, description: 'x' } } } } });
+      expect(reasons.join('\n')).to.contain('column "entry_id": a id column cannot be computed').and.to.contain('column "booked_on": /from must match format "date"');
+    });
+
+    it('take only null_rate as an override, and a config naming another parameter is refused', () => {
+      expect(() => planFor(ledger, { seed: 1, tables: [{ name: 'entries', columns: { booked_on: { null_rate: 0.5 } } }] })).not.to.throw();
+      expect(() => planFor(ledger, { seed: 1, tables: [{ name: 'entries', columns: { booked_on: { from: '2020-01-01', to: '2020-12-31' } } }] }))
+        .to.throw(ProblemError, 'column "booked_on": the column is computed by its table\'s generator does not accept "from", "to" as an override (it accepts null_rate)');
+    });
+
+    it('are written as the generator sets them (money rounded to its currency), and one it leaves unset fails naming the column', () => {
+      const plan = planFor(ledger, { seed: 1, tables: [{ name: 'entries', rows: 3 }] });
+      expect(rowsOf(generateInline(ledger, plan, 'entries')).map((row) => [row.currency, row.amount])).to.deep.equal([['JPY', 2], ['JPY', 2], ['JPY', 2]]);
+      const failing = planFor(ledger, { seed: 1, tables: [{ name: 'entries', rows: 5 }] });
+      expect(() => generateInline(ledger, failing, 'entries')).to.throw('column "currency" is computed by the table\'s generator, which did not set it');
+    });
+  });
+
   it('helpers.weightedPick draws each key at its share of the weights, never a zero weight, the same for the same stream', () => {
     const rng = new Rng(7, 0);
     const weights = { a: 1, b: 3, never: 0, c: 6 };
