@@ -32,7 +32,6 @@ export interface JobView {
 /** A job's credit reservation that is neither settled nor released yet. */
 export interface HeldReservation {
   account_id: string;
-  mode: Mode;
 }
 
 export interface JobsState {
@@ -121,7 +120,7 @@ function apply(state: JobsState, recorded: RecordedEvent): JobsState {
 }
 
 function applyReservation(state: JobsState, event: RecordedEvent & ReservationEvent): JobsState {
-  if (event.type === 'CreditsReserved') state.heldReservations[event.data.reference] = { account_id: accountIdOfStream(event.stream)!, mode: event.data.mode };
+  if (event.type === 'CreditsReserved') state.heldReservations[event.data.reference] = { account_id: accountIdOfStream(event.stream)! };
   else delete state.heldReservations[event.data.reference];
   return state;
 }
