@@ -130,6 +130,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     onError: logFailure('job runner failed'),
   });
   if (background) jobs.runner.start();
+  const usageRecords = new UsageRecords(store, registry, usageRecordTableFor(store));
+  if (background) usageRecords.start(1000, logFailure('usage records catch-up failed'));
   return {
     config,
     clock,
@@ -138,7 +140,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     registry,
     commands,
     projections: runner,
-    usageRecords: new UsageRecords(store, registry, usageRecordTableFor(store)),
+    usageRecords,
     credits,
     billing,
     configs,
@@ -152,6 +154,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     async close() {
       if (background) await jobs.runner.stop({ handOver: true });
       await renewals?.stop();
+      await usageRecords.stop();
       await runner.stop();
       await engine.close();
       redis?.disconnect();

@@ -71,6 +71,7 @@ const HANDLED = new Set(['CreditsDebited', 'CreditsRefunded', 'CreditsReserved',
 export class UsageRecords {
   private tail: Promise<unknown> = Promise.resolve();
   private queued: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: EventStore,
@@ -89,6 +90,22 @@ export class UsageRecords {
       return this.pass();
     });
     return this.queued;
+  }
+
+  /**
+   * Catches up every `intervalMs` in the background, so that a read finds little left to apply (the
+   * first read after a long quiet time would otherwise apply everything written meanwhile).
+   */
+  start(intervalMs: number, onError: (error: unknown) => void): void {
+    this.timer ??= setInterval(() => this.catchUp().catch(onError), intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the background catch-up; resolves once a pass in progress has ended. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.tail;
   }
 
   /** Replays the records from the first event. */

@@ -1,5 +1,11 @@
 import { expect } from 'chai';
 import { SqliteEventStore } from '../../core/store/sqlite-store.js';
+import { MemoryEventStore } from '../../core/store/memory-store.js';
+import { CreditsService } from '../../core/credits/credits-service.js';
+import { CommandHandler } from '../../core/domain/command-handler.js';
+import { accountDecider, accountStream } from '../../core/domain/account/index.js';
+import { eventDefinitions } from '../../core/domain/events.js';
+import { EventRegistry } from '../../core/events/registry.js';
 import { MemoryUsageRecordTable } from '../../projections/usage-records-memory.js';
 import { SqliteUsageRecordTable } from '../../projections/usage-records-sqlite.js';
 import { UsageRecords, type UsageRecord, type UsageRecordTable } from '../../projections/usage-records.js';
@@ -76,5 +82,24 @@ describe('the usage records table', () => {
     const records = await allRecords(services.usageRecords.table, accounts[1]!.accountId);
     expect(records).to.have.length(operations + 1);
     expect(new Set(records.map((record) => record.id)).size).to.equal(operations + 1);
+  });
+});
+
+describe('the usage records background catch-up', () => {
+  it('applies new events without waiting for a read', async () => {
+    const store = new MemoryEventStore();
+    const registry = new EventRegistry(eventDefinitions);
+    const commands = new CommandHandler(store, registry);
+    await commands.handle(accountDecider, accountStream('acc_1'), { type: 'OpenAccount', accountId: 'acc_1', tier: 'free', at: '2026-01-01T00:00:00.000Z' });
+    const credits = new CreditsService(commands);
+    await credits.grant({ accountId: 'acc_1', amount: 10, reference: 'g', reason: 'test' });
+    const records = new UsageRecords(store, registry, new MemoryUsageRecordTable());
+    const errors: unknown[] = [];
+    records.start(5, (error) => errors.push(error));
+    const { position } = await credits.debit({ accountId: 'acc_1', mode: 'live', keyId: null, reference: 'req_1', operation: 'quick', sector: 'cards', tables: [], credits: 1 });
+    while ((await records.table.checkpoint()) < position) await new Promise((resolve) => setTimeout(resolve, 5));
+    await records.stop();
+    expect((await records.table.page('acc_1', {}, 10)).map((record) => record.reference)).to.deep.equal(['req_1']);
+    expect(errors).to.deep.equal([]);
   });
 });
