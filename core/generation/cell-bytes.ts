@@ -1,5 +1,5 @@
 import type { ByteSink } from './byte-sink.js';
-import { isoDateOfDay } from './time-format.js';
+import { isoDateOfDay, isoTimestamp } from './time-format.js';
 
 /**
  * Numbers and instants written as ASCII digits straight into a ByteSink. The text is the same as
@@ -64,20 +64,37 @@ export function writeFixed(out: ByteSink, value: number, digits: number): void {
   buffer[--at] = 46;
 }
 
+/** YYYY-MM-DD of recent days as bytes, direct-mapped by day number (a chunk's rows span few days). */
+const DATE_BYTES = 10;
+const DATE_SLOTS = 4096;
+const dateSlotDays = new Float64Array(DATE_SLOTS).fill(NaN);
+const dateBytes = new Uint8Array(DATE_SLOTS * DATE_BYTES);
+
+function cacheDate(slot: number, day: number): void {
+  const date = isoDateOfDay(day);
+  dateSlotDays[slot] = day;
+  if (date.length !== DATE_BYTES) {
+    dateBytes[slot * DATE_BYTES + 4] = 0; // not YYYY-MM-DD: written the slow way
+    return;
+  }
+  for (let i = 0; i < DATE_BYTES; i++) dateBytes[slot * DATE_BYTES + i] = date.charCodeAt(i);
+}
+
 /**
  * YYYY-MM-DDTHH:MM:SS.mmmZ of an instant in ms since the epoch (fractions of a ms dropped), the same
- * text as isoTimestamp. The date comes from isoTimestamp's own cache of days; the time is arithmetic.
+ * text as isoTimestamp: the date's bytes from a cache of days, the time by arithmetic.
  */
 export function writeIsoTimestamp(out: ByteSink, ms: number): void {
   const whole = Math.floor(ms);
   const day = Math.floor(whole / DAY_MS);
   let rest = whole - day * DAY_MS;
-  const date = isoDateOfDay(day);
-  const n = date.length;
-  out.reserve(n + 14);
+  out.reserve(DATE_BYTES + 14);
   const buffer = out.buffer;
   let at = out.length;
-  for (let i = 0; i < n; i++) buffer[at++] = date.charCodeAt(i);
+  const slot = day & (DATE_SLOTS - 1);
+  if (dateSlotDays[slot] !== day) cacheDate(slot, day);
+  if (dateBytes[slot * DATE_BYTES + 4] !== 45) return out.ascii(isoTimestamp(ms)); // a year of more than four digits
+  for (let i = slot * DATE_BYTES, end = i + DATE_BYTES; i < end; i++) buffer[at++] = dateBytes[i];
   const hours = Math.floor(rest / 3_600_000);
   rest -= hours * 3_600_000;
   const minutes = Math.floor(rest / 60_000);

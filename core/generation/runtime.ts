@@ -53,10 +53,11 @@ export interface CompiledColumn {
   /** Reference columns: the table they point at. */
   references?: string;
   /**
-   * Key columns (type id): left out of output rows by the engine's completion, for the writer to print
-   * from the row's index without a string (rows looked up by other tables still carry them).
+   * Key and reference columns: the key of row `rowOf(index)` of a table. Left out of output rows by the
+   * engine's completion, for the writer to print without a string (rows looked up by other tables, and
+   * values a generator sets itself, are as before).
    */
-  key?: { prefix: string; tableSeed: number };
+  key?: { prefix: string; tableSeed: number; rowOf: (index: number) => number };
   fill: Sampler;
 }
 
@@ -116,7 +117,7 @@ export class TableRuntime {
         currency: params.currency as string | undefined,
         currencyColumn: params.currency_column as string | undefined,
         references: column.type === 'reference' ? String(column.table) : undefined,
-        key: column.type === 'id' ? { prefix: String(params.prefix), tableSeed: this.seed } : undefined,
+        key: column.type === 'id' ? { prefix: String(params.prefix), tableSeed: this.seed, rowOf: (index: number) => index } : column.type === 'reference' ? this.referenceKey(name, String(column.table)) : undefined,
         fill: column.type === 'reference' ? this.referenceFill(name, String(column.table)) : isComputed(column) ? unsetComputed(name) : type.compile(params, env),
       };
     });
@@ -126,6 +127,13 @@ export class TableRuntime {
     this.completeOutput = compileCompletion(this.columns, true);
     this.parentColumn = this.columns.find((column) => column.references !== undefined && column.references === this.parentTable)?.name;
     this.context = new TableContext(this, planned.options);
+  }
+
+  private referenceKey(column: string, table: string): CompiledColumn['key'] {
+    const parent = this.plan.table(table);
+    if (!parent.keyPrefix) return undefined;
+    const rowOf = table === this.parentTable ? () => this.context.parent : (index: number) => this.refIndex(column, index);
+    return { prefix: parent.keyPrefix, tableSeed: parent.seed, rowOf };
   }
 
   private referenceFill(column: string, table: string): Sampler {

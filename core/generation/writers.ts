@@ -126,10 +126,10 @@ function timestampEncoder(fallback: (out: ByteSink, value: unknown) => void, quo
   };
 }
 
-/** A key column the engine left out of the row (see CompiledColumn.key): printed from the row's index. */
-function keyEncoder({ prefix, tableSeed }: { prefix: string; tableSeed: number }, fallback: (out: ByteSink, value: unknown) => void, quoted: boolean): Encode {
+/** A key or reference column the engine left out of the row (see CompiledColumn.key): printed from the row's index. */
+function keyEncoder({ prefix, tableSeed, rowOf }: NonNullable<CompiledColumn['key']>, fallback: (out: ByteSink, value: unknown) => void, quoted: boolean): Encode {
   const prefixBytes = bytesOf(prefix);
-  return (out, value, _row, index) => (value === undefined ? writeRowKey(out, prefixBytes, tableSeed, index, quoted) : fallback(out, value));
+  return (out, value, _row, index) => (value === undefined ? writeRowKey(out, prefixBytes, tableSeed, rowOf(index), quoted) : fallback(out, value));
 }
 
 function encoderOf(column: CompiledColumn, generic: (out: ByteSink, value: unknown) => void, quoted: boolean): Encode {
