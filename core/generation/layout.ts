@@ -84,7 +84,7 @@ export class ChunkLayout {
  * rows are reached (the last parent's run may be cut there); a new chunk starts at the first parent after
  * CHUNK_ROWS rows or MAX_PARENTS_PER_CHUNK parents. `starts` and `firstRows` are each chunk's first parent
  * and first row; `end` is one past the last parent with rows. The walk runs the pack's `rows_per_parent`
- * once per parent it passes, in the thread that lays the table out; it is kept per plan.
+ * once per parent it passes, in the thread that lays the table out; it is kept per plan (by content).
  */
 export interface ParentWalk {
   starts: number[];
@@ -92,10 +92,17 @@ export interface ParentWalk {
   end: number;
 }
 
-const walks = new WeakMap<Plan, Map<string, ParentWalk>>();
+/**
+ * Parents a walk may pass: it runs in the thread that plans or lays out the table (the service's main
+ * thread), at the cost of generating each parent row, so it is bounded (a few seconds of work).
+ */
+export const MAX_WALKED_PARENTS = 250_000;
+/** Walks by plan content and table: a job's plan comes back from its events as another object. */
+const walks = new Map<string, ParentWalk>();
+const WALKS_KEPT = 32;
 
 export function parentWalk(pack: PackDefinition, plan: Plan, table: string, { maxParents }: { maxParents?: number } = {}): ParentWalk {
-  const known = walks.get(plan)?.get(table);
+  const known = walks.get(walkKey(plan, table));
   if (known) return known;
   const definition = pack.tables[table];
   const parentTable = definition.per_parent!;
@@ -109,6 +116,13 @@ export function parentWalk(pack: PackDefinition, plan: Plan, table: string, { ma
   let inChunk = chunkRows;
   let parentsInChunk = 0;
   while (row < rows) {
+    if (parent >= MAX_WALKED_PARENTS) {
+      throw problem(
+        GenerationProblems.invalidPlan,
+        `Table "${table}" asks for ${rows} rows, and its parent table "${parentTable}" decides how many rows each of its rows has: ${parent} of them hold ${row}. A request may reach through at most ${MAX_WALKED_PARENTS} of them; ask for at most ${row} rows of "${table}" in one request.`,
+        { table, rows_available: row },
+      );
+    }
     if (parent >= parents) {
       throw problem(
         GenerationProblems.invalidPlan,
@@ -128,10 +142,17 @@ export function parentWalk(pack: PackDefinition, plan: Plan, table: string, { ma
     parent++;
   }
   walk.end = parent;
-  let byTable = walks.get(plan);
-  if (!byTable) walks.set(plan, (byTable = new Map()));
-  byTable.set(table, walk);
+  keep(plan, table, walk);
   return walk;
+}
+
+function walkKey(plan: Plan, table: string): string {
+  return `${table}\u0000${JSON.stringify(plan)}`;
+}
+
+function keep(plan: Plan, table: string, walk: ParentWalk): void {
+  if (walks.size >= WALKS_KEPT) walks.delete(walks.keys().next().value!);
+  walks.set(walkKey(plan, table), walk);
 }
 
 /**
@@ -140,17 +161,17 @@ export function parentWalk(pack: PackDefinition, plan: Plan, table: string, { ma
  * whose runs hold fewer rows than asked for is refused with the number they hold.
  */
 export function fitParentRuns(pack: PackDefinition, plan: Plan, maxRows: number): void {
+  const walked: [string, ParentWalk][] = [];
   for (const table of plan.tables) {
     const parentTable = pack.tables[table.name].rows_per_parent ? pack.tables[table.name].per_parent : undefined;
     if (!parentTable) continue;
     const parent = plan.tables.find((t) => t.name === parentTable)!;
-    if (parent.requested) {
-      parentWalk(pack, plan, table.name);
-      continue;
-    }
-    const walk = parentWalk(pack, plan, table.name, { maxParents: Math.min(maxRows, Math.max(parent.rows, 100 * table.rows)) });
-    parent.rows = Math.max(parent.rows, walk.end);
+    const walk = parentWalk(pack, plan, table.name, parent.requested ? {} : { maxParents: Math.min(maxRows, Math.max(parent.rows, 100 * table.rows)) });
+    if (!parent.requested) parent.rows = Math.max(parent.rows, walk.end);
+    walked.push([table.name, walk]);
   }
+  // The walks hold for the plan as it now is (a parent's rows do not depend on how many there are).
+  for (const [table, walk] of walked) keep(plan, table, walk);
 }
 
 /**

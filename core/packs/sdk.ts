@@ -81,8 +81,9 @@ export interface RowContext<O = Record<string, unknown>> {
   /**
    * A random stream of its own, named: seeded from (plan seed, the parent table, `ctx.parent`, name) in a
    * per-parent table, so every table generated per the same parent draws the same numbers from it (two
-   * tables walking one price path); from (plan seed, this table, `ctx.index`, name) in a flat table.
-   * Each call starts the stream afresh.
+   * tables walking one price path); from (plan seed, this table, `ctx.index`, name) in a flat table —
+   * the same stream as its per-parent tables', so a `rows_per_parent` can re-derive what the parent row
+   * drew from it without looking the parent up. Each call starts the stream afresh.
    */
   stream(name: string): Rng;
   /** Realistic identifiers and reference data (IBAN, PAN, ISIN, currencies, countries, MCCs, rounding). */

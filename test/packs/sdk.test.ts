@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { helpers } from '../../core/generation/helpers.js';
+import { MAX_WALKED_PARENTS } from '../../core/generation/layout.js';
 import { Rng } from '../../core/generation/prng.js';
 import { checkManifest } from '../../core/packs/manifest.js';
 import { definePack, type RowContext } from '../../core/packs/sdk.js';
@@ -26,7 +27,9 @@ const orchard = definePack({
       columns: {
         tree_id: { type: 'id', prefix: 'tree', description: 'Key.' },
         fruits: { type: 'integer', distribution: 'uniform', min: 0, max: 7, description: 'How many fruits the tree bears.' },
+        season: { type: 'decimal', scale: 6, computed: true, description: 'From the named stream that its per-tree tables read too.' },
       },
+      row: (ctx) => ({ season: Math.round(ctx.stream('season').next() * 1e6) / 1e6 }),
     },
     fruits: {
       description: 'The fruits of each tree, as many as it bears.',
@@ -127,6 +130,14 @@ describe('the pack SDK', () => {
       expect(trees.slice(0, -1).reduce((sum, tree) => sum + Number(tree.fruits), 0)).to.be.lessThan(500);
     });
 
+    it('refuses a request that would walk more than MAX_WALKED_PARENTS parents, saying how many rows they hold', function () {
+      this.timeout(120_000);
+      // given trees bearing 3.5 fruits on average: twice as many fruits as trees a walk may pass hold more
+      expect(() => planFor(orchard, { seed: 1, tables: [{ name: 'fruits', rows: 7 * MAX_WALKED_PARENTS }] }))
+        .to.throw(ProblemError, `A request may reach through at most ${MAX_WALKED_PARENTS} of them`)
+        .with.property('extensions').that.has.property('rows_available').within(3.4 * MAX_WALKED_PARENTS, 3.6 * MAX_WALKED_PARENTS);
+    });
+
     it('refuses more rows than requested parents hold, with the number they hold', () => {
       const trees = rowsOf(generate([{ name: 'trees', rows: 4 }], 2).text('trees'));
       const held = trees.reduce((sum, tree) => sum + Number(tree.fruits), 0);
@@ -136,9 +147,11 @@ describe('the pack SDK', () => {
     });
   });
 
-  it('ctx.stream(name) gives every table generated per the same parent the same stream, and other parents and seeds others', () => {
+  it('ctx.stream(name) is the same for a parent row and every table generated per it, and differs between parents and seeds', () => {
     const { text } = generate([{ name: 'trees', rows: 50 }, { name: 'fruits', rows: 100 }, { name: 'harvests', rows: 50 }], 5);
     const harvests = new Map(rowsOf(text('harvests')).map((harvest) => [harvest.tree_id, harvest.season]));
+    // the parent's own row draws the same stream: a rows_per_parent hook can re-derive it without a lookup
+    expect(rowsOf(text('trees')).map((tree) => tree.season)).to.deep.equal([...harvests.values()]);
     const fruits = rowsOf(text('fruits'));
     expect(fruits.filter((fruit) => fruit.season !== harvests.get(fruit.tree_id))).to.deep.equal([]);
     expect(new Set(harvests.values()).size).to.equal(50);
