@@ -106,7 +106,7 @@ export default definePack({
     },
     repayment_schedule: {
       description: 'Each loan\'s repayment schedule by the annuity formula, one row per monthly instalment over the loan\'s term_months (its principal and interest, the balance before and after), and the repayment made against it: on time, late, missed, or not collected after the loan defaulted. Per loan the principals sum to the loan\'s principal and the payments to principal plus interest; the last instalment absorbs the rounding. Loans come in order with their whole schedules, up to the rows requested (the last loan\'s schedule may stop there).',
-      default_rows: 120_000,
+      default_rows: 110_000,
       credits_per_1000_rows: 2,
       per_parent: 'loans',
       options: {

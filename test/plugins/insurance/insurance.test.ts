@@ -5,6 +5,7 @@ import { INSURANCE_PRODUCTS } from '../../../plugins/insurance/products.js';
 import { helpers } from '../../../core/generation/helpers.js';
 import { checkManifest } from '../../../core/packs/manifest.js';
 import { checkPack } from '../../../core/packs/test-kit.js';
+import { planFor } from '../../generation/support.js';
 import { generateTables, groupBy, minor } from '../support/rows.js';
 
 const digitsOf = (currency: unknown) => helpers.minorUnits(String(currency));
@@ -12,6 +13,16 @@ const digitsOf = (currency: unknown) => helpers.minorUnits(String(currency));
 describe('insurance pack', () => {
   it('passes its manifest', () => {
     expect(checkManifest(pack)).to.deep.equal([]);
+  });
+
+  it('plans every table at its default rows whatever the seed (the parents\' counts hold the defaults)', () => {
+    fc.assert(
+      fc.property(fc.nat(), (seed) => {
+        const plan = planFor(pack, { seed, tables: Object.keys(pack.tables).map((name) => ({ name })) });
+        expect(plan.tables.map((table) => table.rows)).to.deep.equal(Object.values(pack.tables).map((table) => table.default_rows));
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('passes the pack test kit: types, nulls, keys, references, formats, same bytes with 1 and 4 workers', async function () {
