@@ -72,7 +72,8 @@ export async function auditRange(store: EventStore, range: AuditRange): Promise<
   const chain = new ChainChecker();
   const chainBreaks: ChainBreak[] = [];
   const openings: StoredEvent[] = [];
-  const accounts = new Map<string, AccountPartial>();
+  // By stream, as the events name it: the account id is cut out of each stream's name once, not per event.
+  const partials = new Map<string, AccountPartial | null>();
   let events = 0;
   for (let after = range.after; after < range.until; ) {
     const page = await readStoredPage(store, { after, maxCount: Math.min(PAGE, range.until - after) });
@@ -87,12 +88,15 @@ export async function auditRange(store: EventStore, range: AuditRange): Promise<
         const reason = chain.checkStored(event);
         if (reason) chainBreaks.push({ stream: event.stream, revision: event.revision, position: event.position, reason });
       }
-      const accountId = accountIdOfStream(event.stream);
-      if (accountId !== null) fold(accounts, accountId, event);
+      let partial = partials.get(event.stream);
+      if (partial === undefined) partials.set(event.stream, (partial = accountIdOfStream(event.stream) === null ? null : emptyPartial()));
+      if (partial !== null) fold(partial, event);
     }
     if (page.length === 0) break;
     after = page.at(-1)!.position;
   }
+  const accounts = new Map<string, AccountPartial>();
+  for (const [stream, partial] of partials) if (partial !== null) accounts.set(accountIdOfStream(stream)!, partial);
   return { events, chain_breaks: chainBreaks, openings, heads: chain.lastSeen(), accounts };
 }
 
@@ -127,9 +131,7 @@ export function emptyPartial(): AccountPartial {
   return { credits_available: 0, credits_reserved: 0, lowest: { credits_available: 0, position: 0 }, usage: { live: 0, test: 0 }, billed: {} };
 }
 
-function fold(accounts: Map<string, AccountPartial>, accountId: string, stored: StoredEvent): void {
-  let account = accounts.get(accountId);
-  if (!account) accounts.set(accountId, (account = emptyPartial()));
+function fold(account: AccountPartial, stored: StoredEvent): void {
   if (!FOLDED_TYPES.has(stored.type)) return;
   const event = { type: stored.type, data: scalarMembers(stored.data, FOLDED_MEMBERS) ?? (JSON.parse(stored.data) as unknown) };
   switch (event.type) {
@@ -156,5 +158,8 @@ function fold(accounts: Map<string, AccountPartial>, accountId: string, stored: 
   if (!change) return;
   account.credits_available += change.available;
   account.credits_reserved += change.reserved;
-  if (account.credits_available < account.lowest.credits_available) account.lowest = { credits_available: account.credits_available, position: stored.position };
+  if (account.credits_available < account.lowest.credits_available) {
+    account.lowest.credits_available = account.credits_available;
+    account.lowest.position = stored.position;
+  }
 }

@@ -191,10 +191,15 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-function toStoredEvent(position: number, revision: number, version: number, [id, stream, type, data, metadata, recorded_at, hash]: string[]): StoredEvent {
-  return { position, id, stream, revision, type, version, data, metadata, recorded_at, hash };
+// The text columns by index rather than destructured: this runs for every event read.
+function toStoredEvent(position: number, revision: number, version: number, text: string[]): StoredEvent {
+  return { position, id: text[0], stream: text[1], revision, type: text[2], version, data: text[3], metadata: text[4], recorded_at: text[5], hash: text[6] };
 }
 
-function toRecordedEvent(position: number, revision: number, version: number, [id, stream, type, data, metadata, recorded_at, hash]: string[]): RecordedEvent {
-  return { position, id, stream, revision, type, version, data: JSON.parse(data), metadata: metadata === '{}' ? {} : JSON.parse(metadata), recorded_at, hash };
+function toRecordedEvent(position: number, revision: number, version: number, text: string[]): RecordedEvent {
+  const metadata = text[4];
+  return {
+    position, id: text[0], stream: text[1], revision, type: text[2], version,
+    data: JSON.parse(text[3]), metadata: metadata === '{}' ? {} : JSON.parse(metadata), recorded_at: text[5], hash: text[6],
+  };
 }
