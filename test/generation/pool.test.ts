@@ -96,7 +96,7 @@ describe('warming the generation pool', function () {
     const loaded = new Set<number>();
     const generated = new Set<number>();
     channel.onmessage = (event) => {
-      const message = (event as MessageEvent<{ loaded?: number; generated?: number }>).data;
+      const message = (event as { data: { loaded?: number; generated?: number } }).data;
       if (message.loaded !== undefined) loaded.add(message.loaded);
       if (message.generated !== undefined) generated.add(message.generated);
     };
