@@ -74,7 +74,8 @@ export async function auditStore(store: EventStore, projected: ProjectedTotals, 
 
 /**
  * Chunks per thread: enough that a thread which started late or ran slower takes fewer of them, few
- * enough that each chunk's start (reading the event before it of every stream it holds) stays cheap.
+ * enough that what each chunk hands back (each stream's first and last event in it, each account's
+ * sums) stays small.
  */
 const CHUNKS_PER_THREAD = 8;
 
