@@ -295,6 +295,8 @@ class TableContext implements RowContext<Record<string, unknown>> {
   readonly rng: Rng;
   readonly draw: Record<string, (row?: Row) => unknown>;
   readonly helpers = helpers;
+  private lastTableName = '';
+  private lastTable: TableRuntime | undefined;
 
   constructor(
     private readonly runtime: TableRuntime,
@@ -310,15 +312,24 @@ class TableContext implements RowContext<Record<string, unknown>> {
   }
 
   lookup(table: string, index: number): Row {
-    return this.runtime.plan.table(table).lookup(index);
+    return this.tableNamed(table).lookup(index);
   }
 
   key(table: string, index: number): string {
-    return this.runtime.plan.table(table).key(index);
+    return this.tableNamed(table).key(index);
   }
 
   refOf(table: string, index: number, column: string): number {
-    return this.runtime.plan.table(table).refIndex(column, index);
+    return this.tableNamed(table).refIndex(column, index);
+  }
+
+  /** Generators ask for the same table row after row: the last one is kept at hand. */
+  private tableNamed(table: string): TableRuntime {
+    if (table !== this.lastTableName || !this.lastTable) {
+      this.lastTable = this.runtime.plan.table(table);
+      this.lastTableName = table;
+    }
+    return this.lastTable;
   }
 
   rowsOf(table: string): number {

@@ -1,4 +1,4 @@
-import { definePack, type Row, type RowContext } from '../../core/packs/sdk.js';
+import { definePack, type Helpers, type Row, type RowContext } from '../../core/packs/sdk.js';
 import { UNITS_PER_EURO } from './euro-rates.js';
 import { FRAUD_ABROAD, HOME_COUNTRIES, fraudPatterns, meanBurst, type FraudPattern } from './fraud-patterns.js';
 
@@ -19,6 +19,7 @@ interface CardState {
   home: string;
   regular_merchants: number[];
   clock: number;
+  merchants: number;
   episode: { pattern: FraudPattern; left: number } | null;
   episode_start_rate: number;
   mean_gap_ms: number;
@@ -156,6 +157,7 @@ export default definePack({
           home,
           regular_merchants: regular,
           clock: Date.parse(ctx.options.start_date) + ctx.rng.next() * (period / Math.max(1, ctx.count)),
+          merchants: ctx.rowsOf('merchants'),
           episode: null,
           // An episode of mean length m started with probability s per row gives a fraud share r when s = r / (m(1 - r) + r).
           episode_start_rate: rate / (meanBurst * (1 - rate) + rate),
@@ -182,17 +184,18 @@ export default definePack({
           if (--episode.left === 0) card.episode = null;
         } else {
           card.clock += rng.exponential(1) * card.mean_gap_ms;
-          merchantIndex = card.regular_merchants.length && rng.next() < 0.7 ? rng.pick(card.regular_merchants) : rng.int(0, ctx.rowsOf('merchants') - 1);
+          merchantIndex = card.regular_merchants.length && rng.next() < 0.7 ? rng.pick(card.regular_merchants) : rng.int(0, card.merchants - 1);
         }
         const merchant = ctx.lookup('merchants', merchantIndex);
         const country = String(merchant.country);
         const currency = helpers.countryByCode.get(country)?.currency ?? card.currency;
+        const money = moneyOf(helpers, currency);
         const approved = status === 'approved';
         return {
           merchant_id: ctx.key('merchants', merchantIndex),
           mcc: merchant.mcc,
           merchant_country: country,
-          amount: helpers.round(amount * (UNITS_PER_EURO[currency] ?? 1), currency) || helpers.fromMinor(1, currency),
+          amount: Math.round(amount * money.rate * money.minor) / money.minor || 1 / money.minor,
           currency,
           entry_mode: episode && episode.pattern.name !== 'odd_hours' ? 'online' : ctx.draw.entry_mode(),
           authorized_at: card.clock,
@@ -206,6 +209,15 @@ export default definePack({
     },
   },
 });
+
+/** Per currency: units per euro, and minor units per unit (helpers.round's factor); computed once each. */
+const moneyByCurrency = new Map<string, { rate: number; minor: number }>();
+
+function moneyOf(helpers: Helpers, currency: string): { rate: number; minor: number } {
+  let money = moneyByCurrency.get(currency);
+  if (!money) moneyByCurrency.set(currency, (money = { rate: UNITS_PER_EURO[currency] ?? 1, minor: 10 ** helpers.minorUnits(currency) }));
+  return money;
+}
 
 function fraudMerchant(ctx: RowContext<unknown>, pattern: FraudPattern, home: string): number {
   switch (pattern.name) {
