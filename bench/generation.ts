@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import type { BenchOptions } from './index.js';
 import { loadPacks } from '../core/packs/loader.js';
 import type { PackRegistry } from '../core/packs/registry.js';
-import { buildPlan, type Plan } from '../core/generation/plan.js';
+import type { Plan } from '../core/generation/plan.js';
 import { GenerationPool } from '../core/generation/pool.js';
 import { naiveRowsPerSecond } from './_naive.js';
 
@@ -40,7 +40,7 @@ export async function run({ json, args }: BenchOptions) {
       .map((sector) => [sector, largestTable(registry, sector)] as const)
       .filter(([sector, table]) => !only || only === `${sector}.${table}`);
     for (const [sector, table] of targets) {
-      const warm = plan(registry, sector, table, 20_000);
+      const warm = await plan(all, sector, table, 20_000);
       await Promise.all([drain(one, warm, table), drain(all, warm, table)]);
     }
     naiveRowsPerSecond(20_000);
@@ -53,7 +53,7 @@ export async function run({ json, args }: BenchOptions) {
     const measuredTables: [string, { seconds: number; bytes: number }, { seconds: number; bytes: number }][] = [];
     for (const target of targets) {
       const [sector, table] = target;
-      const measured = plan(registry, sector, table, rows);
+      const measured = await plan(all, sector, table, rows);
       let single = { seconds: Infinity, bytes: 0 };
       let pooled = { seconds: Infinity, bytes: 0 };
       for (let round = 0; round < repeat; round++) {
@@ -92,8 +92,8 @@ function largestTable(registry: PackRegistry, sector: string): string {
   return Object.keys(tables).sort((a, b) => tables[b].default_rows - tables[a].default_rows)[0];
 }
 
-function plan(registry: PackRegistry, sector: string, table: string, rows: number): Plan {
-  return buildPlan(registry, { sector, seed: 42, tables: [{ name: table, rows }] });
+function plan(pool: GenerationPool, sector: string, table: string, rows: number): Promise<Plan> {
+  return pool.plan({ sector, seed: 42, tables: [{ name: table, rows }] });
 }
 
 async function drain(pool: GenerationPool, plan: Plan, table: string): Promise<{ seconds: number; bytes: number }> {

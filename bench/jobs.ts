@@ -14,7 +14,6 @@ import type { BenchOptions } from './index.js';
 import { loadConfig } from '../core/config.js';
 import { createServices, type Services } from '../core/services.js';
 import { createAccount } from '../core/accounts/create-account.js';
-import { buildPlan } from '../core/generation/plan.js';
 
 export interface JobsFigures {
   rows: number;
@@ -36,7 +35,7 @@ function rowsArgument(args: string[]): number {
 
 /** The pool alone: the same plan's table generated and dropped, as the generation benchmark measures it. */
 async function poolRowsPerSecond(services: Services, rows: number, format: 'csv' | 'ndjson'): Promise<number> {
-  const plan = buildPlan(services.packs, { sector: 'cards', seed: SEED, tables: [{ name: TABLE, rows }] });
+  const plan = await services.pool.plan({ sector: 'cards', seed: SEED, tables: [{ name: TABLE, rows }] });
   const started = performance.now();
   for await (const _bytes of services.pool.generate(plan, TABLE, { format }));
   return rows / ((performance.now() - started) / 1000);

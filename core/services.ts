@@ -23,7 +23,7 @@ import { ConfigService } from './configs/service.js';
 import { packCatalog } from './configs/packs-catalog.js';
 import { Catalog } from './configs/catalog.js';
 import { createEngine } from './generation/engine.js';
-import { buildPlan, type Plan } from './generation/plan.js';
+import type { Plan } from './generation/plan.js';
 import { createJobs, type JobRunner, type JobsService } from './jobs/index.js';
 import type { PackRegistry } from './packs/registry.js';
 import type { GenerationPool } from './generation/pool.js';
@@ -125,7 +125,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     projections: runner,
     credits,
     configs,
-    plan: (request) => buildPlan(engine.packs, request) as unknown as Record<string, unknown>,
+    plan: async (request) => (await engine.plan(request)) as unknown as Record<string, unknown>,
     generate: (plan, table, options) => engine.pool.generate(plan as unknown as Plan, table, options),
     onError: logFailure('job runner failed'),
   });

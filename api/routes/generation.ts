@@ -102,8 +102,8 @@ export const generationRoutes: RouteGroup = {
       async handle(ctx, { body, source }) {
         const { accountId, mode, keyId } = ctx.state.auth;
         const format = negotiate(ctx, body.tables.length);
-        const { configs, packs, pool, credits } = ctx.services;
-        const result = await quickGenerate({ catalog: configs.catalog, packs, pool, credits }, { owner: { accountId, mode }, keyId, reference: ctx.state.requestId, request: body, source, format });
+        const { configs, pool, credits } = ctx.services;
+        const result = await quickGenerate({ catalog: configs.catalog, pool, credits }, { owner: { accountId, mode }, keyId, reference: ctx.state.requestId, request: body, source, format });
         ctx.set('Finsynth-Seed', String(result.seed));
         ctx.set('Finsynth-Credits-Charged', String(result.credits_charged));
         ctx.set('Finsynth-Mode', mode);

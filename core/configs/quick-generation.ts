@@ -1,9 +1,7 @@
 import type { CreditsService } from '../credits/credits-service.js';
 import type { Owner } from '../domain/config/document-decider.js';
-import { buildPlan } from '../generation/plan.js';
 import type { GenerationPool } from '../generation/pool.js';
 import type { Format } from '../generation/writers.js';
-import type { PackRegistry } from '../packs/registry.js';
 import { estimateConfig } from './estimate.js';
 import type { PackCatalog } from './pack-catalog.js';
 import { quickConfig, type QuickRequest } from './quick-request.js';
@@ -12,7 +10,6 @@ import { requireValidConfig } from './validate.js';
 
 export interface QuickDeps {
   catalog: PackCatalog;
-  packs: PackRegistry;
   pool: GenerationPool;
   credits: Pick<CreditsService, 'debit' | 'refund'>;
 }
@@ -47,7 +44,7 @@ export async function quickGenerate(deps: QuickDeps, call: QuickCall): Promise<Q
   // The config has the request's members at the same pointers but for the options (`/options/<table>` in
   // the request): an issue about an option is placed at its table.
   const config = requireValidConfig(quickConfig(call.request, call.source), deps.catalog, call.source);
-  const plan = buildPlan(deps.packs, config);
+  const plan = await deps.pool.plan(config);
   const estimate = estimateConfig(config, deps.catalog);
   await deps.credits.debit({
     accountId: call.owner.accountId,

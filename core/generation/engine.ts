@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import { loadPacks, refusalMessage } from '../packs/loader.js';
 import type { PackRegistry } from '../packs/registry.js';
-import { buildPlan, type Plan, type PlanRequest } from './plan.js';
+import type { Plan, PlanRequest } from './plan.js';
 import { GenerationPool, type PoolOptions } from './pool.js';
 
 /**
@@ -9,7 +9,7 @@ import { GenerationPool, type PoolOptions } from './pool.js';
  * the pool. `createEngine` is what the composition root calls; a refused pack is reported through `warn`
  * and does not stop the others.
  *
- *   const plan = engine.plan({ sector: 'cards', seed: 42, tables: [{ name: 'transactions', rows: 1000 }] });
+ *   const plan = await engine.plan({ sector: 'cards', seed: 42, tables: [{ name: 'transactions', rows: 1000 }] });
  *   for await (const bytes of engine.pool.generate(plan, 'transactions', { format: 'csv', signal })) …
  *
  * Only the tables the request names are output (and charged); parents sized for references are not.
@@ -17,7 +17,8 @@ import { GenerationPool, type PoolOptions } from './pool.js';
 export interface Engine {
   packs: PackRegistry;
   pool: GenerationPool;
-  plan(request: PlanRequest): Plan;
+  /** Counts the parents of `rows_per_parent` tables in the pool: awaiting it leaves the event loop free. */
+  plan(request: PlanRequest): Promise<Plan>;
   close(): Promise<void>;
 }
 
@@ -31,7 +32,7 @@ export async function createEngine(
   return {
     packs,
     pool: generationPool,
-    plan: (request) => buildPlan(packs, request),
+    plan: (request) => generationPool.plan(request),
     close: () => generationPool.close(),
   };
 }

@@ -9,7 +9,7 @@ import type { PackDefinition } from '../packs/sdk.js';
 import { DEFAULT_LOCALE, isKnownLocale } from './locale-pools.js';
 import { GenerationProblems } from './problems.js';
 import { dataTypeByName } from './types/index.js';
-import { fitParentRuns } from './layout.js';
+import { fitParentRuns, fitParentRunsWith, type ParentWalk, type WalkOptions } from './layout.js';
 
 /**
  * A generation request resolved against a pack: every table to generate or to size, its row count,
@@ -61,7 +61,28 @@ const ajv = createAjv();
 /** Rows of a child table up to which an unrequested parent gets one row per child row. */
 const SMALL_SAMPLE_PARENTS = 10;
 
+/**
+ * The plan of a request, its `rows_per_parent` walks counted in the calling thread: for callers without a
+ * pool (the pack test kit, tests). The service plans with `GenerationPool.plan`, whose workers count them.
+ */
 export function buildPlan(packs: PackSource, request: PlanRequest): Plan {
+  const { pack, plan } = draftPlan(packs, request);
+  fitParentRuns(pack, plan, MAX_TABLE_ROWS);
+  return plan;
+}
+
+/** Makes the walk of a table with `rows_per_parent` in a plan being built (elsewhere than this thread). */
+export type WalkParents = (pack: PackDefinition, plan: Plan, table: string, options: WalkOptions) => Promise<ParentWalk>;
+
+/** The plan of a request, its `rows_per_parent` walks made by `walk`. */
+export async function buildPlanWith(packs: PackSource, request: PlanRequest, walk: WalkParents): Promise<Plan> {
+  const { pack, plan } = draftPlan(packs, request);
+  await fitParentRunsWith(pack, plan, MAX_TABLE_ROWS, (table, options) => walk(pack, plan, table, options));
+  return plan;
+}
+
+/** The plan but for the `rows_per_parent` walks, which may grow an unrequested parent table. */
+function draftPlan(packs: PackSource, request: PlanRequest): { pack: PackDefinition; plan: Plan } {
   const pack = packs.require(request.sector);
   const locale = request.locale ?? DEFAULT_LOCALE;
   if (!isKnownLocale(locale)) throw problem(GenerationProblems.unknownLocale, `Locale "${locale}" is unknown; use a faker locale name such as en_GB, en_US, de or fr.`);
@@ -96,9 +117,7 @@ export function buildPlan(packs: PackSource, request: PlanRequest): Plan {
       }
     }
   }
-  const plan: Plan = { sector: pack.name, pack_version: pack.version, seed, locale, tables };
-  fitParentRuns(pack, plan, MAX_TABLE_ROWS);
-  return plan;
+  return { pack, plan: { sector: pack.name, pack_version: pack.version, seed, locale, tables } };
 }
 
 /**

@@ -3,11 +3,12 @@ import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { problem } from '../problems.js';
 import type { PackRegistry } from '../packs/registry.js';
+import type { PackDefinition } from '../packs/sdk.js';
 import { hashString } from './prng.js';
-import { ChunkLayout } from './layout.js';
-import { buildPlan, type Plan } from './plan.js';
+import { ChunkLayout, parentWalkWith, type ParentWalk, type WalkOptions } from './layout.js';
+import { buildPlan, buildPlanWith, type Plan, type PlanRequest } from './plan.js';
 import { GenerationProblems } from './problems.js';
-import type { ChunkTask, WarmUpTask } from './worker.js';
+import type { ChunkTask, CountTask, PlanTask, WarmUpTask } from './worker.js';
 import type { Format } from './writers.js';
 
 export interface PoolOptions {
@@ -68,9 +69,10 @@ export class GenerationPool {
   async *generate(plan: Plan, table: string, { format, signal, onProgress }: GenerateOptions): AsyncGenerator<Uint8Array> {
     signal?.throwIfAborted();
     const pack = this.packs.loaded(plan.sector);
-    const layout = new ChunkLayout(pack.definition, plan, table);
-    const planJson = JSON.stringify(plan);
-    const base = { pack_url: pack.module_url, plan_id: `${hashString(planJson).toString(36)}-${planJson.length}`, plan, table, format };
+    // A walk is usually kept from planning; a job's plan after a restart has its walk made again here.
+    const walk = pack.definition.tables[table].rows_per_parent ? await this.walkParents(pack.definition, plan, table, { signal }) : undefined;
+    const layout = new ChunkLayout(pack.definition, plan, table, walk);
+    const base = { pack_url: pack.module_url, plan_id: planId(plan), plan, table, format };
     const stop = new AbortController();
     const abort = () => stop.abort(signal?.reason);
     signal?.addEventListener('abort', abort, { once: true });
@@ -126,14 +128,32 @@ export class GenerationPool {
     return Buffer.concat(chunks);
   }
 
-  /** Rows the table will have in this plan: what progress counts towards. */
-  rowsOf(plan: Plan, table: string): number {
-    return new ChunkLayout(this.packs.require(plan.sector), plan, table).rows;
+  /**
+   * The plan of a request, the walks of its `rows_per_parent` tables counted by the workers: the main
+   * thread only adds counts up, so planning a large table never holds up the service's other requests.
+   */
+  plan(request: PlanRequest): Promise<Plan> {
+    return buildPlanWith(this.packs, request, (pack, plan, table, options) => this.walkParents(pack, plan, table, options));
   }
 
-  private async runChunk(task: ChunkTask, stop: AbortSignal): Promise<Uint8Array> {
-    // The time limit runs from the moment a worker starts the chunk, so that waiting in the queue or for
-    // a replacement worker to boot never counts against a generator. Stopping drops a chunk still queued.
+  private walkParents(pack: PackDefinition, plan: Plan, table: string, options: WalkOptions & { signal?: AbortSignal }): Promise<ParentWalk> {
+    const task = { pack_url: this.packs.loaded(plan.sector).module_url, plan_id: planId(plan), plan, table };
+    const count = (start: number, end: number, stop: AbortSignal) => {
+      const range: CountTask = { ...task, start, end };
+      return this.run<Uint32Array>(range, 'countParentsOf', `parents ${start}–${end - 1} of its parent table (counting its rows per parent)`, {}, stop);
+    };
+    return parentWalkWith(pack, plan, table, count, { ...options, parallel: 2 * this.size });
+  }
+
+  private runChunk(task: ChunkTask, stop: AbortSignal): Promise<Uint8Array> {
+    const where = `chunk ${task.chunk.index} (rows ${task.chunk.first_row}–${task.chunk.first_row + task.chunk.rows - 1})`;
+    return this.run<Uint8Array>(task, 'default', where, { chunk: task.chunk.index }, stop);
+  }
+
+  /** `where`: the part of the table the task works on, for its problem if it fails. */
+  private async run<T>(task: PlanTask, name: string, where: string, extensions: Record<string, unknown>, stop: AbortSignal): Promise<T> {
+    // The time limit runs from the moment a worker starts the task, so that waiting in the queue or for
+    // a replacement worker to boot never counts against a generator. Stopping drops a task still queued.
     const cancel = new AbortController();
     const { port1, port2 } = new MessageChannel();
     let started = false;
@@ -152,15 +172,14 @@ export class GenerationPool {
       port1.close();
     });
     try {
-      return (await this.piscina.run({ ...task, started: port2 }, { signal: cancel.signal, transferList: [port2] })) as Uint8Array;
+      return (await this.piscina.run({ ...task, started: port2 }, { name, signal: cancel.signal, transferList: [port2] })) as T;
     } catch (error) {
       if (stop.aborted && !timedOut) throw stop.reason ?? error;
-      const where = `Sector pack "${task.plan.sector}", table "${task.table}", chunk ${task.chunk.index} (rows ${task.chunk.first_row}–${task.chunk.first_row + task.chunk.rows - 1})`;
-      throw problem(GenerationProblems.generationFailed, `${where}: ${reason(error, timedOut, this.chunkTimeoutMs, this.workerMemoryMb)}`, {
-        sector: task.plan.sector,
-        table: task.table,
-        chunk: task.chunk.index,
-      });
+      throw problem(
+        GenerationProblems.generationFailed,
+        `Sector pack "${task.plan.sector}", table "${task.table}", ${where}: ${reason(error, timedOut, this.chunkTimeoutMs, this.workerMemoryMb)}`,
+        { sector: task.plan.sector, table: task.table, ...extensions },
+      );
     } finally {
       clearTimeout(timer);
       port1.close();
@@ -172,6 +191,12 @@ export class GenerationPool {
     this.closing = true;
     await this.piscina.destroy();
   }
+}
+
+/** Identifies a plan to the workers, which compile each plan once for all its tasks. */
+function planId(plan: Plan): string {
+  const json = JSON.stringify(plan);
+  return `${hashString(json).toString(36)}-${json.length}`;
 }
 
 /**

@@ -4,7 +4,7 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { generateChunk, warmUp } = await import('./worker.ts');
+const { generateChunk, countParentsOf, warmUp } = await import('./worker.ts');
 
 export default generateChunk;
-export { warmUp };
+export { countParentsOf, warmUp };

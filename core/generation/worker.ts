@@ -2,22 +2,32 @@ import type { MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { PackDefinition } from '../packs/sdk.js';
 import { renderChunk } from './chunk.js';
-import { ChunkLayout, type ChunkSpec } from './layout.js';
+import { ChunkLayout, countParents, type ChunkSpec } from './layout.js';
 import type { Plan } from './plan.js';
 import { PlanRuntime } from './runtime.js';
 import type { Format } from './writers.js';
 
-/** One unit of work of the pool: one chunk of one table of a plan. */
-export interface ChunkTask {
+/** What every task of the pool works on: one table of a plan. */
+export interface PlanTask {
   pack_url: string;
-  /** Identifies the plan, so that a worker compiles it once for all its chunks. */
+  /** Identifies the plan, so that a worker compiles it once for all its tasks. */
   plan_id: string;
   plan: Plan;
   table: string;
+  /** Told when this worker starts the task: the pool's time limit counts from then, not from queueing. */
+  started?: MessagePort;
+}
+
+/** One unit of work of the pool: one chunk of one table of a plan. */
+export interface ChunkTask extends PlanTask {
   chunk: ChunkSpec;
   format: Format;
-  /** Told when this worker starts the chunk: the pool's time limit counts from then, not from queueing. */
-  started?: MessagePort;
+}
+
+/** Counting the rows of parents [start, end) of a table with `rows_per_parent`, for its walk. */
+export interface CountTask extends PlanTask {
+  start: number;
+  end: number;
 }
 
 const packs = new Map<string, Promise<PackDefinition>>();
@@ -33,7 +43,7 @@ function pack(url: string): Promise<PackDefinition> {
   return loading;
 }
 
-async function runtime(task: ChunkTask): Promise<PlanRuntime> {
+async function runtime(task: PlanTask): Promise<PlanRuntime> {
   let compiled = runtimes.get(task.plan_id);
   if (!compiled) {
     compiled = new PlanRuntime(await pack(task.pack_url), task.plan);
@@ -45,10 +55,21 @@ async function runtime(task: ChunkTask): Promise<PlanRuntime> {
 
 /** Generates the chunk and moves its bytes to the main thread (a transfer, not a copy). */
 export async function generateChunk(task: ChunkTask): Promise<Uint8Array> {
-  task.started?.postMessage('started');
-  task.started?.close();
+  signalStarted(task);
   const bytes = renderChunk(await runtime(task), task.table, task.chunk, task.format);
   return Piscina.move(bytes) as unknown as Uint8Array;
+}
+
+/** The parents' counts, moved to the main thread. */
+export async function countParentsOf(task: CountTask): Promise<Uint32Array> {
+  signalStarted(task);
+  const counts = countParents(await runtime(task), task.table, task.start, task.end);
+  return Piscina.move(counts) as unknown as Uint32Array;
+}
+
+function signalStarted(task: PlanTask): void {
+  task.started?.postMessage('started');
+  task.started?.close();
 }
 
 /** GenerationPool.warm's task: the same for every worker, which each get exactly one. */

@@ -30,7 +30,7 @@ export interface JobsServiceDeps {
   configs: Pick<ConfigService, 'resolve'>;
   credits: JobCredits;
   /** ENGINE's plan of a config (JSON-ready); refuses unknown tables or options with a ProblemError. */
-  plan: (config: GenerationConfig) => Record<string, unknown>;
+  plan: (config: GenerationConfig) => Promise<Record<string, unknown>>;
   pricing: Pricing;
   clock: Clock;
   resultsDir: string;
@@ -68,7 +68,7 @@ export class JobsService {
     const { accountId, mode, keyId, input, metadata } = request;
     const resolved = await this.deps.configs.resolve({ accountId, mode }, input);
     const config = { ...resolved.config, seed: resolved.config.seed ?? randomInt(SEED_RANGE) };
-    const plan = this.deps.plan(config);
+    const plan = await this.deps.plan(config);
     const output = config.output as { format: OutputFormat; compression: Compression };
     const tables = resolved.estimate.tables.map(({ name, rows, credits }) => ({ name, rows, credits }));
     const estimate = { credits: resolved.estimate.credits, tables };

@@ -66,7 +66,7 @@ export async function startInstance(options: {
     projections,
     configs: new ConfigService({ catalog: packCatalog(options.engine.packs), commands, credits, clock }),
     credits,
-    plan: (config) => buildPlan(options.engine.packs, config) as unknown as Record<string, unknown>,
+    plan: async (config) => (await options.engine.plan(config)) as unknown as Record<string, unknown>,
     pricing,
     clock,
     resultsDir: options.resultsDir,
