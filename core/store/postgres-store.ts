@@ -51,6 +51,8 @@ const VISIBLE = `(position >> ${POSITION_SHIFT}) < pg_snapshot_xmin(pg_current_s
  */
 const POLL_INTERVAL_MS = 100;
 const NOTIFY_CHANNEL = 'finsynth_events';
+const LISTEN_CONNECT_TIMEOUT_MS = 5_000;
+const LISTEN_RETRY_MS = 1_000;
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -81,6 +83,7 @@ export class PostgresEventStore implements EventStore {
   /** The connection that LISTENs for other instances' appends; opened by the first subscription. */
   private listener: Promise<pg.Client | undefined> | undefined;
   private closed = false;
+  private subscribed = false;
   private announcing = false;
   private announceAgain = false;
 
@@ -216,9 +219,10 @@ export class PostgresEventStore implements EventStore {
   }
 
   subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options: SubscribeOptions = {}): Subscription {
-    return pollingSubscription(this, handler, options, async (signal) => {
-      await this.listen();
-      await wakeOrTimeout(this.appended, signal, this.pollIntervalMs);
+    this.subscribed = true;
+    return pollingSubscription(this, handler, options, (signal) => {
+      void this.listen(); // not awaited: a connection being opened must not hold up the poll
+      return wakeOrTimeout(this.appended, signal, this.pollIntervalMs);
     });
   }
 
@@ -243,30 +247,48 @@ export class PostgresEventStore implements EventStore {
     })();
   }
 
-  /** Listens for appends of other instances (and announces this one's); a lost connection is opened again when next needed. */
+  /**
+   * The connection that listens for appends of other instances (and announces this one's). A failed or
+   * lost connection is opened again when next needed, at most once a second; meanwhile the poll serves.
+   */
   private listen(): Promise<pg.Client | undefined> {
-    this.listener ??= (async () => {
-      const client = new pg.Client({ connectionString: this.connectionString });
-      const lost = () => {
+    if (this.listener) return this.listener;
+    if (this.closed) return Promise.resolve(undefined);
+    const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: LISTEN_CONNECT_TIMEOUT_MS });
+    let dropped = false;
+    const drop = () => {
+      if (dropped) return;
+      dropped = true;
+      client.end().catch(() => undefined);
+      // Only this attempt is forgotten (a newer connection may stand in its place already); subscriptions
+      // waiting for a notification would not ask again, so the connection is opened again for them.
+      setTimeout(() => {
+        if (this.listener !== listening) return;
         this.listener = undefined;
-        client.end().catch(() => undefined);
-      };
-      client.on('error', lost);
-      client.on('end', () => (this.listener = undefined));
-      client.on('notification', ({ payload }) => {
-        if (payload === this.schemaName) this.appended.dispatchEvent(new Event('append'));
-      });
+        if (this.subscribed) void this.listen();
+      }, LISTEN_RETRY_MS).unref();
+    };
+    client.on('error', drop);
+    client.on('end', drop);
+    client.on('notification', ({ payload }) => {
+      if (payload === this.schemaName) this.appended.dispatchEvent(new Event('append'));
+    });
+    const listening = (async () => {
       try {
         await client.connect();
         await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
       } catch {
-        lost(); // the poll still finds the events; the next wait tries again
+        drop();
         return undefined;
       }
-      if (this.closed) await client.end();
-      return client;
+      // Appends announced while no connection listened are read now.
+      this.appended.dispatchEvent(new Event('append'));
+      if (!this.closed) return client;
+      drop();
+      return undefined;
     })();
-    return this.listener;
+    this.listener = listening;
+    return listening;
   }
 
   async verifyStream(stream: string): Promise<ChainVerification> {

@@ -59,6 +59,20 @@ describe('postgres store: appends of another instance', function () {
         await pause();
       }
       expect(seen).to.include('elsewhere');
+
+      // The listening connection dies (a server restart, a proxy's timeout): it is opened again.
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      const { rows } = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query IN ('LISTEN finsynth_events', 'SELECT pg_notify($1, $2)') AND pid <> pg_backend_pid()`,
+      );
+      await admin.end();
+      expect(rows.length, 'listening connections terminated').to.be.greaterThan(0);
+      for (let attempt = 0; attempt < 100 && !seen.includes('after-reconnect'); attempt++) {
+        await other.append('after-reconnect', [{ type: 'Noted', data: {} }]);
+        await pause();
+      }
+      expect(seen).to.include('after-reconnect');
     } finally {
       await subscription.close();
       await other.close();
