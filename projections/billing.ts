@@ -85,10 +85,10 @@ export const billingProjection: Projection<BillingModel> = {
     const add = (record: Omit<BillingRecord, keyof typeof line> & Partial<BillingRecord>) => account.history.push({ ...line, ...record });
     switch (event.type) {
       case 'SubscriptionUpgraded': {
-        const { to_tier, from_tier, credits, amount, currency, at, period_start } = event.data;
+        const { to_tier, from_tier, credits, amount, currency, at, period_start, charged } = event.data;
         const reference = `upgrade:${period_start}:${to_tier}`;
         account.tier = to_tier;
-        if (amount > 0) account.unpaid_fees[reference] = 'due';
+        if (charged && amount > 0) account.unpaid_fees[reference] = 'due';
         add({ at, type: 'upgrade', tier: to_tier, amount, currency, credits, reference, description: `Upgrade from ${from_tier} to ${to_tier}, prorated to the end of the period` });
         break;
       }
@@ -103,9 +103,9 @@ export const billingProjection: Projection<BillingModel> = {
         break;
       }
       case 'SubscriptionRenewed': {
-        const { tier, period, period_start, period_end, amount, currency, credits } = event.data;
+        const { tier, period, period_start, period_end, amount, currency, credits, charged } = event.data;
         const reference = `fee:${period_start}`;
-        Object.assign(account, { tier, period, period_end, first_period_billed: true, unpaid_fees: amount > 0 ? { [reference]: 'due' } : {} });
+        Object.assign(account, { tier, period, period_end, first_period_billed: true, unpaid_fees: charged && amount > 0 ? { [reference]: 'due' } : {} });
         const what = period === 0 ? 'first period' : `${period_start.slice(0, 10)} to ${period_end.slice(0, 10)}`;
         add({ at: period_start, type: 'renewal', tier, amount, currency, credits, reference, description: `${tier} subscription, ${what}` });
         break;

@@ -17,7 +17,7 @@ const upgraded: AccountEvent = {
   data: {
     from_tier: 'developer', to_tier: 'team', at: midJanuary,
     period_start: '2026-01-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z',
-    credits: 125_000, amount: 10_000, currency: 'EUR',
+    credits: 125_000, amount: 10_000, currency: 'EUR', charged: true,
   },
 };
 const upgradeFee = 'upgrade:2026-01-01T00:00:00.000Z:team';
@@ -57,7 +57,7 @@ describe('subscription slice of the account decider', () => {
   it('bills the first period once, while it runs; its allowance was granted when the account opened', () => {
     const first: AccountEvent = {
       type: 'SubscriptionRenewed',
-      data: { period: 0, tier: 'developer', previous_tier: 'developer', period_start: '2026-01-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z', credits: 0, amount: 4900, currency: 'EUR' },
+      data: { period: 0, tier: 'developer', previous_tier: 'developer', period_start: '2026-01-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z', credits: 0, amount: 4900, currency: 'EUR', charged: true },
     };
     given([opened]).when({ type: 'RenewSubscription', at: midJanuary, pricing }).then([first]);
     given([opened, first]).when({ type: 'RenewSubscription', at: midJanuary, pricing }).then([]);
@@ -68,7 +68,7 @@ describe('subscription slice of the account decider', () => {
       { type: 'SubscriptionLapsed', data: { from_tier: 'team', to_tier: 'free', unpaid_amount: 10_000, currency: 'EUR', at: '2026-02-01T00:00:00.000Z' } },
       {
         type: 'SubscriptionRenewed',
-        data: { period: 1, tier: 'free', previous_tier: 'team', period_start: '2026-02-01T00:00:00.000Z', period_end: '2026-03-01T00:00:00.000Z', credits: 1000, amount: 0, currency: 'EUR' },
+        data: { period: 1, tier: 'free', previous_tier: 'team', period_start: '2026-02-01T00:00:00.000Z', period_end: '2026-03-01T00:00:00.000Z', credits: 1000, amount: 0, currency: 'EUR', charged: true },
       },
       { type: 'CreditsGranted', data: { reference: 'allowance:2026-02-01T00:00:00.000Z', credits: 1000, reason: 'free monthly allowance' } },
     ]);
@@ -79,7 +79,7 @@ describe('subscription slice of the account decider', () => {
     given([opened, card, upgraded, paidUpgrade]).when({ type: 'RenewSubscription', at: '2026-02-01T00:00:00.000Z', pricing }).then([
       {
         type: 'SubscriptionRenewed',
-        data: { period: 1, tier: 'team', previous_tier: 'team', period_start: '2026-02-01T00:00:00.000Z', period_end: '2026-03-01T00:00:00.000Z', credits: 300_000, amount: 24_900, currency: 'EUR' },
+        data: { period: 1, tier: 'team', previous_tier: 'team', period_start: '2026-02-01T00:00:00.000Z', period_end: '2026-03-01T00:00:00.000Z', credits: 300_000, amount: 24_900, currency: 'EUR', charged: true },
       },
     ]);
   });
@@ -105,18 +105,18 @@ describe('subscription slice of the account decider', () => {
     given([opened, scheduled]).when({ type: 'RenewSubscription', at: '2026-03-05T00:00:00.000Z', pricing }).then([
       {
         type: 'SubscriptionRenewed',
-        data: { period: 1, tier: 'free', previous_tier: 'developer', period_start: '2026-02-01T00:00:00.000Z', period_end: '2026-03-01T00:00:00.000Z', credits: 1000, amount: 0, currency: 'EUR' },
+        data: { period: 1, tier: 'free', previous_tier: 'developer', period_start: '2026-02-01T00:00:00.000Z', period_end: '2026-03-01T00:00:00.000Z', credits: 1000, amount: 0, currency: 'EUR', charged: true },
       },
       { type: 'CreditsGranted', data: { reference: 'allowance:2026-02-01T00:00:00.000Z', credits: 1000, reason: 'free monthly allowance' } },
       {
         type: 'SubscriptionRenewed',
-        data: { period: 2, tier: 'free', previous_tier: 'free', period_start: '2026-03-01T00:00:00.000Z', period_end: '2026-04-01T00:00:00.000Z', credits: 1000, amount: 0, currency: 'EUR' },
+        data: { period: 2, tier: 'free', previous_tier: 'free', period_start: '2026-03-01T00:00:00.000Z', period_end: '2026-04-01T00:00:00.000Z', credits: 1000, amount: 0, currency: 'EUR', charged: true },
       },
       { type: 'CreditsGranted', data: { reference: 'allowance:2026-03-01T00:00:00.000Z', credits: 1000, reason: 'free monthly allowance' } },
     ]);
     const firstBilled: AccountEvent = {
       type: 'SubscriptionRenewed',
-      data: { period: 0, tier: 'developer', previous_tier: 'developer', period_start: '2026-01-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z', credits: 0, amount: 4900, currency: 'EUR' },
+      data: { period: 0, tier: 'developer', previous_tier: 'developer', period_start: '2026-01-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z', credits: 0, amount: 4900, currency: 'EUR', charged: true },
     };
     given([opened, firstBilled]).when({ type: 'RenewSubscription', at: '2026-01-31T23:59:59.999Z', pricing }).then([]);
   });
@@ -126,7 +126,7 @@ describe('subscription slice of the account decider', () => {
     given([opened31]).when({ type: 'RenewSubscription', at: '2026-02-28T10:00:00.000Z', pricing }).then([
       {
         type: 'SubscriptionRenewed',
-        data: { period: 1, tier: 'free', previous_tier: 'free', period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', credits: 1000, amount: 0, currency: 'EUR' },
+        data: { period: 1, tier: 'free', previous_tier: 'free', period_start: '2026-02-28T10:00:00.000Z', period_end: '2026-03-31T10:00:00.000Z', credits: 1000, amount: 0, currency: 'EUR', charged: true },
       },
       { type: 'CreditsGranted', data: { reference: 'allowance:2026-02-28T10:00:00.000Z', credits: 1000, reason: 'free monthly allowance' } },
     ]);

@@ -141,7 +141,7 @@ describe('credits slice of the account decider', () => {
     it('the limit is that of the tier on the account stream: an upgrade admits more at once', () => {
       const upgraded: AccountEvent = {
         type: 'SubscriptionUpgraded',
-        data: { from_tier: 'free', to_tier: 'developer', at: '2026-01-02T00:00:00.000Z', period_start: '2026-01-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z', credits: 0, amount: 0, currency: 'EUR' },
+        data: { from_tier: 'free', to_tier: 'developer', at: '2026-01-02T00:00:00.000Z', period_start: '2026-01-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z', credits: 0, amount: 0, currency: 'EUR', charged: true },
       };
       given([opened, granted(10), heldJob('job_1'), upgraded]).when(job('job_2')).then([heldJob('job_2')]);
       const scale: AccountEvent = { type: 'AccountOpened', data: { account_id: 'acc_1', tier: 'scale', opened_at: '2026-01-01T00:00:00.000Z' } };

@@ -22,6 +22,10 @@ import type { AccountSlice } from './slice.js';
  * granted when it is paid; a zero fee grants at once. A declined fee makes the subscription past due
  * until a new payment method pays it; a period that ends with a fee unpaid renews on the free tier
  * (`SubscriptionLapsed`).
+ *
+ * Versions. `SubscriptionRenewed` and `SubscriptionUpgraded` v2 say whether their amount is `charged`
+ * through the payment port. v1 was written before fees were charged: its amount was already paid and
+ * its credits granted with it, so it upcasts to `charged: false` and replays as settled.
  */
 
 export interface Fee {
@@ -62,7 +66,7 @@ export type SubscriptionCommand = ChangeTier | RenewSubscription | SetPaymentMet
 
 export type SubscriptionUpgraded = DomainEvent<
   'SubscriptionUpgraded',
-  { from_tier: Tier; to_tier: Tier; at: string; period_start: string; period_end: string; credits: number; amount: number; currency: string }
+  { from_tier: Tier; to_tier: Tier; at: string; period_start: string; period_end: string; credits: number; amount: number; currency: string; charged: boolean }
 >;
 export type SubscriptionDowngradeScheduled = DomainEvent<
   'SubscriptionDowngradeScheduled',
@@ -72,7 +76,7 @@ export type SubscriptionDowngradeCancelled = DomainEvent<'SubscriptionDowngradeC
 /** A period billed: every renewal, and the first period (`period` 0, whose allowance was granted at opening). */
 export type SubscriptionRenewed = DomainEvent<
   'SubscriptionRenewed',
-  { period: number; tier: Tier; previous_tier: Tier; period_start: string; period_end: string; credits: number; amount: number; currency: string }
+  { period: number; tier: Tier; previous_tier: Tier; period_start: string; period_end: string; credits: number; amount: number; currency: string; charged: boolean }
 >;
 export type PaymentMethodSet = DomainEvent<'PaymentMethodSet', { payment_method: string; at: string }>;
 export type SubscriptionFeePaid = DomainEvent<'SubscriptionFeePaid', { reference: string; amount: number; currency: string; payment_id: string }>;
@@ -100,6 +104,10 @@ const currency = { type: 'string', pattern: '^[A-Z]{3}$' };
 const reference = { type: 'string', minLength: 1, maxLength: 200 };
 const text = { type: 'string', maxLength: 500 };
 const schema = (properties: Record<string, unknown>) => ({ type: 'object', required: Object.keys(properties), additionalProperties: false, properties });
+/** Whether the amount is charged through the payment port (false: settled otherwise, its credits granted with it). */
+const charged = { type: 'boolean' };
+/** v1 billing events predate charged fees: their amount was paid and their credits granted when written. */
+const settledBeforeFees = { 1: (data: unknown) => ({ ...(data as object), charged: false }) };
 
 /** `past_due`: a fee of the period is declined, or due with no payment method to charge it to. */
 export function subscriptionStatus(state: SubscriptionState): 'active' | 'past_due' {
@@ -110,13 +118,19 @@ export function subscriptionStatus(state: SubscriptionState): 'active' | 'past_d
 export const subscriptionSlice: AccountSlice<SubscriptionState, SubscriptionCommand, SubscriptionEvent | CreditsGranted> = {
   commands: ['ChangeTier', 'RenewSubscription', 'SetPaymentMethod', 'RecordFeePaid', 'RecordFeeDeclined'],
   events: [
-    { type: 'SubscriptionUpgraded', version: 1, schema: schema({ from_tier: tier, to_tier: tier, at: time, period_start: time, period_end: time, credits: count, amount: count, currency }) },
+    {
+      type: 'SubscriptionUpgraded',
+      version: 2,
+      schema: schema({ from_tier: tier, to_tier: tier, at: time, period_start: time, period_end: time, credits: count, amount: count, currency, charged }),
+      upcasters: settledBeforeFees,
+    },
     { type: 'SubscriptionDowngradeScheduled', version: 1, schema: schema({ from_tier: tier, to_tier: tier, at: time, effective_at: time }) },
     { type: 'SubscriptionDowngradeCancelled', version: 1, schema: schema({ tier, cancelled_tier: tier, at: time }) },
     {
       type: 'SubscriptionRenewed',
-      version: 1,
-      schema: schema({ period: count, tier, previous_tier: tier, period_start: time, period_end: time, credits: count, amount: count, currency }),
+      version: 2,
+      schema: schema({ period: count, tier, previous_tier: tier, period_start: time, period_end: time, credits: count, amount: count, currency, charged }),
+      upcasters: settledBeforeFees,
     },
     { type: 'PaymentMethodSet', version: 1, schema: schema({ payment_method: reference, at: time }) },
     { type: 'SubscriptionFeePaid', version: 1, schema: schema({ reference, amount: count, currency, payment_id: reference }) },
@@ -134,7 +148,7 @@ export const subscriptionSlice: AccountSlice<SubscriptionState, SubscriptionComm
       case 'SubscriptionUpgraded': {
         const { period_start: start, to_tier, amount, currency: paidIn, credits } = e.data;
         const ref = upgradeReference(start, to_tier);
-        const fees = amount > 0 ? [...state.fees, dueFee(ref, amount, paidIn, credits, ref, `upgrade to ${to_tier}, prorated`)] : state.fees;
+        const fees = e.data.charged && amount > 0 ? [...state.fees, dueFee(ref, amount, paidIn, credits, ref, `upgrade to ${to_tier}, prorated`)] : state.fees;
         return { ...state, tier: to_tier, pendingTier: null, fees };
       }
       case 'SubscriptionDowngradeScheduled':
@@ -143,7 +157,7 @@ export const subscriptionSlice: AccountSlice<SubscriptionState, SubscriptionComm
         return { ...state, pendingTier: null };
       case 'SubscriptionRenewed': {
         const { tier: renewed, period, period_start: start, period_end: end, amount, currency: paidIn, credits } = e.data;
-        const fees = amount > 0 ? [dueFee(`fee:${start}`, amount, paidIn, credits, allowanceReference(start), allowanceReason(renewed))] : [];
+        const fees = e.data.charged && amount > 0 ? [dueFee(`fee:${start}`, amount, paidIn, credits, allowanceReference(start), allowanceReason(renewed))] : [];
         return { ...state, tier: renewed, period, periodStart: start, periodEnd: end, pendingTier: null, fees, firstPeriodBilled: true };
       }
       case 'PaymentMethodSet':
@@ -210,7 +224,7 @@ function changeTier(state: SubscriptionState, command: ChangeTier): (Subscriptio
   if (amount > 0 && state.paymentMethod === null) throw problem(PaymentMethodRequired, `the upgrade to ${command.tier} costs ${amount} (minor units of ${pricing.currency}) and there is no payment method on file`);
   const upgraded: SubscriptionUpgraded = {
     type: 'SubscriptionUpgraded',
-    data: { from_tier: current, to_tier: command.tier, at: command.at, period_start: start, period_end: end, credits, amount, currency: pricing.currency },
+    data: { from_tier: current, to_tier: command.tier, at: command.at, period_start: start, period_end: end, credits, amount, currency: pricing.currency, charged: true },
   };
   if (amount > 0) return [upgraded];
   const ref = upgradeReference(start, command.tier);
@@ -252,7 +266,7 @@ function renew(state: SubscriptionState, command: RenewSubscription): (Subscript
 function renewed(period: number, tier: Tier, previousTier: Tier, anchor: string, credits: number, amount: number, paidIn: string): SubscriptionRenewed {
   return {
     type: 'SubscriptionRenewed',
-    data: { period, tier, previous_tier: previousTier, period_start: periodStart(anchor, period), period_end: periodEnd(anchor, period), credits, amount, currency: paidIn },
+    data: { period, tier, previous_tier: previousTier, period_start: periodStart(anchor, period), period_end: periodEnd(anchor, period), credits, amount, currency: paidIn, charged: true },
   };
 }
 
