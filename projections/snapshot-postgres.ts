@@ -1,14 +1,21 @@
 import type pg from 'pg';
-import { migrateUnderLock } from '../core/store/postgres-migration.js';
+import { migrationOnce } from '../core/store/postgres-transaction.js';
 import type { ProjectionSnapshot, SnapshotStore } from './snapshot-store.js';
 
 /** Snapshots in the events' own schema. Instances of a fleet share them: any row is a consistent (state, position) pair. */
 export class PostgresSnapshotStore implements SnapshotStore {
   private readonly table: string;
-  private ready: Promise<unknown> | undefined;
+  private readonly migrate: () => Promise<void>;
 
   constructor(private readonly pool: pg.Pool, quotedSchema: string) {
     this.table = `${quotedSchema}.projection_snapshots`;
+    this.migrate = migrationOnce(pool, (client) => client.query(`
+      CREATE TABLE IF NOT EXISTS ${this.table} (
+        name     text    PRIMARY KEY,
+        version  integer NOT NULL,
+        position bigint  NOT NULL,
+        state    jsonb   NOT NULL
+      )`));
   }
 
   async load(name: string): Promise<ProjectionSnapshot | undefined> {
@@ -27,16 +34,5 @@ export class PostgresSnapshotStore implements SnapshotStore {
        ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position, state = excluded.state`,
       [snapshots.map((s) => s.name), snapshots.map((s) => s.version), snapshots.map((s) => s.position), snapshots.map((s) => JSON.stringify(s.state))],
     );
-  }
-
-  private migrate(): Promise<unknown> {
-    this.ready ??= migrateUnderLock(this.pool, (client) => client.query(`
-      CREATE TABLE IF NOT EXISTS ${this.table} (
-        name     text    PRIMARY KEY,
-        version  integer NOT NULL,
-        position bigint  NOT NULL,
-        state    jsonb   NOT NULL
-      )`).then(() => undefined));
-    return this.ready;
   }
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { migrateUnderLock } from '../core/store/postgres-migration.js';
+import { inTransaction, migrationOnce } from '../core/store/postgres-transaction.js';
 import type { RecordFilter, UsageChange, UsageRecord, UsageRecordTable } from './usage-records.js';
 
 const COLUMNS = 'position, reference, source, operation, mode, key_id, sector, tables, rows, credits, refunded, recorded_at';
@@ -15,13 +15,44 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
   private readonly records: string;
   private readonly reservations: string;
   private readonly checkpointTable: string;
-  private ready: Promise<unknown> | undefined;
+  private readonly migrate: () => Promise<void>;
 
   /** `chunkSize`: rows per read of `inPeriod`. */
   constructor(private readonly pool: pg.Pool, quotedSchema: string, private readonly chunkSize = 1000) {
     this.records = `${quotedSchema}.usage_records`;
     this.reservations = `${quotedSchema}.usage_reservations`;
     this.checkpointTable = `${quotedSchema}.usage_records_checkpoint`;
+    this.migrate = migrationOnce(pool, (client) => client.query(`
+      CREATE TABLE IF NOT EXISTS ${this.records} (
+        account     text    NOT NULL,
+        position    bigint  NOT NULL,
+        reference   text    NOT NULL,
+        source      text    NOT NULL,
+        operation   text    NOT NULL,
+        mode        text    NOT NULL,
+        key_id      text,
+        sector      text    NOT NULL,
+        tables      jsonb   NOT NULL,
+        rows        bigint  NOT NULL,
+        credits     bigint  NOT NULL,
+        refunded    boolean NOT NULL,
+        recorded_at text    NOT NULL,
+        PRIMARY KEY (account, position)
+      );
+      CREATE INDEX IF NOT EXISTS usage_records_by_reference ON ${this.records} (account, reference);
+      CREATE INDEX IF NOT EXISTS usage_records_by_time ON ${this.records} (account, recorded_at);
+      CREATE TABLE IF NOT EXISTS ${this.reservations} (
+        account   text NOT NULL,
+        reference text NOT NULL,
+        key_id    text,
+        sector    text NOT NULL,
+        PRIMARY KEY (account, reference)
+      );
+      CREATE TABLE IF NOT EXISTS ${this.checkpointTable} (
+        id       integer PRIMARY KEY CHECK (id = 0),
+        position bigint  NOT NULL
+      );
+      INSERT INTO ${this.checkpointTable} (id, position) VALUES (0, 0) ON CONFLICT DO NOTHING;`));
   }
 
   async checkpoint(): Promise<number> {
@@ -32,24 +63,13 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
 
   async apply(after: number, changes: readonly UsageChange[], checkpoint: number): Promise<boolean> {
     await this.migrate();
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return inTransaction(this.pool, async (client) => {
       const current = await client.query<{ position: string }>(`SELECT position FROM ${this.checkpointTable} FOR UPDATE`);
-      if (Number(current.rows[0]!.position) !== after) {
-        await client.query('ROLLBACK');
-        return false;
-      }
+      if (Number(current.rows[0]!.position) !== after) return false;
       for (const change of changes) await this.applyOne(client, change);
       await client.query(`UPDATE ${this.checkpointTable} SET position = $1`, [checkpoint]);
-      await client.query('COMMIT');
       return true;
-    } catch (error) {
-      await client.query('ROLLBACK');
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async page(accountId: string, filter: RecordFilter, limit: number): Promise<UsageRecord[]> {
@@ -74,7 +94,7 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
 
   async reset(): Promise<void> {
     await this.migrate();
-    await this.pool.query(`BEGIN; DELETE FROM ${this.records}; DELETE FROM ${this.reservations}; UPDATE ${this.checkpointTable} SET position = 0; COMMIT;`);
+    await inTransaction(this.pool, (client) => client.query(`DELETE FROM ${this.records}; DELETE FROM ${this.reservations}; UPDATE ${this.checkpointTable} SET position = 0`));
   }
 
   private async applyOne(client: pg.PoolClient, change: UsageChange): Promise<void> {
@@ -109,41 +129,6 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
       `INSERT INTO ${this.records} (account, ${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [accountId, r.position, r.reference, r.source, r.operation, r.mode, r.key_id, r.sector, JSON.stringify(r.tables), r.rows, r.credits, r.refunded, r.recorded_at],
     );
-  }
-
-  private migrate(): Promise<unknown> {
-    this.ready ??= migrateUnderLock(this.pool, (client) => client.query(`
-      CREATE TABLE IF NOT EXISTS ${this.records} (
-        account     text    NOT NULL,
-        position    bigint  NOT NULL,
-        reference   text    NOT NULL,
-        source      text    NOT NULL,
-        operation   text    NOT NULL,
-        mode        text    NOT NULL,
-        key_id      text,
-        sector      text    NOT NULL,
-        tables      jsonb   NOT NULL,
-        rows        bigint  NOT NULL,
-        credits     bigint  NOT NULL,
-        refunded    boolean NOT NULL,
-        recorded_at text    NOT NULL,
-        PRIMARY KEY (account, position)
-      );
-      CREATE INDEX IF NOT EXISTS usage_records_by_reference ON ${this.records} (account, reference);
-      CREATE INDEX IF NOT EXISTS usage_records_by_time ON ${this.records} (account, recorded_at);
-      CREATE TABLE IF NOT EXISTS ${this.reservations} (
-        account   text NOT NULL,
-        reference text NOT NULL,
-        key_id    text,
-        sector    text NOT NULL,
-        PRIMARY KEY (account, reference)
-      );
-      CREATE TABLE IF NOT EXISTS ${this.checkpointTable} (
-        id       integer PRIMARY KEY CHECK (id = 0),
-        position bigint  NOT NULL
-      );
-      INSERT INTO ${this.checkpointTable} (id, position) VALUES (0, 0) ON CONFLICT DO NOTHING;`).then(() => undefined));
-    return this.ready;
   }
 }
 

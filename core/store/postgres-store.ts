@@ -8,7 +8,7 @@ import { checkExpectedRevision, sealEvents } from './seal.js';
 import { pollingSubscription } from './polling-subscription.js';
 import { wakeOrTimeout } from './wake-or-timeout.js';
 import { StreamHeads } from './stream-heads.js';
-import { migrateUnderLock } from './postgres-migration.js';
+import { migrateUnderLock } from './postgres-transaction.js';
 
 /**
  * Global positions and the in-flight transaction gap.
