@@ -102,7 +102,8 @@ describe('warming the generation pool', function () {
     };
     try {
       await pool.warm();
-      await new Promise((resolve) => setTimeout(resolve, 200)); // the last broadcasts' delivery
+      // Broadcasts arrive in their own time: wait for both workers' (the test's time limit bounds it).
+      while (loaded.size < 2 || generated.size < loaded.size) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(loaded.size).to.equal(2);
       expect([...generated].sort()).to.deep.equal([...loaded].sort());
     } finally {
