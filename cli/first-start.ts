@@ -3,7 +3,10 @@ import { AccountAlreadyOpen } from '../core/domain/account/profile.js';
 import { ProblemError } from '../core/problems.js';
 import type { Services } from '../core/services.js';
 
-/** The tier of the account opened on first start: the operator's own, so its limits stay out of the way. */
+/**
+ * The tier of the account opened on first start: the operator's own, so its limits stay out of the way.
+ * It is invoiced (billed outside finsynth), so no fee is charged and it never lapses to free.
+ */
 const LOCAL_ACCOUNT_TIER = 'scale';
 
 /**
@@ -19,7 +22,7 @@ export const LOCAL_ACCOUNT_ID = 'acc_local';
 export async function openLocalAccountOnFirstStart(services: Services): Promise<string | null> {
   if ((await services.store.headPosition()) !== 0) return null;
   try {
-    const { account_id, keys, position } = await createAccount(services, { tier: LOCAL_ACCOUNT_TIER, accountId: LOCAL_ACCOUNT_ID });
+    const { account_id, keys, position } = await createAccount(services, { tier: LOCAL_ACCOUNT_TIER, accountId: LOCAL_ACCOUNT_ID, billing: 'invoice' });
     await services.projections.waitFor(position);
     return (
       `First start with an empty store: opened the local account ${account_id} (${LOCAL_ACCOUNT_TIER} tier).\n` +

@@ -1,7 +1,7 @@
 import { newAccountId } from '../auth/api-keys.js';
 import { SCOPES } from '../auth/scopes.js';
 import { accountDecider, accountStream } from '../domain/account/index.js';
-import type { Tier } from '../domain/account/profile.js';
+import type { Billing, Tier } from '../domain/account/profile.js';
 import type { Services } from '../services.js';
 import { issueKey } from './keys.js';
 
@@ -15,15 +15,16 @@ export interface CreatedAccount {
 /**
  * The operator's way in (`finsynth accounts create`, the first `npm start`, test set-up): opens an
  * account, grants its starting credits (exactly `credits`, or the tier's monthly allowance), and
- * issues one live and one test key holding every scope.
+ * issues one live and one test key holding every scope. `billing` absent is `card`: the operator's
+ * own accounts pass `invoice` (billed outside finsynth).
  */
-export async function createAccount(services: Services, options: { tier: Tier; credits?: number; accountId?: string }): Promise<CreatedAccount> {
+export async function createAccount(services: Services, options: { tier: Tier; credits?: number; accountId?: string; billing?: Billing }): Promise<CreatedAccount> {
   const accountId = options.accountId ?? newAccountId();
   const metadata = { correlation_id: accountId };
   await services.commands.handle(
     accountDecider,
     accountStream(accountId),
-    { type: 'OpenAccount', accountId, tier: options.tier, at: services.clock.now().toISOString() },
+    { type: 'OpenAccount', accountId, tier: options.tier, at: services.clock.now().toISOString(), billing: options.billing },
     { metadata },
   );
   await services.credits.grant({

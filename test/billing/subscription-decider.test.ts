@@ -31,6 +31,22 @@ describe('subscription slice of the account decider', () => {
     given([opened, card]).when({ type: 'ChangeTier', tier: 'team', at: midJanuary, pricing }).then([upgraded]);
   });
 
+  it('an invoiced account is charged nothing: its upgrade and renewal grant at once, and it never lapses', () => {
+    const invoiced: AccountEvent = { type: 'AccountOpened', data: { ...opened.data as { account_id: string; tier: 'developer'; opened_at: string }, billing: 'invoice' } };
+    const upgrade = { ...upgraded.data as object, charged: false } as AccountEvent['data'];
+    given([invoiced]).when({ type: 'ChangeTier', tier: 'team', at: midJanuary, pricing }).then([
+      { type: 'SubscriptionUpgraded', data: upgrade } as AccountEvent,
+      { type: 'CreditsGranted', data: { reference: upgradeFee, credits: 125_000, reason: 'upgrade to team, prorated' } },
+    ]);
+    given([invoiced, { type: 'SubscriptionUpgraded', data: upgrade } as AccountEvent]).when({ type: 'RenewSubscription', at: '2026-02-01T00:00:00.000Z', pricing }).then([
+      {
+        type: 'SubscriptionRenewed',
+        data: { period: 1, tier: 'team', previous_tier: 'team', period_start: '2026-02-01T00:00:00.000Z', period_end: '2026-03-01T00:00:00.000Z', credits: 300_000, amount: 24_900, currency: 'EUR', charged: false },
+      },
+      { type: 'CreditsGranted', data: { reference: 'allowance:2026-02-01T00:00:00.000Z', credits: 300_000, reason: 'team monthly allowance' } },
+    ]);
+  });
+
   it('a paid upgrade needs a payment method on file', () => {
     given([opened]).when({ type: 'ChangeTier', tier: 'team', at: midJanuary, pricing }).thenThrows(PaymentMethodRequired);
   });

@@ -5,16 +5,25 @@ import type { AccountSlice } from './slice.js';
 export type Tier = 'free' | 'developer' | 'team' | 'scale';
 export const TIERS: readonly Tier[] = ['free', 'developer', 'team', 'scale'];
 
+/**
+ * How the subscription is paid: `card`, its fees charged to the payment method on file through the
+ * payment port; `invoice`, billed outside finsynth by the operator (no fee charged, each period's
+ * allowance granted on renewal).
+ */
+export type Billing = 'card' | 'invoice';
+export const BILLINGS: readonly Billing[] = ['card', 'invoice'];
+
 export interface ProfileState {
   accountId: string | null;
   tier: Tier | null;
   openedAt: string | null;
 }
 
-export type OpenAccount = { type: 'OpenAccount'; accountId: string; tier: Tier; at: string };
+export type OpenAccount = { type: 'OpenAccount'; accountId: string; tier: Tier; at: string; billing?: Billing };
 export type ProfileCommand = OpenAccount;
 
-export type AccountOpened = DomainEvent<'AccountOpened', { account_id: string; tier: Tier; opened_at: string }>;
+/** `billing` absent: `card` (accounts opened before it was recorded). */
+export type AccountOpened = DomainEvent<'AccountOpened', { account_id: string; tier: Tier; opened_at: string; billing?: Billing }>;
 export type ProfileEvent = AccountOpened;
 
 export const AccountAlreadyOpen = defineProblem({
@@ -37,6 +46,7 @@ export const profile: AccountSlice<ProfileState, ProfileCommand, ProfileEvent> =
           account_id: { type: 'string', minLength: 1 },
           tier: { enum: [...TIERS] },
           opened_at: { type: 'string', format: 'date-time' },
+          billing: { enum: [...BILLINGS] },
         },
         additionalProperties: false,
       },
@@ -52,7 +62,8 @@ export const profile: AccountSlice<ProfileState, ProfileCommand, ProfileEvent> =
     if ((account as { profile: ProfileState }).profile.accountId !== null) {
       throw problem(AccountAlreadyOpen, `account ${command.accountId} is already open`);
     }
-    return [{ type: 'AccountOpened', data: { account_id: command.accountId, tier: command.tier, opened_at: command.at } }];
+    const { accountId, tier, at, billing } = command;
+    return [{ type: 'AccountOpened', data: { account_id: accountId, tier, opened_at: at, ...(billing && { billing }) } }];
   },
 };
 

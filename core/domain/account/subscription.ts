@@ -5,7 +5,7 @@ import { PaymentMethodRequired } from '../../billing/payment-provider.js';
 import { Problems, problem } from '../../problems.js';
 import type { DomainEvent } from '../decider.js';
 import type { CreditsGranted, CreditsState } from './credits.js';
-import { TIERS, type AccountOpened, type Tier } from './profile.js';
+import { TIERS, type AccountOpened, type Billing, type Tier } from './profile.js';
 import type { AccountSlice } from './slice.js';
 
 /**
@@ -22,6 +22,10 @@ import type { AccountSlice } from './slice.js';
  * granted when it is paid; a zero fee grants at once. A declined fee makes the subscription past due
  * until a new payment method pays it; a period that ends with a fee unpaid renews on the free tier
  * (`SubscriptionLapsed`).
+ *
+ * Invoiced accounts (`billing: 'invoice'` at opening: the operator's, billed outside finsynth) record
+ * the same amounts, but nothing is charged (`charged: false`): each allowance and top-up is granted
+ * with its event, and they are never past due nor lapse.
  *
  * Versions. `SubscriptionRenewed` and `SubscriptionUpgraded` v2 say whether their amount is `charged`
  * through the payment port. v1 was written before fees were charged: its amount was already paid and
@@ -49,6 +53,7 @@ export interface SubscriptionState {
   periodStart: string | null;
   periodEnd: string | null;
   pendingTier: Tier | null;
+  billing: Billing;
   /** The provider's token of the payment method fees are charged to. */
   paymentMethod: string | null;
   /** The fees billed in the current period. */
@@ -138,13 +143,13 @@ export const subscriptionSlice: AccountSlice<SubscriptionState, SubscriptionComm
     { type: 'SubscriptionLapsed', version: 1, schema: schema({ from_tier: tier, to_tier: tier, unpaid_amount: count, currency, at: time }) },
   ],
 
-  initialState: () => ({ tier: null, anchor: null, period: 0, periodStart: null, periodEnd: null, pendingTier: null, paymentMethod: null, fees: [], firstPeriodBilled: false }),
+  initialState: () => ({ tier: null, anchor: null, period: 0, periodStart: null, periodEnd: null, pendingTier: null, billing: 'card', paymentMethod: null, fees: [], firstPeriodBilled: false }),
 
   evolve(state, event) {
     const e = event as SubscriptionEvent | AccountOpened;
     switch (e.type) {
       case 'AccountOpened':
-        return { ...state, tier: e.data.tier, anchor: e.data.opened_at, period: 0, periodStart: e.data.opened_at, periodEnd: periodEnd(e.data.opened_at, 0) };
+        return { ...state, tier: e.data.tier, billing: e.data.billing ?? 'card', anchor: e.data.opened_at, period: 0, periodStart: e.data.opened_at, periodEnd: periodEnd(e.data.opened_at, 0) };
       case 'SubscriptionUpgraded': {
         const { period_start: start, to_tier, amount, currency: paidIn, credits } = e.data;
         const ref = upgradeReference(start, to_tier);
@@ -221,12 +226,13 @@ function changeTier(state: SubscriptionState, command: ChangeTier): (Subscriptio
   const to = pricing.tiers[command.tier];
   const credits = Math.round((to.included_credits - from.included_credits) * fraction);
   const amount = Math.round(toMinorUnits(to.monthly_price - from.monthly_price, pricing.currency) * fraction);
-  if (amount > 0 && state.paymentMethod === null) throw problem(PaymentMethodRequired, `the upgrade to ${command.tier} costs ${amount} (minor units of ${pricing.currency}) and there is no payment method on file`);
+  const charged = state.billing === 'card';
+  if (charged && amount > 0 && state.paymentMethod === null) throw problem(PaymentMethodRequired, `the upgrade to ${command.tier} costs ${amount} (minor units of ${pricing.currency}) and there is no payment method on file`);
   const upgraded: SubscriptionUpgraded = {
     type: 'SubscriptionUpgraded',
-    data: { from_tier: current, to_tier: command.tier, at: command.at, period_start: start, period_end: end, credits, amount, currency: pricing.currency, charged: true },
+    data: { from_tier: current, to_tier: command.tier, at: command.at, period_start: start, period_end: end, credits, amount, currency: pricing.currency, charged },
   };
-  if (amount > 0) return [upgraded];
+  if (charged && amount > 0) return [upgraded];
   const ref = upgradeReference(start, command.tier);
   return [upgraded, { type: 'CreditsGranted', data: { reference: ref, credits, reason: `upgrade to ${command.tier}, prorated` } }];
 }
@@ -240,10 +246,11 @@ function renew(state: SubscriptionState, command: RenewSubscription): (Subscript
   const { pricing, at } = command;
   const anchor = state.anchor!;
   let previousTier = state.tier!;
+  const charged = state.billing === 'card';
   let unpaid = state.fees.filter((fee) => fee.status !== 'paid').reduce((sum, fee) => sum + fee.amount, 0);
   if (!state.firstPeriodBilled && state.period === 0 && at < state.periodEnd!) {
     const amount = toMinorUnits(pricing.tiers[previousTier].monthly_price, pricing.currency);
-    events.push(renewed(0, previousTier, previousTier, anchor, 0, amount, pricing.currency));
+    events.push(renewed(0, previousTier, previousTier, anchor, 0, amount, pricing.currency, charged));
   }
   let tier = state.pendingTier ?? previousTier;
   for (let period = state.period + 1; periodStart(anchor, period) <= at; period += 1) {
@@ -254,19 +261,19 @@ function renew(state: SubscriptionState, command: RenewSubscription): (Subscript
     }
     const price = pricing.tiers[tier];
     const amount = toMinorUnits(price.monthly_price, pricing.currency);
-    events.push(renewed(period, tier, previousTier, anchor, price.included_credits, amount, pricing.currency));
-    // A free period's allowance is granted now; a paid one's when its fee is paid.
-    if (amount === 0) events.push({ type: 'CreditsGranted', data: { reference: allowanceReference(start), credits: price.included_credits, reason: allowanceReason(tier) } });
-    unpaid = amount;
+    events.push(renewed(period, tier, previousTier, anchor, price.included_credits, amount, pricing.currency, charged));
+    // An allowance not charged for (free, invoiced) is granted now; a charged one's when its fee is paid.
+    if (!charged || amount === 0) events.push({ type: 'CreditsGranted', data: { reference: allowanceReference(start), credits: price.included_credits, reason: allowanceReason(tier) } });
+    unpaid = charged ? amount : 0;
     previousTier = tier;
   }
   return events;
 }
 
-function renewed(period: number, tier: Tier, previousTier: Tier, anchor: string, credits: number, amount: number, paidIn: string): SubscriptionRenewed {
+function renewed(period: number, tier: Tier, previousTier: Tier, anchor: string, credits: number, amount: number, paidIn: string, charged: boolean): SubscriptionRenewed {
   return {
     type: 'SubscriptionRenewed',
-    data: { period, tier, previous_tier: previousTier, period_start: periodStart(anchor, period), period_end: periodEnd(anchor, period), credits, amount, currency: paidIn, charged: true },
+    data: { period, tier, previous_tier: previousTier, period_start: periodStart(anchor, period), period_end: periodEnd(anchor, period), credits, amount, currency: paidIn, charged },
   };
 }
 
