@@ -23,6 +23,12 @@ const KEY_SYNTAX = /^(?:"([\x20\x21\x23-\x5B\x5D-\x7E]{1,255})"|([\x21\x23-\x2B\
 /** Headers that belong to one exchange, not to the response being replayed. */
 const NOT_REPLAYED = new Set(['request-id', 'ratelimit', 'ratelimit-policy', 'date', 'content-length', 'connection', 'transfer-encoding', 'keep-alive']);
 
+/** The key an Idempotency-Key header carries, unquoted; null when the header is malformed. */
+export function idempotencyKeyOf(header: string): string | null {
+  const syntax = KEY_SYNTAX.exec(header);
+  return syntax ? (syntax[1] ?? syntax[2]!) : null;
+}
+
 /**
  * The Idempotency-Key header (IETF draft): a repeat with the same key and the same request gets the
  * first response again without the work being done twice; the same key for another request is 422;
@@ -34,9 +40,8 @@ const NOT_REPLAYED = new Set(['request-id', 'ratelimit', 'ratelimit-policy', 'da
 export async function idempotent(ctx: ApiContext, body: unknown, work: () => Promise<void>, { keepBody }: { keepBody: boolean }): Promise<void> {
   const header = ctx.get('Idempotency-Key');
   if (header === '') return work();
-  const syntax = KEY_SYNTAX.exec(header);
-  if (!syntax) throw problem(HttpProblems.invalidIdempotencyKey, 'the Idempotency-Key header is malformed: 1 to 255 visible ASCII characters, optionally quoted');
-  const key = syntax[1] ?? syntax[2]!;
+  const key = idempotencyKeyOf(header);
+  if (key === null) throw problem(HttpProblems.invalidIdempotencyKey, 'the Idempotency-Key header is malformed: 1 to 255 visible ASCII characters, optionally quoted');
   const { accountId, mode } = ctx.state.auth;
   const stream = idempotencyStream(accountId, mode, key);
   const handle = (command: IdempotencyCommand) =>

@@ -4,6 +4,7 @@ import { PaymentDeclined, PaymentMethodRequired, PaymentProviderUnavailable, Unk
 import { defineProblem, problem } from '../../core/problems.js';
 import { BILLING_PROJECTION, type BillingModel, type BillingRecord } from '../../projections/billing.js';
 import type { ApiContext } from '../context.js';
+import { idempotencyKeyOf } from '../middleware/idempotency.js';
 import { paginate } from '../pagination.js';
 import { defineRoute, type RouteGroup } from '../route.js';
 import { listQuery, pageSchema, type ListQuery } from '../schemas.js';
@@ -201,7 +202,7 @@ export const billingRoutes: RouteGroup = {
       operationId: 'purchaseCredits',
       summary: 'Buy a credit pack',
       description:
-        'Charges the pack\'s price to the payment method (`payment_token`, from the payment provider\'s client library; the sandbox tokens are listed in docs/credits.md) and grants its credits. A declined payment grants nothing: 402 `payment-declined` with `decline_code`. The purchase is recorded before the charge: if the provider does not answer (502) or the service stops before recording the approval, the billing run settles it with the provider within minutes (credits granted once, or nothing charged), and the billing history shows which. Live keys only; send an Idempotency-Key so that a retry never pays twice.',
+        'Charges the pack\'s price to the payment method (`payment_token`, from the payment provider\'s client library; the sandbox tokens are listed in docs/credits.md) and grants its credits. A declined payment grants nothing: 402 `payment-declined` with `decline_code`. The purchase is recorded before the charge: if the provider does not answer (502) or the service stops before recording the approval, the billing run settles it with the provider within minutes (credits granted once, or nothing charged), and the billing history shows which. Live keys only; send an Idempotency-Key so that a retry never pays twice: a retry under the same key (after a 5xx too) is the same purchase, charged once.',
       scope: 'billing:write',
       body: {
         content: {
@@ -217,7 +218,9 @@ export const billingRoutes: RouteGroup = {
       problems: [LiveKeyRequired, UnknownCreditPack, PaymentDeclined, PaymentProviderUnavailable],
       async handle(ctx, { body }) {
         requireLiveKey(ctx);
-        const { position: _position, ...purchase } = await ctx.services.billing.purchase({ accountId: ctx.state.auth.accountId, pack: body.pack, paymentToken: body.payment_token });
+        const { accountId, mode } = ctx.state.auth;
+        const idempotencyKey = idempotencyKeyOf(ctx.get('Idempotency-Key')) ?? undefined;
+        const { position: _position, ...purchase } = await ctx.services.billing.purchase({ accountId, mode, pack: body.pack, paymentToken: body.payment_token, idempotencyKey });
         ctx.status = 201;
         ctx.body = purchase;
       },

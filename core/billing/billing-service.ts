@@ -4,7 +4,7 @@ import type { AccountEvent, AccountState } from '../domain/account/index.js';
 import type { Tier } from '../domain/account/profile.js';
 import { subscriptionStatus } from '../domain/account/subscription.js';
 import { Problems, problem } from '../problems.js';
-import { CreditPurchases, type PurchaseAnswer } from './credit-purchases.js';
+import { CreditPurchases, purchaseReference, type PurchaseAnswer } from './credit-purchases.js';
 import { collectFees, type FeeCollection } from './fee-collection.js';
 import { toMinorUnits } from './money.js';
 import type { PaymentProvider } from './payment-provider.js';
@@ -126,8 +126,9 @@ export class BillingService {
     return { renewals, recovered, position };
   }
 
-  purchase(request: { accountId: string; pack: string; paymentToken: string; reference?: string }): Promise<PurchaseAnswer> {
-    return this.purchases.purchase(request);
+  /** A purchase under an Idempotency-Key has one reference, whatever the retries (purchaseReference). */
+  purchase(request: { accountId: string; mode: string; pack: string; paymentToken: string; idempotencyKey?: string }): Promise<PurchaseAnswer> {
+    return this.purchases.purchase({ ...request, reference: purchaseReference(request) });
   }
 
   private collect(accountId: string) {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { CreditsService } from '../credits/credits-service.js';
 import { Problems, problem } from '../problems.js';
@@ -34,6 +34,17 @@ export interface PurchaseAnswer {
 export const PURCHASE_RECOVERY_AFTER_MS = 2 * 60_000;
 
 /**
+ * The reference of a purchase made under an Idempotency-Key: the same for every retry of the request
+ * (a 5xx releases the key's claim, and the retry does the work again), so the retry charges the same
+ * idempotency key at the provider and never pays twice. Without a key, each request is a new purchase.
+ */
+export function purchaseReference(request: { accountId: string; mode: string; idempotencyKey?: string }): string {
+  if (request.idempotencyKey === undefined) return `pur_${randomUUID()}`;
+  const digest = createHash('sha256').update(JSON.stringify([request.accountId, request.mode, request.idempotencyKey])).digest('hex');
+  return `pur_${digest.slice(0, 32)}`;
+}
+
+/**
  * Buying credit packs, crash-safe. The purchase is recorded first (`CreditPurchaseStarted`, its reference
  * the charge's idempotency key at the provider), then charged, then closed by its outcome. If the process
  * dies between the provider's approval and that last append, `recover` finds the open purchase and asks
@@ -49,7 +60,7 @@ export class CreditPurchases {
     private readonly clock: Clock,
   ) {}
 
-  async purchase({ accountId, pack, paymentToken, reference = `pur_${randomUUID()}` }: { accountId: string; pack: string; paymentToken: string; reference?: string }): Promise<PurchaseAnswer> {
+  async purchase({ accountId, pack, paymentToken, reference }: { accountId: string; pack: string; paymentToken: string; reference: string }): Promise<PurchaseAnswer> {
     const offer = this.pricing.credit_packs[pack];
     if (!offer) throw problem(UnknownCreditPack, `there is no credit pack "${pack}"; the packs are ${Object.keys(this.pricing.credit_packs).join(', ')}`);
     // Checked before the charge: money is never taken for an account that cannot receive the credits.
