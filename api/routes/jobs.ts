@@ -129,9 +129,9 @@ export const jobsRoutes: RouteGroup = {
         },
       },
       problems: [ConfigProblems.invalidConfig, InsufficientCredits, JobProblems.tooManyJobs, Problems.notFound],
-      async handle(ctx, { body }) {
+      async handle(ctx, { body, source }) {
         const { accountId, mode, keyId } = ctx.state.auth;
-        const job = await ctx.services.jobs.create({ accountId, mode, keyId, input: body, metadata: metadataOf(ctx) });
+        const job = await ctx.services.jobs.create({ accountId, mode, keyId, input: body, inputSource: source, metadata: metadataOf(ctx) });
         ctx.status = 202;
         ctx.set('Location', path(job));
         ctx.body = jobView(ctx, job);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Clock } from '../clock.js';
 import type { Pricing } from '../billing/pricing.js';
 import type { ConfigInput } from '../configs/config-input.js';
+import type { SourceMap } from '../configs/source-map.js';
 import type { GenerationConfig } from '../configs/config-schema.js';
 import type { ConfigService } from '../configs/service.js';
 import type { ConcurrentJobLimits } from '../domain/account/credits.js';
@@ -39,6 +40,8 @@ export interface JobsServiceDeps {
 export interface CreateJobRequest extends JobOwner {
   keyId: string;
   input: ConfigInput;
+  /** Where the parts of a JSON body stand: the issues of an inline config then say their line and column. */
+  inputSource?: SourceMap;
   metadata?: EventMetadata;
 }
 
@@ -65,8 +68,8 @@ export class JobsService {
    * of a fleet at once. Queued and running jobs count, per account and mode.
    */
   async create(request: CreateJobRequest): Promise<JobView> {
-    const { accountId, mode, keyId, input, metadata } = request;
-    const resolved = await this.deps.configs.resolve({ accountId, mode }, input);
+    const { accountId, mode, keyId, input, inputSource, metadata } = request;
+    const resolved = await this.deps.configs.resolve({ accountId, mode }, input, inputSource);
     const config = { ...resolved.config, seed: resolved.config.seed ?? randomInt(SEED_RANGE) };
     const plan = await this.deps.plan(config);
     const output = config.output as { format: OutputFormat; compression: Compression };

@@ -169,6 +169,10 @@ describe('jobs over HTTP', function () {
     const invalid = await request(app, 'POST', '/v1/jobs', { key: account.test, body: { config_yaml: 'version: 1\nsector: cards\ntables:\n  - name: nope\n    rows: 5\n' } });
     expect(invalid.status).to.equal(400);
     expect(invalid.body.errors[0]).to.include({ line: 4 });
+    const inline = { config: { version: 1, sector: 'cards', tables: [{ name: 'nope', rows: 5 }] } };
+    const located = await request(app, 'POST', '/v1/jobs', { key: account.test, body: inline });
+    expect(located.status).to.equal(400);
+    expect(located.body.errors[0], 'an inline config\'s issue, located in the JSON body').to.include({ pointer: '/tables/0/name', line: 1, column: JSON.stringify(inline).indexOf('"nope"') + 1 });
     const neither = await request(app, 'POST', '/v1/jobs', { key: account.test, body: {} });
     expect(neither.status).to.equal(400);
     const unknown = await request(app, 'POST', '/v1/jobs', { key: account.test, body: { config_id: 'cfg_0000', overlays: [] } });
