@@ -101,11 +101,19 @@ export class BillingService {
     return { ...answer, subscription, position: Math.max(result.position, position) };
   }
 
-  /** Bills every period of the account that has ended by now (the first one too, once), and charges the fees due. */
+  /**
+   * Bills every period of the account that has ended by now (the first one too, once), and charges the
+   * fees due. The fees due are charged first: a charge approved but never recorded (a run that died)
+   * is answered again by the provider under its attempt's key and recorded paid before the period it
+   * belongs to can lapse. While the provider cannot answer, whether a fee was paid is unknown, so the
+   * account is not renewed (nor lapsed) until a later run hears from it.
+   */
   async renew(accountId: string): Promise<{ renewals: number; position: number }> {
+    const pending = await this.collect(accountId);
+    if ([...pending.collected.values()].some((charge) => charge.outcome === 'unavailable')) return { renewals: 0, position: pending.position };
     const result = await this.credits.run(accountId, { type: 'RenewSubscription', at: this.clock.now().toISOString(), pricing: this.pricing });
     const { position } = await this.collect(accountId);
-    return { renewals: result.events.filter((event) => event.type === 'SubscriptionRenewed').length, position: Math.max(result.position, position) };
+    return { renewals: result.events.filter((event) => event.type === 'SubscriptionRenewed').length, position: Math.max(pending.position, result.position, position) };
   }
 
   /**

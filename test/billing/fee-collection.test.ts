@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { TestClock } from '../../core/clock.js';
 import { BillingService } from '../../core/billing/billing-service.js';
 import { loadPricing } from '../../core/billing/pricing.js';
+import { PaymentProviderError } from '../../core/billing/payment-provider.js';
 import { SandboxPaymentProvider } from '../../core/billing/sandbox-payment-provider.js';
 import { CreditsService } from '../../core/credits/credits-service.js';
 import { CommandHandler } from '../../core/domain/command-handler.js';
@@ -35,5 +36,53 @@ describe('subscription fee collection', () => {
     // Charged twice under one idempotency key: the provider took the money once.
     expect(charged).to.deep.equal(['acc_1:fee:2026-01-10T00:00:00.000Z:1', 'acc_1:fee:2026-01-10T00:00:00.000Z:1']);
     expect((await restarted.subscription('acc_1')).status).to.equal('active');
+  });
+
+  it('a fee approved but not recorded is recorded paid by a restart after the period end: the account renews, it does not lapse', async () => {
+    const clock = new TestClock('2026-01-10T00:00:00.000Z');
+    const store = new MemoryEventStore();
+    const commands = new CommandHandler(store, new EventRegistry(eventDefinitions));
+    await commands.handle(accountDecider, accountStream('acc_1'), { type: 'OpenAccount', accountId: 'acc_1', tier: 'developer', at: clock.now().toISOString() });
+    const provider = new SandboxPaymentProvider();
+    const dying = new BillingService(new CreditsService(commands), new DiesAfterApproval(provider), loadPricing(), clock);
+    await dying.setPaymentMethod('acc_1', 'tok_visa');
+    await dying.runDue(['acc_1']).catch(() => {});
+
+    clock.set('2026-02-10T00:00:01.000Z');
+    const restarted = new BillingService(new CreditsService(commands), provider, loadPricing(), clock);
+    await restarted.runDue(['acc_1']);
+    const events = await store.readStream(accountStream('acc_1'));
+    expect(events.map((event) => event.type)).to.not.include('SubscriptionLapsed');
+    expect(events.filter((event) => event.type === 'SubscriptionFeePaid').map((event) => (event.data as { reference: string }).reference)).to.deep.equal([
+      'fee:2026-01-10T00:00:00.000Z',
+      'fee:2026-02-10T00:00:00.000Z',
+    ]);
+    expect(await restarted.subscription('acc_1')).to.deep.include({ tier: 'developer', status: 'active', current_period_start: '2026-02-10T00:00:00.000Z' });
+  });
+
+  it('a provider that cannot answer at the period end defers the renewal: no lapse, and the fee is collected once it answers', async () => {
+    const clock = new TestClock('2026-01-10T00:00:00.000Z');
+    const store = new MemoryEventStore();
+    const commands = new CommandHandler(store, new EventRegistry(eventDefinitions));
+    await commands.handle(accountDecider, accountStream('acc_1'), { type: 'OpenAccount', accountId: 'acc_1', tier: 'developer', at: clock.now().toISOString() });
+    const provider = new SandboxPaymentProvider();
+    let down = true;
+    const flaky = {
+      name: 'flaky',
+      lookup: (reference: string) => provider.lookup(reference),
+      charge: (request: Parameters<typeof provider.charge>[0]) => (down ? Promise.reject(new PaymentProviderError('The provider is down.')) : provider.charge(request)),
+    };
+    const billing = new BillingService(new CreditsService(commands), flaky, loadPricing(), clock);
+    await billing.setPaymentMethod('acc_1', 'tok_visa');
+    await billing.runDue(['acc_1']);
+    clock.set('2026-02-10T00:00:01.000Z');
+    expect(await billing.runDue(['acc_1'])).to.include({ renewals: 0 });
+    expect((await billing.subscription('acc_1')).tier).to.equal('developer');
+
+    down = false;
+    await billing.runDue(['acc_1']);
+    const events = await store.readStream(accountStream('acc_1'));
+    expect(events.map((event) => event.type)).to.not.include('SubscriptionLapsed');
+    expect(await billing.subscription('acc_1')).to.deep.include({ tier: 'developer', status: 'active', current_period_start: '2026-02-10T00:00:00.000Z', unpaid: { amount: 0, currency: 'EUR' } });
   });
 });
