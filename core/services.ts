@@ -17,7 +17,7 @@ import { RateLimits } from './rate-limits.js';
 import { CreditsService } from './credits/credits-service.js';
 import { BillingService } from './billing/billing-service.js';
 import { SandboxPaymentProvider } from './billing/sandbox-payment-provider.js';
-import { scheduleBillingRun } from './billing/renewals.js';
+import { scheduleBillingRun } from './billing/billing-schedule.js';
 import type { PaymentProvider } from './billing/payment-provider.js';
 import { ConfigService } from './configs/service.js';
 import { packCatalog } from './configs/packs-catalog.js';

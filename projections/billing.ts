@@ -3,7 +3,7 @@ import { accountIdOfStream } from '../core/domain/account/index.js';
 import type { AccountOpened, Tier } from '../core/domain/account/profile.js';
 import type { CreditPurchaseDeclined, CreditsPurchased } from '../core/domain/account/credits.js';
 import type { CreditPurchaseAbandoned, CreditPurchaseStarted } from '../core/domain/account/purchase-intents.js';
-import type { SubscriptionEvent } from '../core/domain/account/subscription.js';
+import { renewalFeeReference, upgradeFeeReference, type SubscriptionEvent } from '../core/domain/account/subscription.js';
 import { PURCHASE_RECOVERY_AFTER_MS } from '../core/billing/credit-purchases.js';
 import { periodEnd } from '../core/billing/periods.js';
 import type { Projection } from './projection.js';
@@ -86,7 +86,7 @@ export const billingProjection: Projection<BillingModel> = {
     switch (event.type) {
       case 'SubscriptionUpgraded': {
         const { to_tier, from_tier, credits, amount, currency, at, period_start, charged } = event.data;
-        const reference = `upgrade:${period_start}:${to_tier}`;
+        const reference = upgradeFeeReference(period_start, to_tier);
         account.tier = to_tier;
         if (charged && amount > 0) account.unpaid_fees[reference] = 'due';
         add({ at, type: 'upgrade', tier: to_tier, amount, currency, credits, reference, description: `Upgrade from ${from_tier} to ${to_tier}, prorated to the end of the period` });
@@ -104,7 +104,7 @@ export const billingProjection: Projection<BillingModel> = {
       }
       case 'SubscriptionRenewed': {
         const { tier, period, period_start, period_end, amount, currency, credits, charged } = event.data;
-        const reference = `fee:${period_start}`;
+        const reference = renewalFeeReference(period_start);
         Object.assign(account, { tier, period, period_end, first_period_billed: true, unpaid_fees: charged && amount > 0 ? { [reference]: 'due' } : {} });
         const what = period === 0 ? 'first period' : `${period_start.slice(0, 10)} to ${period_end.slice(0, 10)}`;
         add({ at: period_start, type: 'renewal', tier, amount, currency, credits, reference, description: `${tier} subscription, ${what}` });

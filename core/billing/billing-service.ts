@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { CreditsService } from '../credits/credits-service.js';
 import type { AccountEvent, AccountState } from '../domain/account/index.js';
 import type { Tier } from '../domain/account/profile.js';
-import { subscriptionStatus } from '../domain/account/subscription.js';
+import { subscriptionStatus, unpaidAmount, upgradeFeeReference } from '../domain/account/subscription.js';
 import { Problems, problem } from '../problems.js';
 import { CreditPurchases, purchaseReference, type PurchaseAnswer } from './credit-purchases.js';
 import { collectFees, type FeeCollection } from './fee-collection.js';
@@ -159,7 +159,7 @@ export class BillingService {
       rate_limit_per_s: price.rate_limit_per_s,
       concurrent_jobs: price.concurrent_jobs,
       payment_method: subscription.paymentMethod,
-      unpaid: { amount: subscription.fees.filter((fee) => fee.status !== 'paid').reduce((sum, fee) => sum + fee.amount, 0), currency },
+      unpaid: { amount: unpaidAmount(subscription.fees), currency },
     };
   }
 }
@@ -176,7 +176,7 @@ function describeChange(
   switch (event?.type) {
     case 'SubscriptionUpgraded': {
       const { to_tier, credits, amount, period_start, period_end } = event.data;
-      const charge = collected.get(`upgrade:${period_start}:${to_tier}`);
+      const charge = collected.get(upgradeFeeReference(period_start, to_tier));
       const payment = charge ? feePayment(charge) : null;
       const paid = amount === 0 || payment?.status === 'paid';
       const upgraded = { change: 'upgraded' as const, effective_at: at, credits_granted: paid ? credits : 0, amount, currency: event.data.currency, payment };

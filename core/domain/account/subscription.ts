@@ -114,6 +114,13 @@ const charged = { type: 'boolean' };
 /** v1 billing events predate charged fees: their amount was paid and their credits granted when written. */
 const settledBeforeFees = { 1: (data: unknown) => ({ ...(data as object), charged: false }) };
 
+/** The reference of a period's fee, and of an upgrade's: the fee's name in events, at the provider and in the history. */
+export const renewalFeeReference = (periodStart: string): string => `fee:${periodStart}`;
+export const upgradeFeeReference = (periodStart: string, to: Tier): string => `upgrade:${periodStart}:${to}`;
+
+/** What the fees not paid yet amount to (minor units). */
+export const unpaidAmount = (fees: readonly Fee[]): number => fees.filter((fee) => fee.status !== 'paid').reduce((sum, fee) => sum + fee.amount, 0);
+
 /** `past_due`: a fee of the period is declined, or due with no payment method to charge it to. */
 export function subscriptionStatus(state: SubscriptionState): 'active' | 'past_due' {
   const stuck = state.fees.some((fee) => fee.status === 'declined' || (fee.status === 'due' && state.paymentMethod === null));
@@ -152,7 +159,7 @@ export const subscriptionSlice: AccountSlice<SubscriptionState, SubscriptionComm
         return { ...state, tier: e.data.tier, billing: e.data.billing ?? 'card', anchor: e.data.opened_at, period: 0, periodStart: e.data.opened_at, periodEnd: periodEnd(e.data.opened_at, 0) };
       case 'SubscriptionUpgraded': {
         const { period_start: start, to_tier, amount, currency: paidIn, credits } = e.data;
-        const ref = upgradeReference(start, to_tier);
+        const ref = upgradeFeeReference(start, to_tier);
         const fees = e.data.charged && amount > 0 ? [...state.fees, dueFee(ref, amount, paidIn, credits, ref, `upgrade to ${to_tier}, prorated`)] : state.fees;
         return { ...state, tier: to_tier, pendingTier: null, fees };
       }
@@ -162,7 +169,7 @@ export const subscriptionSlice: AccountSlice<SubscriptionState, SubscriptionComm
         return { ...state, pendingTier: null };
       case 'SubscriptionRenewed': {
         const { tier: renewed, period, period_start: start, period_end: end, amount, currency: paidIn, credits } = e.data;
-        const fees = e.data.charged && amount > 0 ? [dueFee(`fee:${start}`, amount, paidIn, credits, allowanceReference(start), allowanceReason(renewed))] : [];
+        const fees = e.data.charged && amount > 0 ? [dueFee(renewalFeeReference(start), amount, paidIn, credits, allowanceReference(start), allowanceReason(renewed))] : [];
         return { ...state, tier: renewed, period, periodStart: start, periodEnd: end, pendingTier: null, fees, firstPeriodBilled: true };
       }
       case 'PaymentMethodSet':
@@ -233,7 +240,7 @@ function changeTier(state: SubscriptionState, command: ChangeTier): (Subscriptio
     data: { from_tier: current, to_tier: command.tier, at: command.at, period_start: start, period_end: end, credits, amount, currency: pricing.currency, charged },
   };
   if (charged && amount > 0) return [upgraded];
-  const ref = upgradeReference(start, command.tier);
+  const ref = upgradeFeeReference(start, command.tier);
   return [upgraded, { type: 'CreditsGranted', data: { reference: ref, credits, reason: `upgrade to ${command.tier}, prorated` } }];
 }
 
@@ -247,7 +254,7 @@ function renew(state: SubscriptionState, command: RenewSubscription): (Subscript
   const anchor = state.anchor!;
   let previousTier = state.tier!;
   const charged = state.billing === 'card';
-  let unpaid = state.fees.filter((fee) => fee.status !== 'paid').reduce((sum, fee) => sum + fee.amount, 0);
+  let unpaid = unpaidAmount(state.fees);
   if (!state.firstPeriodBilled && state.period === 0 && at < state.periodEnd!) {
     const amount = toMinorUnits(pricing.tiers[previousTier].monthly_price, pricing.currency);
     events.push(renewed(0, previousTier, previousTier, anchor, 0, amount, pricing.currency, charged));
@@ -279,6 +286,5 @@ function renewed(period: number, tier: Tier, previousTier: Tier, anchor: string,
 
 const dueFee = (ref: string, amount: number, paidIn: string, credits: number, grant: string, reason: string): Fee =>
   ({ reference: ref, amount, currency: paidIn, credits, grant, reason, attempts: 0, status: 'due' });
-const upgradeReference = (start: string, to: Tier): string => `upgrade:${start}:${to}`;
 const allowanceReference = (start: string): string => `allowance:${start}`;
 const allowanceReason = (tier: Tier): string => `${tier} monthly allowance`;

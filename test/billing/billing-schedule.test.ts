@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { TestClock } from '../../core/clock.js';
 import { BillingService } from '../../core/billing/billing-service.js';
 import { loadPricing } from '../../core/billing/pricing.js';
-import { scheduleBillingRun } from '../../core/billing/renewals.js';
+import { scheduleBillingRun } from '../../core/billing/billing-schedule.js';
 import { SandboxPaymentProvider } from '../../core/billing/sandbox-payment-provider.js';
 import { CreditsService } from '../../core/credits/credits-service.js';
 import { CommandHandler } from '../../core/domain/command-handler.js';
