@@ -80,7 +80,8 @@ describe('operator commands', function () {
     const services = await createServices(loadConfig({}, { dataDir, logLevel: 'silent' }), { background: false });
     try {
       const events = await services.store.readStream(accountStream(accountId));
-      return { balance: await services.credits.balance(accountId), grants: events.filter((event) => event.type === 'CreditsGranted').length };
+      const opened = events.find((event) => event.type === 'AccountOpened')!.data as { billing?: string };
+      return { balance: await services.credits.balance(accountId), grants: events.filter((event) => event.type === 'CreditsGranted').length, billing: opened.billing };
     } finally {
       await services.close();
     }
@@ -103,8 +104,15 @@ describe('operator commands', function () {
     expect(balance.credits_available).to.equal(300_000);
   });
 
+  it('accounts create opens an invoiced account unless --billing card asks for card billing', async () => {
+    const invoiced = await run(['accounts', 'create', '--tier', 'team', '--json', '--data', dataDir]);
+    expect((await balanceAndGrants(JSON.parse(invoiced.stdout).account_id)).billing).to.equal('invoice');
+    const card = await run(['accounts', 'create', '--tier', 'team', '--billing', 'card', '--json', '--data', dataDir]);
+    expect((await balanceAndGrants(JSON.parse(card.stdout).account_id)).billing).to.equal('card');
+  });
+
   it('refuses bad arguments with exit code 2 and nothing on stdout', async () => {
-    for (const args of [['accounts', 'create', '--tier', 'gold', '--json'], ['accounts', 'create', '--tier', 'free', '--credits', '-5'], ['accounts', 'delete'], ['accounts', 'create', '--tier', 'free', '--colour']]) {
+    for (const args of [['accounts', 'create', '--tier', 'gold', '--json'], ['accounts', 'create', '--tier', 'free', '--credits', '-5'], ['accounts', 'delete'], ['accounts', 'create', '--tier', 'free', '--colour'], ['accounts', 'create', '--tier', 'free', '--billing', 'cash']]) {
       const { code, stdout, stderr } = await run([...args, '--data', dataDir]);
       expect(code, args.join(' ')).to.equal(2);
       expect(stdout).to.equal('');
