@@ -1,6 +1,6 @@
 import { ByteSink } from './byte-sink.js';
 import type { ChunkSpec } from './layout.js';
-import { rowsPerParent } from './layout.js';
+import { rowsPerParent } from './parent-runs.js';
 import type { PlanRuntime } from './runtime.js';
 import { tableWriter, type Format, type TableWriter } from './writers.js';
 

@@ -9,7 +9,7 @@ import type { PackDefinition } from '../packs/sdk.js';
 import { DEFAULT_LOCALE, isKnownLocale } from './locale-pools.js';
 import { GenerationProblems } from './problems.js';
 import { dataTypeByName } from './types/index.js';
-import { fitParentRuns, fitParentRunsWith, type ParentWalk, type WalkOptions } from './layout.js';
+import { fitParentRuns, fitParentRunsWith, type ParentWalk, type WalkOptions } from './parent-runs.js';
 
 /**
  * A generation request resolved against a pack: every table to generate or to size, its row count,

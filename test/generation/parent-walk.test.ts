@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { countParents } from '../../core/generation/layout.js';
+import { countParents } from '../../core/generation/parent-runs.js';
 import type { Plan } from '../../core/generation/plan.js';
 import { GenerationPool } from '../../core/generation/pool.js';
 import { PlanRuntime } from '../../core/generation/runtime.js';

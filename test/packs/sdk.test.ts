@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { helpers } from '../../core/generation/helpers.js';
-import { MAX_WALKED_PARENTS } from '../../core/generation/layout.js';
+import { MAX_WALKED_PARENTS } from '../../core/generation/parent-runs.js';
 import { Rng } from '../../core/generation/prng.js';
 import { checkManifest } from '../../core/packs/manifest.js';
 import { definePack, type RowContext } from '../../core/packs/sdk.js';
