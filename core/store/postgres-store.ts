@@ -8,6 +8,7 @@ import { checkExpectedRevision, sealEvents } from './seal.js';
 import { pollingSubscription } from './polling-subscription.js';
 import { wakeOrTimeout } from './wake-or-timeout.js';
 import { StreamHeads } from './stream-heads.js';
+import { AppendNotifications } from './postgres-notifications.js';
 import { migrateUnderLock } from './postgres-transaction.js';
 
 /**
@@ -41,18 +42,8 @@ const MAX_EVENTS_PER_APPEND = 2 ** POSITION_SHIFT;
  */
 const VISIBLE = `(position >> ${POSITION_SHIFT}) < pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
 
-/**
- * Subscriptions read again when told of an append: by this instance at once, by others through a
- * NOTIFY sent after the append. Not from the append's own transaction (a trigger): PostgreSQL
- * serialises the commits of notifying transactions, and concurrent single appends measured about a
- * third of their rate that way. The notifications of one instance are coalesced (one in flight, one
- * pending). The poll is the fallback: an append read-all still holds back behind an older
- * transaction, or a listening connection being opened again.
- */
+/** Subscriptions read again when an append is announced (postgres-notifications.ts), and at least this often. */
 const POLL_INTERVAL_MS = 100;
-const NOTIFY_CHANNEL = 'finsynth_events';
-const LISTEN_CONNECT_TIMEOUT_MS = 5_000;
-const LISTEN_RETRY_MS = 1_000;
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -77,22 +68,17 @@ export class PostgresEventStore implements EventStore {
   readonly pool: pg.Pool;
   /** The quoted schema name, for the snapshot table that lives beside the events. */
   readonly schema: string;
-  private readonly appended = new EventTarget();
   private readonly heads = new StreamHeads();
   private readonly sql;
-  /** The connection that LISTENs for other instances' appends; opened by the first subscription. */
-  private listener: Promise<pg.Client | undefined> | undefined;
-  private closed = false;
-  private subscribed = false;
-  private announcing = false;
-  private announceAgain = false;
+  private readonly notifications: AppendNotifications;
 
   private constructor(
     pool: pg.Pool,
     private readonly schemaName: string,
-    private readonly connectionString: string,
+    connectionString: string,
     private readonly pollIntervalMs: number,
   ) {
+    this.notifications = new AppendNotifications(connectionString, schemaName);
     this.pool = pool;
     this.schema = quoteIdentifier(schemaName);
     const events = `${this.schema}.events`;
@@ -171,8 +157,7 @@ export class PostgresEventStore implements EventStore {
         ] });
         const last = sealed[sealed.length - 1].event;
         this.heads.remember(stream, last.revision, last.hash);
-        this.appended.dispatchEvent(new Event('append'));
-        this.announce();
+        this.notifications.announce();
         return { nextRevision: last.revision, position: Math.max(...inserted.rows.map((row) => Number(row.position))) };
       } catch (error) {
         if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
@@ -219,76 +204,8 @@ export class PostgresEventStore implements EventStore {
   }
 
   subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options: SubscribeOptions = {}): Subscription {
-    this.subscribed = true;
-    return pollingSubscription(this, handler, options, (signal) => {
-      void this.listen(); // not awaited: a connection being opened must not hold up the poll
-      return wakeOrTimeout(this.appended, signal, this.pollIntervalMs);
-    });
-  }
-
-  /** Tells the other instances' subscriptions that there is more to read. */
-  private announce(): void {
-    if (this.announcing) {
-      this.announceAgain = true;
-      return;
-    }
-    this.announcing = true;
-    void (async () => {
-      try {
-        do {
-          this.announceAgain = false;
-          await (await this.listen())?.query('SELECT pg_notify($1, $2)', [NOTIFY_CHANNEL, this.schemaName]);
-        } while (this.announceAgain && !this.closed);
-      } catch {
-        // The others' poll finds the events all the same.
-      } finally {
-        this.announcing = false;
-      }
-    })();
-  }
-
-  /**
-   * The connection that listens for appends of other instances (and announces this one's). A failed or
-   * lost connection is opened again when next needed, at most once a second; meanwhile the poll serves.
-   */
-  private listen(): Promise<pg.Client | undefined> {
-    if (this.listener) return this.listener;
-    if (this.closed) return Promise.resolve(undefined);
-    const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: LISTEN_CONNECT_TIMEOUT_MS });
-    let dropped = false;
-    const drop = () => {
-      if (dropped) return;
-      dropped = true;
-      client.end().catch(() => undefined);
-      // Only this attempt is forgotten (a newer connection may stand in its place already); subscriptions
-      // waiting for a notification would not ask again, so the connection is opened again for them.
-      setTimeout(() => {
-        if (this.listener !== listening) return;
-        this.listener = undefined;
-        if (this.subscribed) void this.listen();
-      }, LISTEN_RETRY_MS).unref();
-    };
-    client.on('error', drop);
-    client.on('end', drop);
-    client.on('notification', ({ payload }) => {
-      if (payload === this.schemaName) this.appended.dispatchEvent(new Event('append'));
-    });
-    const listening = (async () => {
-      try {
-        await client.connect();
-        await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
-      } catch {
-        drop();
-        return undefined;
-      }
-      // Appends announced while no connection listened are read now.
-      this.appended.dispatchEvent(new Event('append'));
-      if (!this.closed) return client;
-      drop();
-      return undefined;
-    })();
-    this.listener = listening;
-    return listening;
+    this.notifications.listen();
+    return pollingSubscription(this, handler, options, (signal) => wakeOrTimeout(this.notifications.appended, signal, this.pollIntervalMs));
   }
 
   async verifyStream(stream: string): Promise<ChainVerification> {
@@ -296,8 +213,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    await (await this.listener)?.end().catch(() => undefined);
+    await this.notifications.close();
     if (!this.pool.ended) await this.pool.end();
   }
 }
