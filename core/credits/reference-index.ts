@@ -1,27 +1,25 @@
+import { Map as PersistentMap } from 'immutable';
+
 /**
  * What a fold has seen under each reference (a grant, a debit, a reservation), for idempotency.
- * Immutable and persistent: `with` is O(1) and shares the past, so a pure evolve copies nothing
- * however long the account's history; `get` walks back from the newest entry, and a decision asks
- * once or twice per command. A newer entry under the same reference shadows the older one.
+ * Immutable and persistent (a hash array mapped trie): `with` shares all but a few nodes with the index
+ * it extends, so a pure evolve copies nothing however long the account's history, and `get` costs the
+ * same on an account's millionth command as on its first. (A linked list walked back from the newest
+ * entry did that before, and every new reference walked the account's whole history.)
  */
 export class ReferenceIndex<Value> {
-  private constructor(
-    private readonly entry: { reference: string; value: Value } | null,
-    private readonly previous: ReferenceIndex<Value> | null,
-  ) {}
+  private constructor(private readonly entries: PersistentMap<string, Value>) {}
 
   static empty<Value>(): ReferenceIndex<Value> {
-    return new ReferenceIndex<Value>(null, null);
+    return new ReferenceIndex<Value>(PersistentMap<string, Value>());
   }
 
+  /** A newer value under a reference replaces the older one. */
   with(reference: string, value: Value): ReferenceIndex<Value> {
-    return new ReferenceIndex({ reference, value }, this);
+    return new ReferenceIndex(this.entries.set(reference, value));
   }
 
   get(reference: string): Value | undefined {
-    for (let node: ReferenceIndex<Value> | null = this; node?.entry; node = node.previous) {
-      if (node.entry.reference === reference) return node.entry.value;
-    }
-    return undefined;
+    return this.entries.get(reference);
   }
 }
