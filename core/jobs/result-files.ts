@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Compression, OutputFormat } from '../domain/job/events.js';
@@ -57,8 +57,11 @@ export async function writeResultFile(options: {
   try {
     // `flush`: the bytes are on disk before the rename makes the file visible.
     const sink = createWriteStream(partPath, { flush: true });
-    if (compression === 'gzip') await pipeline(chunks, createGzip(), measure, sink, { signal });
-    else await pipeline(chunks, measure, sink, { signal });
+    // One chunk read ahead, not the 16 an object stream holds by default: the pool keeps its own few
+    // chunks in flight, and each chunk held here is megabytes of the service's memory.
+    const source = Readable.from(chunks, { highWaterMark: 1 });
+    if (compression === 'gzip') await pipeline(source, createGzip(), measure, sink, { signal });
+    else await pipeline(source, measure, sink, { signal });
     await rename(partPath, join(directory, file));
   } catch (error) {
     await rm(partPath, { force: true });
