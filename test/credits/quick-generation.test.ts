@@ -1,16 +1,9 @@
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApp } from '../../api/app.js';
-import { listen, type RunningServer } from '../../api/server.js';
 import { loadPricing } from '../../core/billing/pricing.js';
-import { loadConfig } from '../../core/config.js';
 import { auditStore } from '../../core/credits/store-audit.js';
-import { createServices, type Services } from '../../core/services.js';
 import { projectedTotals } from '../../projections/ledger-totals.js';
-import { openAccount, request, type TestAccount } from '../support/app.js';
+import { openAccount, request, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
 
 const failingPack = fileURLToPath(new URL('./failing-pack/', import.meta.url));
 
@@ -18,29 +11,17 @@ const failingPack = fileURLToPath(new URL('./failing-pack/', import.meta.url));
  * The real app on an ephemeral port, with the failing pack installed and the scale tier's rate limit
  * lifted: 200 requests in the same second must meet the credit limit, not the rate limit.
  */
-async function startApp(): Promise<{ url: string; services: Services; close(): Promise<void> }> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'finsynth-quick-'));
-  const config = loadConfig({}, { dataDir, port: 0, logLevel: 'silent', poolSize: 2, packs: [failingPack] });
+function startApp(): Promise<TestApp> {
   const pricing = loadPricing();
   pricing.tiers.scale.rate_limit_per_s = 10_000;
-  const services = await createServices(config, { pricing });
-  const server: RunningServer = await listen(createApp(services), 0);
-  return {
-    url: server.url,
-    services,
-    async close() {
-      await server.close(1000);
-      await services.close();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+  return startTestApp({ config: { packs: [failingPack] }, services: { pricing } });
 }
 
 // merchants cost 1 credit per 1,000 rows, and at least 1: each of these requests costs exactly 1 credit.
 const oneCredit = { sector: 'cards', tables: [{ name: 'merchants', rows: 10 }] };
 
 describe('quick generation and credits, over HTTP', () => {
-  let app: Awaited<ReturnType<typeof startApp>>;
+  let app: TestApp;
   before(async () => {
     app = await startApp();
   });

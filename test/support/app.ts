@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../core/config.js';
 import type { Clock } from '../../core/clock.js';
-import { createServices, type Services } from '../../core/services.js';
+import { createServices, type ServiceOverrides, type Services } from '../../core/services.js';
 import { createAccount } from '../../core/accounts/create-account.js';
 import type { Tier } from '../../core/domain/account/profile.js';
 import { createApp, type App } from '../../api/app.js';
@@ -32,13 +32,15 @@ export interface TestAppOptions {
   groups?: readonly RouteGroup[];
   /** Where the app logs; silent otherwise. */
   logger?: Logger;
+  /** Parts of the services to replace (a payment provider, a pricing); `clock` above wins over one here. */
+  services?: ServiceOverrides;
 }
 
 /** The real app on an ephemeral port, with the embedded store in a fresh temporary directory. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'finsynth-test-')));
   const config = loadConfig({}, { dataDir, port: 0, logLevel: 'silent', poolSize: 2, ...options.config });
-  const services = await createServices(config, { clock: options.clock });
+  const services = await createServices(config, { ...options.services, clock: options.clock ?? options.services?.clock });
   const app = createApp(services, { groups: options.groups, logger: options.logger });
   const server = await listen(app, 0);
   return {
