@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { inTransaction, migrationOnce } from '../core/store/postgres-transaction.js';
-import type { RecordFilter, UsageChange, UsageRecord, UsageRecordTable } from './usage-records.js';
+import { recordConditions, type RecordFilter, type UsageChange, type UsageRecord, type UsageRecordTable } from './usage-records.js';
 
 const COLUMNS = 'position, reference, source, operation, mode, key_id, sector, tables, rows, credits, refunded, recorded_at';
 
@@ -132,13 +132,8 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
   }
 }
 
-function conditions(accountId: string, { mode, from, to, before }: RecordFilter): { where: string; values: unknown[] } {
-  const filters: [string, unknown][] = [['account =', accountId]];
-  if (mode !== undefined) filters.push(['mode =', mode]);
-  if (from !== undefined) filters.push(['recorded_at >=', from]);
-  if (to !== undefined) filters.push(['recorded_at <', to]);
-  if (before !== undefined) filters.push(['position <', before]);
-  return { where: filters.map(([clause], index) => `${clause} $${index + 1}`).join(' AND '), values: filters.map(([, value]) => value) };
+function conditions(accountId: string, filter: RecordFilter): { where: string; values: unknown[] } {
+  return recordConditions(accountId, filter, (n) => `$${n}`);
 }
 
 const fromRow = (row: Row): UsageRecord => ({

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { RecordFilter, UsageChange, UsageRecord, UsageRecordTable } from './usage-records.js';
+import { recordConditions, type RecordFilter, type UsageChange, type UsageRecord, type UsageRecordTable } from './usage-records.js';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS usage_records (
@@ -129,13 +129,8 @@ export class SqliteUsageRecordTable implements UsageRecordTable {
   }
 }
 
-function conditions(accountId: string, { mode, from, to, before }: RecordFilter): { where: string; values: unknown[] } {
-  const filters: [string, unknown][] = [['account = ?', accountId]];
-  if (mode !== undefined) filters.push(['mode = ?', mode]);
-  if (from !== undefined) filters.push(['recorded_at >= ?', from]);
-  if (to !== undefined) filters.push(['recorded_at < ?', to]);
-  if (before !== undefined) filters.push(['position < ?', before]);
-  return { where: filters.map(([clause]) => clause).join(' AND '), values: filters.map(([, value]) => value) };
+function conditions(accountId: string, filter: RecordFilter): { where: string; values: unknown[] } {
+  return recordConditions(accountId, filter, () => '?');
 }
 
 const fromRow = (row: Row): UsageRecord => ({

@@ -43,6 +43,19 @@ export interface RecordFilter {
 }
 
 /**
+ * A filter as SQL conditions, the same for every database but for its placeholders: `placeholder(n)`
+ * is the n-th (from 1) value's (`?` for sqlite, `$n` for postgres).
+ */
+export function recordConditions(accountId: string, { mode, from, to, before }: RecordFilter, placeholder: (n: number) => string): { where: string; values: unknown[] } {
+  const filters: [string, unknown][] = [['account =', accountId]];
+  if (mode !== undefined) filters.push(['mode =', mode]);
+  if (from !== undefined) filters.push(['recorded_at >=', from]);
+  if (to !== undefined) filters.push(['recorded_at <', to]);
+  if (before !== undefined) filters.push(['position <', before]);
+  return { where: filters.map(([clause], index) => `${clause} ${placeholder(index + 1)}`).join(' AND '), values: filters.map(([, value]) => value) };
+}
+
+/**
  * Where the usage records are kept: a table in the store's own database (sqlite, postgres), or memory
  * for the memory store. A batch of changes is applied with the checkpoint it brings the table to, in one
  * transaction, and only if the checkpoint is still the one it was read after: a concurrent writer (another
