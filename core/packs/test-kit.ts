@@ -20,6 +20,8 @@ import type { PackDefinition } from './sdk.js';
  * The pack test kit: one call a pack author makes in their own tests (any test framework: it throws an
  * AssertionError naming what is wrong). It loads the pack as the service does and checks that
  * - the manifest is valid (else the loader's reasons);
+ * - a request naming every table without counts plans each at its default rows, whatever the seed
+ *   (with `rows_per_parent`, the default parents must hold the default children);
  * - every table generates, in NDJSON, CSV and JSON (the JSON output parses as one array);
  * - rows carry exactly the declared columns, in order, with values of the declared types, null only
  *   where the column is nullable, and unique keys; IBANs, card numbers, ISINs, BICs, currencies,
@@ -42,6 +44,8 @@ export interface PackCheckReport {
 }
 
 const KIT_CHUNK_ROWS = 400;
+/** Seeds the default-rows check plans with (from the kit's seed on). */
+const DEFAULT_PLAN_SEEDS = 25;
 
 /** What a value of a realistic type must satisfy beyond its JSON type: the standards the types promise. */
 const STANDARD_CHECKS: Record<string, (value: string) => boolean> = {
@@ -66,6 +70,7 @@ export async function checkPack(module: string | URL, { rows = 1500, seed = 1234
   const [name] = loaded.names();
   const pack = loaded.require(name);
   const registry = new PackRegistry([loaded.loaded(name)]);
+  checkDefaultPlans(registry, pack, name, seed);
   const plan: Plan = { ...planWithin(registry, { sector: name, seed, locale, tables: Object.keys(pack.tables).map((table) => ({ name: table, rows, options: options[table] })) }), chunk_rows: KIT_CHUNK_ROWS };
   const one = new GenerationPool(registry, { size: 1 });
   const four = new GenerationPool(registry, { size: 4 });
@@ -100,6 +105,21 @@ export async function checkPack(module: string | URL, { rows = 1500, seed = 1234
     return report;
   } finally {
     await Promise.all([one.close(), four.close()]);
+  }
+}
+
+function checkDefaultPlans(registry: PackSource, pack: PackDefinition, sector: string, firstSeed: number): void {
+  const tables = Object.keys(pack.tables).map((name) => ({ name }));
+  const defaults = Object.values(pack.tables).map((table) => table.default_rows);
+  for (let seed = firstSeed; seed < firstSeed + DEFAULT_PLAN_SEEDS; seed++) {
+    let planned: number[];
+    try {
+      planned = buildPlan(registry, { sector, seed, tables }).tables.map((table) => table.rows);
+    } catch (error) {
+      if (!(error instanceof ProblemError)) throw error;
+      fail(`every table at its default rows does not plan with seed ${seed}: ${error.detail}`);
+    }
+    if (planned.join() !== defaults.join()) fail(`every table at its default rows, seed ${seed}, plans ${planned.join(', ')} rows instead of ${defaults.join(', ')}`);
   }
 }
 

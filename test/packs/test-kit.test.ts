@@ -22,4 +22,13 @@ describe('the pack test kit', function () {
     );
     expect(error.message).to.contain('"badmanifest"').and.to.contain('/version');
   });
+
+  it('fails a pack whose tables do not plan at their default rows, naming the seed and why', async () => {
+    const error = await checkPack(fileURLToPath(new URL('./fixtures/short-defaults', import.meta.url)), { rows: 20 }).then(
+      () => expect.fail('the kit should refuse the pack'),
+      (caught: Error) => caught,
+    );
+    expect(error).to.be.instanceOf(AssertionError);
+    expect(error.message).to.contain('every table at its default rows does not plan with seed 1234').and.to.contain('hold 20');
+  });
 });

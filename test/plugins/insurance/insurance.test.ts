@@ -15,17 +15,7 @@ describe('insurance pack', () => {
     expect(checkManifest(pack)).to.deep.equal([]);
   });
 
-  it('plans every table at its default rows whatever the seed (the parents\' counts hold the defaults)', () => {
-    fc.assert(
-      fc.property(fc.nat(), (seed) => {
-        const plan = planFor(pack, { seed, tables: Object.keys(pack.tables).map((name) => ({ name })) });
-        expect(plan.tables.map((table) => table.rows)).to.deep.equal(Object.values(pack.tables).map((table) => table.default_rows));
-      }),
-      { numRuns: 25 },
-    );
-  });
-
-  it('passes the pack test kit: types, nulls, keys, references, formats, same bytes with 1 and 4 workers', async function () {
+  it('passes the pack test kit: default rows plan, types, nulls, keys, references, formats, same bytes with 1 and 4 workers', async function () {
     this.timeout(240_000);
     const report = await checkPack(new URL('../../../plugins/insurance/index.ts', import.meta.url), { rows: 800 });
     expect(Object.keys(report.tables)).to.deep.equal(Object.keys(pack.tables));
