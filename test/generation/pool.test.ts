@@ -57,6 +57,18 @@ describe('the generation pool under faulty generators', function () {
     await stillServes();
   });
 
+  it('fails the plan of a rows_per_parent that throws in a worker, naming the parents it counted; the pool still serves', async () => {
+    const error = await pool.plan({ sector: 'faulty', seed: 1, tables: [{ name: 'fine', rows: 10 }, { name: 'miscounts', rows: 20 }] }).then(
+      () => expect.fail('the plan should have failed'),
+      (caught: unknown) => caught,
+    );
+    expect(error).to.be.instanceOf(ProblemError);
+    const { type, detail } = error as ProblemError;
+    expect(type.slug).to.equal('generation-failed');
+    expect(detail).to.contain('"miscounts"').and.to.contain('counting its rows per parent').and.to.contain('the count broke on purpose');
+    await stillServes();
+  });
+
   it('stops at once when the caller aborts, with the caller\'s reason', async () => {
     const controller = new AbortController();
     const plan = buildPlan(registry, { sector: 'faulty', seed: 1, tables: [{ name: 'hangs', rows: 10 }] });
@@ -117,7 +129,8 @@ describe('warming the generation pool', function () {
     const pool = new GenerationPool(registry, { size: 1, chunkTimeoutMs: 2_000 });
     try {
       const error = await pool.warm().then(() => expect.fail('the warm-up should have failed'), (caught: unknown) => caught as Error);
-      expect(error.message).to.contain('the generator broke on purpose');
+      // The first of the pack's faulty tables to fail names the failure (a generator or a count).
+      expect(error.message).to.match(/the (generator|count) broke on purpose/);
       const plan = buildPlan(registry, { sector: 'faulty', seed: 1, tables: [{ name: 'fine', rows: 10 }] });
       expect((await pool.bytes(plan, 'fine', { format: 'ndjson' })).toString().trim().split('\n')).to.have.length(10);
     } finally {
