@@ -68,6 +68,12 @@ export const HttpProblems = {
     status: 400,
     description: 'The JSON body nests arrays and objects deeper than `max_depth` levels.',
   }),
+  reservedMember: defineProblem({
+    slug: 'reserved-member',
+    title: 'Bad Request',
+    status: 400,
+    description: 'The JSON body has a member named `__proto__`, which no document of this API uses; `pointer` says where.',
+  }),
   invalidIdempotencyKey: defineProblem({
     slug: 'invalid-idempotency-key',
     title: 'Bad Request',

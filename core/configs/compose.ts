@@ -40,17 +40,24 @@ export function compose(layers: readonly Layer[]): Composition {
   return { config, ...origins.describe(config) };
 }
 
+/**
+ * Members are read as own data only: a name like `toString` or `constructor` is just a name here. A
+ * member named `__proto__` (refused by the API's body and YAML parsers, but possibly in a document
+ * saved before they were) is passed over: assigning it would replace the target's prototype.
+ */
 function mergeMap(target: JsonObject, patch: JsonObject, ref: string, origins: Origins): void {
   for (const [key, value] of Object.entries(patch)) {
+    if (key === '__proto__') continue;
+    const existing = Object.hasOwn(target, key) ? target[key] : undefined;
     if (value === null) {
-      if (key in target) {
+      if (existing !== undefined) {
         delete target[key];
         origins.removed(target, key, ref);
       }
-    } else if (isNamedList(value) && (target[key] === undefined || isNamedList(target[key]) || isEmptyList(target[key]))) {
+    } else if (isNamedList(value) && (existing === undefined || isNamedList(existing) || isEmptyList(existing))) {
       mergeNamedList(target, key, value, ref, origins);
     } else if (isObject(value)) {
-      if (!isObject(target[key])) target[key] = {};
+      if (!isObject(existing)) target[key] = {};
       origins.forget(target, key);
       mergeMap(target[key] as JsonObject, value, ref, origins);
     } else {

@@ -66,6 +66,10 @@ function checkTagsAndDepth(document: Document.Parsed, lines: LineCounter): void 
       issues.push({ pointer: '', message: `nested deeper than ${MAX_DEPTH} levels`, ...at(lines, (node as Node).range?.[0] ?? 0) });
       return visit.BREAK;
     }
+    // A member of that name becomes an object's prototype in the first `target[key] = value` copy.
+    if (isPair(node) && isScalar(node.key) && node.key.value === '__proto__') {
+      issues.push({ pointer: '', message: 'a member named __proto__ is not allowed', ...at(lines, node.key.range?.[0] ?? 0) });
+    }
     if ((isScalar(node) || isCollection(node)) && node.tag !== undefined && !CORE_TAGS.has(node.tag)) {
       issues.push({ pointer: '', message: `the tag ${node.tag} is not allowed: only plain YAML (maps, lists, strings, numbers, booleans, null)`, ...at(lines, node.range?.[0] ?? 0) });
     }

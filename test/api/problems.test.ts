@@ -102,6 +102,15 @@ describe('problem details on every path', () => {
     expectProblem(response, 400, 'nesting-too-deep', '/v1/keys');
   });
 
+  it('answers a member named __proto__ anywhere in a JSON body with 400 reserved-member, and serves on unharmed', async () => {
+    const body = '{"base":{"version":1,"sector":"cards","tables":[{"name":"transactions","rows":10,"options":{"__proto__":{"free_pack":{"credits":1000000}}}}]}}';
+    const response = await request(app, 'POST', '/v1/configs/compose', { key: account.test, body, headers: { 'content-type': 'application/json' } });
+    expectProblem(response, 400, 'reserved-member', '/v1/configs/compose');
+    expect(response.body.pointer).to.equal('/base/tables/0/options/__proto__');
+    expect(({} as Record<string, unknown>).free_pack).to.equal(undefined);
+    expect((await request(app, 'GET', '/v1/catalog', { key: account.test })).status).to.equal(200);
+  });
+
   it('answers invalid UTF-8 with 400 invalid-encoding', async () => {
     const body = Buffer.concat([Buffer.from('{"name": "'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]);
     const response = await request(app, 'POST', '/v1/keys', { key: account.live, body, headers: { 'content-type': 'application/json' } });

@@ -124,4 +124,13 @@ describe('config composition', () => {
     compose([{ ref: 'base', content: layer }, { ref: 'o', content: { tables: [{ name: 'accounts', rows: 1 }] } }]);
     expect(layer).to.deep.equal(base);
   });
+
+  it('treats members named like Object.prototype members as plain data, and never changes a prototype', () => {
+    const layer = JSON.parse('{"tables":[{"name":"t","options":{"toString":null,"constructor":{"a":1},"__proto__":{"polluted":true}}}]}') as Record<string, unknown>;
+    const result = compose([{ ref: 'base', content: { tables: [{ name: 't', options: { kept: 1 } }] } }, { ref: 'o', content: layer }]);
+    expect(result.config.tables).to.deep.equal([{ name: 't', options: { kept: 1, constructor: { a: 1 } } }]);
+    expect(result.removed, 'a null for a member that was never set removes nothing').to.deep.equal([]);
+    expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+    expect(Object.getPrototypeOf((result.config.tables as object[])[0])).to.equal(Object.prototype);
+  });
 });

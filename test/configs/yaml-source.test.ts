@@ -47,6 +47,13 @@ describe('YAML config source', () => {
     expect(refusal('a: [1, 2\n').type.slug).to.equal('invalid-yaml');
   });
 
+  it('refuses a member named __proto__, with its position', () => {
+    const refused = refusal('version: 1\ntables:\n  - name: t\n    options:\n      __proto__: { polluted: true }\n');
+    expect(refused.type.slug).to.equal('invalid-yaml');
+    expect(refused.extensions.errors).to.deep.equal([{ pointer: '', message: 'a member named __proto__ is not allowed', line: 5, column: 7 }]);
+    expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+  });
+
   it('refuses documents nested deeper than a config can be', () => {
     expect(refusal(`${'['.repeat(40)}${']'.repeat(40)}`).detail).to.match(/nested deeper/);
   });
