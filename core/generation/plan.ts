@@ -10,6 +10,7 @@ import { DEFAULT_LOCALE, isKnownLocale } from './locale-pools.js';
 import { GenerationProblems } from './problems.js';
 import { dataTypeByName } from './types/index.js';
 import { fitParentRuns, fitParentRunsWith, type ParentWalk, type WalkOptions } from './parent-runs.js';
+import { ownMember } from '../own-member.js';
 
 /**
  * A generation request resolved against a pack: every table to generate or to size, its row count,
@@ -92,7 +93,7 @@ function draftPlan(packs: PackSource, request: PlanRequest): { pack: PackDefinit
 
   const requested = new Map<string, PlanTable>();
   for (const table of request.tables) {
-    const definition = pack.tables[table.name];
+    const definition = ownMember(pack.tables, table.name);
     if (!definition) {
       throw problem(GenerationProblems.unknownTable, `Sector "${pack.name}" has no table "${table.name}"; its tables are ${Object.keys(pack.tables).join(', ')}.`, { sector: pack.name, table: table.name });
     }
@@ -153,7 +154,7 @@ function resolveOptions(pack: PackDefinition, table: string, given: Record<strin
   const resolved: Record<string, unknown> = {};
   for (const [name, option] of Object.entries(declared)) resolved[name] = option.default;
   for (const [name, value] of Object.entries(given)) {
-    const option = declared[name];
+    const option = ownMember(declared, name);
     if (!option) {
       const known = Object.keys(declared);
       throw problem(GenerationProblems.invalidOptions, `Table "${table}" has no option "${name}"; ${known.length ? `its options are ${known.join(', ')}` : 'it takes no options'}.`, { table, option: name });
@@ -170,7 +171,7 @@ function checkOverrides(pack: PackDefinition, table: string, overrides: Record<s
   const columns = pack.tables[table].columns;
   for (const [name, override] of Object.entries(overrides)) {
     const refuse = (reason: string) => problem(GenerationProblems.invalidOverride, `Table "${table}", column "${name}": ${reason}.`, { table, column: name });
-    const column = columns[name];
+    const column = ownMember(columns, name);
     if (!column) throw refuse(`no such column; the table's columns are ${Object.keys(columns).join(', ')}`);
     if (typeof override !== 'object' || override === null || Array.isArray(override)) throw refuse('an override is an object of parameters');
     if (column.type === 'id' || column.type === 'reference') throw refuse(`a ${column.type} column cannot be overridden (keys and references must stay valid)`);

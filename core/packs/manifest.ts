@@ -2,6 +2,7 @@ import { createAjv } from '../json-schema.js';
 import { columnParams, isComputed } from '../generation/params.js';
 import { dataTypes } from '../generation/types/index.js';
 import type { PackDefinition } from './sdk.js';
+import { ownMember } from '../own-member.js';
 
 /**
  * The manifest schema every pack passes at load, then the checks a schema cannot express (column
@@ -94,7 +95,7 @@ export function checkManifest(candidate: unknown): string[] {
     if (table.rows_per_parent !== undefined && typeof table.rows_per_parent !== 'function') reasons.push(`${at}: rows_per_parent must be a function`);
     if (table.rows_per_parent !== undefined && table.per_parent === undefined) reasons.push(`${at}: rows_per_parent needs per_parent (the table whose rows it counts)`);
     if (table.per_parent !== undefined) {
-      const parent = pack.tables[table.per_parent];
+      const parent = ownMember(pack.tables, table.per_parent);
       if (!parent || table.per_parent === tableName) reasons.push(`${at}: per_parent names no other table of the pack ("${table.per_parent}")`);
       else if (parent.per_parent) reasons.push(`${at}: its parent "${table.per_parent}" is itself generated per parent; a parent must be a flat table`);
     }
@@ -105,7 +106,7 @@ export function checkManifest(candidate: unknown): string[] {
       if (column.computed === true && (column.type === 'id' || column.type === 'reference')) reasons.push(`${where}: a ${column.type} column cannot be computed (the engine derives keys and references)`);
       for (const problem of checkColumnParams(column.type, columnParams(column), { computed: isComputed(column) })) reasons.push(`${where}: ${problem}`);
       if (column.type === 'reference') {
-        const target = pack.tables[String(column.table)];
+        const target = ownMember(pack.tables, String(column.table));
         if (!target || column.table === tableName) reasons.push(`${where}: references no other table of the pack ("${String(column.table)}")`);
         else if (target.per_parent) reasons.push(`${where}: references "${String(column.table)}", which is generated per parent and cannot be referenced`);
         else if (!Object.values(target.columns).some((c) => c.type === 'id')) reasons.push(`${where}: "${String(column.table)}" has no id column to reference`);

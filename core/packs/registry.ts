@@ -4,6 +4,7 @@ import { columnParams, parentsOf } from './manifest.js';
 import { isComputed, overridableOf } from '../generation/params.js';
 import type { PackDefinition, TableDefinition } from './sdk.js';
 import { dataTypeByName, dataTypes, describeDataType } from '../generation/types/index.js';
+import { ownMember } from '../own-member.js';
 
 /** A pack the host accepted: its definition and the module the workers import to run it. */
 export interface LoadedPack {
@@ -77,7 +78,7 @@ export class PackRegistry {
   /** One table's schema; `undefined` when the sector has no such table. */
   describeTable(sector: string, table: string) {
     const pack = this.require(sector);
-    const definition: TableDefinition | undefined = pack.tables[table];
+    const definition = ownMember(pack.tables, table);
     if (!definition) return undefined;
     return {
       name: table,

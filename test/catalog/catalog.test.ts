@@ -47,6 +47,8 @@ describe('catalog API over HTTP', () => {
     const table = await request(app, 'GET', '/v1/catalog/sectors/cards/tables/loans', { key: account.live });
     expect(table.status).to.equal(404);
     expect(table.headers.get('content-type')).to.match(/^application\/problem\+json/);
+    // The one name every object inherits that the path's pattern lets through.
+    expect((await request(app, 'GET', '/v1/catalog/sectors/cards/tables/constructor', { key: account.live })).status).to.equal(404);
   });
 
   it('sends an ETag and answers 304 to If-None-Match, for each catalog resource', async () => {

@@ -53,6 +53,14 @@ describe('the plan builder', () => {
     expect(refusal(() => planFor(cards, { tables: [{ name: 'transactions', rows: 5 }, { name: 'cards', rows: 0 }] })).detail).to.contain('has none');
   });
 
+  it('finds no table, option or column by a name every object inherits', () => {
+    for (const name of ['constructor', 'toString', '__proto__']) {
+      expect(refusal(() => planFor(cards, { tables: [{ name }] })).type.slug, name).to.equal('unknown-table');
+      expect(refusal(() => planFor(cards, { tables: [{ name: 'transactions', options: JSON.parse(`{"${name}": 1}`) }] })).type.slug, name).to.equal('invalid-table-options');
+      expect(refusal(() => planFor(cards, { tables: [{ name: 'transactions', columns: JSON.parse(`{"${name}": {}}`) }] })).type.slug, name).to.equal('invalid-column-override');
+    }
+  });
+
   it('accepts compatible column overrides and refuses incompatible ones clearly', () => {
     const plan = planFor(cards, {
       seed: 1,
