@@ -9,18 +9,22 @@ export interface Page<T> {
 
 /**
  * Pages a list that is already in its stable order, by the id of the last item seen: the cursor is
- * opaque to clients (base64url of that id), and stays valid when items are added before it.
+ * opaque to clients (base64url of that id), and stays valid when items are added before it. `items` is
+ * the whole list, also what the request does not show (`shown` false: a deleted config, a job no longer
+ * in the state asked for), so that the cursor's item is still found after it left the page's view.
  */
-export function paginate<T>(items: readonly T[], idOf: (item: T) => string, query: ListQuery): Page<T> {
-  let start = 0;
+export function paginate<T>(items: readonly T[], idOf: (item: T) => string, query: ListQuery, shown: (item: T) => boolean = () => true): Page<T> {
+  let next = 0;
   if (query.cursor !== undefined) {
     const after = decodeCursor(query.cursor);
     const index = items.findIndex((item) => idOf(item) === after);
     if (index === -1) throw problem(Problems.badRequest, 'the cursor does not belong to this list');
-    start = index + 1;
+    next = index + 1;
   }
-  const data = items.slice(start, start + query.limit);
-  const hasMore = start + query.limit < items.length;
+  const data: T[] = [];
+  for (; next < items.length && data.length < query.limit; next++) if (shown(items[next])) data.push(items[next]);
+  let hasMore = false;
+  for (; next < items.length && !hasMore; next++) hasMore = shown(items[next]);
   return { data, has_more: hasMore, next_cursor: hasMore ? encodeCursor(idOf(data.at(-1)!)) : null };
 }
 

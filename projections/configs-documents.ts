@@ -59,11 +59,15 @@ export function documentsProjection<Noun extends string>(name: string, noun: Nou
   };
 }
 
-/** The owner's documents that are not deleted, newest first: the order of GET /v1/configs and /v1/overlays. */
-export function ownedDocuments(state: DocumentsState, owner: Owner): DocumentView[] {
+/**
+ * The owner's documents, newest first (the order of GET /v1/configs and /v1/overlays), the deleted ones
+ * too: a list shows those that `isLive`, and pages over all so that a deleted document's cursor holds.
+ */
+export function ownerDocuments(state: DocumentsState, owner: Owner): DocumentView[] {
   return (state.byOwner[ownerKey(owner)] ?? [])
     .map((id) => state.documents[id])
-    .filter((document) => document.deleted_at === null)
     .reverse()
     .map(({ account_id: _owner, ...view }) => view);
 }
+
+export const isLive = (document: DocumentView): boolean => document.deleted_at === null;

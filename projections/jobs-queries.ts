@@ -10,22 +10,18 @@ export interface JobListFilter {
   createdTo?: string;
 }
 
-/** The owner's jobs, newest first, filtered. */
-export function ownerJobs(state: JobsState, accountId: string, mode: Mode, filter: JobListFilter): JobView[] {
+/** The owner's jobs, newest first: every one, whatever its state (a list pages over them, filtered by `jobMatches`). */
+export function ownerJobs(state: JobsState, accountId: string, mode: Mode): JobView[] {
   const ids = state.byOwner[ownerKey(accountId, mode)] ?? [];
-  const jobs: JobView[] = [];
-  for (let index = ids.length - 1; index >= 0; index -= 1) {
-    const job = state.jobs[ids[index]];
-    if (matches(job, filter)) jobs.push(job);
-  }
-  return jobs;
+  return ids.map((id) => state.jobs[id]).reverse();
 }
 
-function matches(job: JobView, filter: JobListFilter): boolean {
-  if (filter.state && job.state !== filter.state) return false;
-  if (filter.createdFrom && job.created_at < filter.createdFrom) return false;
-  if (filter.createdTo && job.created_at >= filter.createdTo) return false;
-  return true;
+/** Whether a job passes a list's filter. */
+export function jobMatches(filter: JobListFilter): (job: JobView) => boolean {
+  return (job) =>
+    (!filter.state || job.state === filter.state) &&
+    (!filter.createdFrom || job.created_at >= filter.createdFrom) &&
+    (!filter.createdTo || job.created_at < filter.createdTo);
 }
 
 /**

@@ -4,6 +4,7 @@ import { ConfigProblems } from '../../core/configs/problems.js';
 import { Problems } from '../../core/problems.js';
 import { InsufficientCredits } from '../../core/credits/problems.js';
 import type { JobView } from '../../projections/jobs.js';
+import { jobMatches } from '../../projections/jobs-queries.js';
 import type { ApiContext } from '../context.js';
 import { paginate } from '../pagination.js';
 import { defineRoute, type RouteGroup } from '../route.js';
@@ -154,12 +155,12 @@ export const jobsRoutes: RouteGroup = {
       },
       responses: { 200: { description: 'A page of jobs.', content: { 'application/json': pageSchema(jobSchema) } } },
       handle(ctx, { query }) {
-        const jobs = ctx.services.jobs.list(owner(ctx), {
+        const shown = jobMatches({
           state: query.state,
           createdFrom: query.created_after && new Date(query.created_after).toISOString(),
           createdTo: query.created_before && new Date(query.created_before).toISOString(),
         });
-        const page = paginate(jobs, (job) => job.id, query);
+        const page = paginate(ctx.services.jobs.list(owner(ctx)), (job) => job.id, query, shown);
         ctx.body = { ...page, data: page.data.map((job) => jobView(ctx, job)) };
       },
     }),

@@ -5,7 +5,7 @@ import type { SourceMap } from '../../core/configs/source-map.js';
 import type { Owner } from '../../core/domain/config/document-decider.js';
 import type { JsonSchema } from '../../core/events/registry.js';
 import { Problems, type ProblemType } from '../../core/problems.js';
-import { ownedDocuments, type DocumentsState } from '../../projections/configs-documents.js';
+import { isLive, ownerDocuments, type DocumentsState } from '../../projections/configs-documents.js';
 import type { ApiContext } from '../context.js';
 import { paginate } from '../pagination.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
@@ -58,9 +58,9 @@ export const documentView = (member: 'config' | 'overlay', content: JsonSchema) 
 const deletedSchema = { type: 'object', required: ['id', 'deleted'], properties: { id: { type: 'string' }, deleted: { const: true } } };
 
 /** The owner's documents from the projection, once it has read everything written so far (a list right after a save shows it). */
-async function listed(ctx: ApiContext, projection: string): Promise<ReturnType<typeof ownedDocuments>> {
+async function listed(ctx: ApiContext, projection: string): Promise<ReturnType<typeof ownerDocuments>> {
   await ctx.services.projections.waitFor(await ctx.services.store.headPosition());
-  return ownedDocuments(ctx.services.projections.state<DocumentsState>(projection), owner(ctx));
+  return ownerDocuments(ctx.services.projections.state<DocumentsState>(projection), owner(ctx));
 }
 
 /** Save, list, get, update (Stripe's convention: POST to the object) and delete of one kind of document. */
@@ -107,7 +107,7 @@ export function documentRoutes<Content extends object>(kind: DocumentRoutes<Cont
       query: listQuery,
       responses: { 200: { description: `A page of ${member}s.`, content: json(pageSchema(view)) } },
       async handle(ctx, { query }) {
-        const page = paginate(await listed(ctx, kind.projection), (document) => document.id, query);
+        const page = paginate(await listed(ctx, kind.projection), (document) => document.id, query, isLive);
         ctx.body = { ...page, data: page.data.map((document) => documentBody(document, member)) };
       },
     }),

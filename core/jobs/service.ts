@@ -15,7 +15,7 @@ import { problem } from '../problems.js';
 import type { EventStore } from '../store/event-store.js';
 import type { ProjectionRunner } from '../../projections/runner.js';
 import type { JobsState, JobView } from '../../projections/jobs.js';
-import { ownerJobs, type JobListFilter } from '../../projections/jobs-queries.js';
+import { ownerJobs } from '../../projections/jobs-queries.js';
 import type { JobCredits } from './ports.js';
 import { jobDirectory } from './result-files.js';
 
@@ -89,9 +89,9 @@ export class JobsService {
     return this.jobs().jobs[jobId];
   }
 
-  /** Newest first, filtered; pagination is the caller's (the API pages by job id). */
-  list(owner: JobOwner, filter: JobListFilter): JobView[] {
-    return ownerJobs(this.jobs(), owner.accountId, owner.mode, filter);
+  /** Every job of the owner, newest first; filtering (`jobMatches`) and pagination are the caller's (the API pages by job id). */
+  list(owner: JobOwner): JobView[] {
+    return ownerJobs(this.jobs(), owner.accountId, owner.mode);
   }
 
   get(owner: JobOwner, jobId: string): JobView {

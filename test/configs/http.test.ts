@@ -153,6 +153,10 @@ describe('configuration API over HTTP', () => {
     expect((await request(app, 'DELETE', `/v1/configs/${ids[1]}`, { key: account.test })).status).to.equal(404);
     const after = await request(app, 'GET', '/v1/configs', { key: account.test });
     expect(after.body.data.map((c: { name: string }) => c.name)).to.deep.equal(['three', 'renamed']);
+    expect(first.body.data[1].id, "the first page's cursor is the config deleted since").to.equal(ids[1]);
+    const afterDeleted = await request(app, 'GET', `/v1/configs?limit=2&cursor=${first.body.next_cursor}`, { key: account.test });
+    expect(afterDeleted.status).to.equal(200);
+    expect(afterDeleted.body.data.map((c: { name: string }) => c.name)).to.deep.equal(['renamed']);
     const history = await app.services.store.readStream(`config-${ids[1]}`);
     expect(history.map((event) => event.type)).to.deep.equal(['ConfigSaved', 'ConfigDeleted']);
   });

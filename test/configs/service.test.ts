@@ -8,7 +8,7 @@ import { EventRegistry } from '../../core/events/registry.js';
 import { ProblemError } from '../../core/problems.js';
 import { MemoryEventStore } from '../../core/store/memory-store.js';
 import { configsProjection } from '../../projections/configs.js';
-import { ownedDocuments } from '../../projections/configs-documents.js';
+import { isLive, ownerDocuments } from '../../projections/configs-documents.js';
 import { fixtureCatalog } from './fixture-catalog.js';
 
 const live = { accountId: 'acc_1', mode: 'live' } as const;
@@ -80,8 +80,8 @@ describe('config service', () => {
     expect((await store.readStream(`config-${second.id}`)).map((event) => event.type)).to.deep.equal(['ConfigSaved', 'ConfigDeleted']);
 
     const state = (await store.readAll()).reduce(configsProjection.apply, configsProjection.initialState());
-    expect(ownedDocuments(state, live).map((document) => document.name)).to.deep.equal(['renamed']);
-    expect(ownedDocuments(state, test).map((document) => document.name)).to.deep.equal(['sandbox']);
+    expect(ownerDocuments(state, live).map((document) => [document.name, isLive(document)])).to.deep.equal([['second', false], ['renamed', true]]);
+    expect(ownerDocuments(state, test).map((document) => document.name)).to.deep.equal(['sandbox']);
     expect(configsProjection.fromJSON(JSON.parse(JSON.stringify(configsProjection.toJSON(state))))).to.deep.equal(state);
   });
 

@@ -211,6 +211,9 @@ describe('jobs over HTTP', function () {
 
     expect((await request(app, 'GET', '/v1/jobs?state=succeeded', { key: lister.test })).body.data).to.have.length(3);
     expect((await request(app, 'GET', '/v1/jobs?state=running', { key: lister.test })).body.data).to.have.length(0);
+    const outsideFilter = await request(app, 'GET', `/v1/jobs?state=succeeded&limit=1&cursor=${page1.body.next_cursor}`, { key: lister.test });
+    expect(outsideFilter.body.data.map((job: { id: string }) => job.id), 'a cursor holds on a list whose filter its job no longer passes').to.deep.equal([ids[0]]);
+    expect((await request(app, 'GET', `/v1/jobs?state=running&cursor=${page1.body.next_cursor}`, { key: lister.test })).body).to.deep.include({ data: [], has_more: false });
     const firstCreated = page2.body.data[0].created_at;
     const before = await request(app, 'GET', `/v1/jobs?created_before=${encodeURIComponent(firstCreated)}`, { key: lister.test });
     expect(before.body.data).to.deep.equal([]);
