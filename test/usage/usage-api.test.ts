@@ -59,6 +59,15 @@ describe('usage over HTTP', () => {
     expect(malformed.status).to.equal(400);
   });
 
+  it('refuses a time that RFC 3339 allows but no instant is (a leap second, a year past 9999) with a 400 naming the parameter', async () => {
+    for (const path of ['/v1/usage?from=2026-06-30T23:59:60Z', '/v1/usage/records?to=2026-06-30T23:59:60Z', '/v1/jobs?created_after=2026-06-30T23:59:60Z', '/v1/usage?from=9999-12-31T23:59:59-23:59']) {
+      const refused = await request(app, 'GET', path, { key: account.live });
+      expect(refused.status, path).to.equal(400);
+      expect(refused.body.type, path).to.equal('https://errors.finsynth.dev/validation-failed');
+      expect(refused.body.errors[0].pointer, path).to.match(/^\/(from|to|created_after)$/);
+    }
+  });
+
   it('lists the records newest first, filtered by mode and period, page by page', async () => {
     const all = await request(app, 'GET', '/v1/usage/records', { key: account.live });
     expect(all.body.data.map((r: { reference: string }) => r.reference)).to.deep.equal(['job_1', 'req_4', 'req_3', 'req_2', 'req_1']);
