@@ -1,6 +1,9 @@
 import { TIERS, type Tier } from '../../core/domain/account/profile.js';
+import { PurchaseConflict } from '../../core/domain/account/purchase-intents.js';
+import type { IdempotentAttempt } from '../../core/billing/credit-purchases.js';
 import { toMinorUnits } from '../../core/billing/money.js';
-import { PaymentDeclined, PaymentMethodRequired, PaymentProviderUnavailable, UnknownCreditPack } from '../../core/billing/payment-provider.js';
+import { PaymentDeclined, PaymentMethodRequired, PaymentProviderUnavailable, UnknownCreditPack, UnknownPaymentMethod } from '../../core/billing/payment-provider.js';
+import { IdempotencyInFlight, idempotencyDecider, idempotencyStream, originalRequestOf } from '../../core/idempotency/idempotency.js';
 import { defineProblem, problem } from '../../core/problems.js';
 import { BILLING_PROJECTION, type BillingModel, type BillingRecord } from '../../projections/billing.js';
 import type { ApiContext } from '../context.js';
@@ -123,6 +126,21 @@ function requireLiveKey(ctx: ApiContext): void {
   if (ctx.state.auth.mode !== 'live') throw problem(LiveKeyRequired, 'this operation needs a live key; test keys are not charged and cannot buy or change anything');
 }
 
+/**
+ * The Idempotency-Key this request holds the claim of (the idempotency middleware claimed it before the
+ * handler runs), and the request it retries: a purchase is the same purchase for every retry of one use
+ * of the key, and a new one for a later use of it.
+ */
+async function idempotentAttempt(ctx: ApiContext): Promise<IdempotentAttempt | undefined> {
+  const key = idempotencyKeyOf(ctx.get('Idempotency-Key'));
+  if (key === null) return undefined;
+  const { accountId, mode } = ctx.state.auth;
+  const { state } = await ctx.services.commands.load(idempotencyDecider, idempotencyStream(accountId, mode, key));
+  const originalRequestId = originalRequestOf(state, ctx.state.requestId);
+  if (originalRequestId === null) throw problem(IdempotencyInFlight, 'another attempt of this request took its Idempotency-Key over');
+  return { key, originalRequestId };
+}
+
 const historyView = ({ position: _position, ...line }: BillingRecord) => line;
 
 /**
@@ -149,11 +167,11 @@ export const billingRoutes: RouteGroup = {
       path: '/v1/billing/payment-method',
       operationId: 'setPaymentMethod',
       summary: 'Set the payment method',
-      description: 'The payment method subscription fees are charged to. Fees due (a declined one too) are charged to it at once; the answer is the subscription after that. Live keys only.',
+      description: 'The payment method subscription fees are charged to: a token the payment provider holds (400 `unknown-payment-method` otherwise, and nothing is changed). Fees due (a declined one too) are charged to it at once; the answer is the subscription after that. Live keys only.',
       scope: 'billing:write',
       body: { content: { 'application/json': { type: 'object', required: ['payment_token'], additionalProperties: false, properties: { payment_token: paymentToken } } } },
       responses: { 200: { description: 'The subscription, fees charged.', content: { 'application/json': subscriptionSchema } } },
-      problems: [LiveKeyRequired],
+      problems: [LiveKeyRequired, UnknownPaymentMethod, PaymentProviderUnavailable],
       async handle(ctx, { body }) {
         requireLiveKey(ctx);
         ctx.body = (await ctx.services.billing.setPaymentMethod(ctx.state.auth.accountId, body.payment_token)).subscription;
@@ -169,7 +187,7 @@ export const billingRoutes: RouteGroup = {
       scope: 'billing:write',
       body: { content: { 'application/json': { type: 'object', required: ['tier'], additionalProperties: false, properties: { tier, payment_token: paymentToken } } } },
       responses: { 200: { description: 'What changed, and when.', content: { 'application/json': tierChangeSchema } } },
-      problems: [LiveKeyRequired, PaymentMethodRequired],
+      problems: [LiveKeyRequired, PaymentMethodRequired, UnknownPaymentMethod, PaymentProviderUnavailable],
       async handle(ctx, { body }) {
         requireLiveKey(ctx);
         const { position: _position, ...answer } = await ctx.services.billing.changeTier(ctx.state.auth.accountId, body.tier, body.payment_token);
@@ -202,7 +220,7 @@ export const billingRoutes: RouteGroup = {
       operationId: 'purchaseCredits',
       summary: 'Buy a credit pack',
       description:
-        'Charges the pack\'s price to the payment method (`payment_token`, from the payment provider\'s client library; the sandbox tokens are listed in docs/credits.md) and grants its credits. A declined payment grants nothing: 402 `payment-declined` with `decline_code`. The purchase is recorded before the charge: if the provider does not answer (502) or the service stops before recording the approval, the billing run settles it with the provider within minutes (credits granted once, or nothing charged), and the billing history shows which. Live keys only; send an Idempotency-Key so that a retry never pays twice: a retry under the same key (after a 5xx too) is the same purchase, charged once.',
+        'Charges the pack\'s price to the payment method (`payment_token`, from the payment provider\'s client library; the sandbox tokens are listed in docs/credits.md) and grants its credits. A declined payment grants nothing: 402 `payment-declined` with `decline_code`. The purchase is recorded before the charge: if the provider does not answer (502) or the service stops before recording the approval, the billing run settles it with the provider within minutes (credits granted once, or nothing charged), and the billing history shows which. Live keys only; send an Idempotency-Key so that a retry never pays twice: a retry under the same key (after a 5xx too) is the same purchase, charged once; the same key with another body is 422 `idempotency-key-reused`, also after a 5xx. After the key\'s 24 hours, the same key is a new purchase.',
       scope: 'billing:write',
       body: {
         content: {
@@ -215,12 +233,12 @@ export const billingRoutes: RouteGroup = {
         },
       },
       responses: { 201: { description: 'The purchase, and the balance after it.', content: { 'application/json': purchaseSchema } } },
-      problems: [LiveKeyRequired, UnknownCreditPack, PaymentDeclined, PaymentProviderUnavailable],
+      problems: [LiveKeyRequired, UnknownCreditPack, PurchaseConflict, PaymentDeclined, PaymentProviderUnavailable],
       async handle(ctx, { body }) {
         requireLiveKey(ctx);
         const { accountId, mode } = ctx.state.auth;
-        const idempotencyKey = idempotencyKeyOf(ctx.get('Idempotency-Key')) ?? undefined;
-        const { position: _position, ...purchase } = await ctx.services.billing.purchase({ accountId, mode, pack: body.pack, paymentToken: body.payment_token, idempotencyKey });
+        const idempotency = await idempotentAttempt(ctx);
+        const { position: _position, ...purchase } = await ctx.services.billing.purchase({ accountId, mode, pack: body.pack, paymentToken: body.payment_token, idempotency });
         ctx.status = 201;
         ctx.body = purchase;
       },

@@ -18,11 +18,14 @@ export function scheduleBillingRun(options: {
   clock: Clock;
   dueAccounts: (now: Date) => string[];
   intervalMs: number;
+  /** A run that failed, or one account's failure in a run that went on with the others (AccountBillingFailed). */
   onError: (error: unknown) => void;
 }): BillingSchedule {
   let running: Promise<void> = Promise.resolve();
   const run = () => {
-    running = running.then(() => options.billing.runDue(options.dueAccounts(options.clock.now()))).then(() => undefined, options.onError);
+    running = running
+      .then(() => options.billing.runDue(options.dueAccounts(options.clock.now())))
+      .then(({ failed }) => failed.forEach((failure) => options.onError(failure)), options.onError);
   };
   run();
   const timer = setInterval(run, options.intervalMs);

@@ -4,10 +4,10 @@ import type { AccountEvent, AccountState } from '../domain/account/index.js';
 import type { Tier } from '../domain/account/profile.js';
 import { subscriptionStatus, unpaidAmount, upgradeFeeReference } from '../domain/account/subscription.js';
 import { Problems, problem } from '../problems.js';
-import { CreditPurchases, purchaseReference, type PurchaseAnswer } from './credit-purchases.js';
+import { CreditPurchases, purchaseReference, type IdempotentAttempt, type PurchaseAnswer } from './credit-purchases.js';
 import { collectFees, type FeeCollection } from './fee-collection.js';
 import { toMinorUnits } from './money.js';
-import type { PaymentProvider } from './payment-provider.js';
+import { PaymentProviderError, PaymentProviderUnavailable, UnknownPaymentMethod, type PaymentProvider } from './payment-provider.js';
 import type { Pricing } from './pricing.js';
 
 export type { PurchaseAnswer };
@@ -28,6 +28,14 @@ export interface SubscriptionView {
   payment_method: string | null;
   /** Fees of the current period not paid yet (minor units). */
   unpaid: { amount: number; currency: string };
+}
+
+/** One account's failure in a billing run, which went on with the other accounts. */
+export class AccountBillingFailed extends Error {
+  override name = 'AccountBillingFailed';
+  constructor(readonly accountId: string, cause: unknown) {
+    super(`the billing run failed for account ${accountId}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
 }
 
 export type TierChange = 'upgraded' | 'downgrade_scheduled' | 'downgrade_cancelled' | 'unchanged';
@@ -81,7 +89,7 @@ export class BillingService {
    * is charged again with the new method).
    */
   async setPaymentMethod(accountId: string, paymentToken: string): Promise<{ subscription: SubscriptionView; position: number }> {
-    const set = await this.credits.run(accountId, { type: 'SetPaymentMethod', paymentMethod: paymentToken, at: this.clock.now().toISOString() });
+    const set = await this.keepPaymentMethod(accountId, paymentToken);
     const { position } = await this.collect(accountId);
     return { subscription: await this.subscription(accountId), position: Math.max(set.position, position) };
   }
@@ -91,7 +99,7 @@ export class BillingService {
    * upgrade's fee is charged at once, to `paymentToken` if given (it becomes the payment method on file).
    */
   async changeTier(accountId: string, tier: Tier, paymentToken?: string): Promise<TierChangeAnswer> {
-    if (paymentToken !== undefined) await this.credits.run(accountId, { type: 'SetPaymentMethod', paymentMethod: paymentToken, at: this.clock.now().toISOString() });
+    if (paymentToken !== undefined) await this.keepPaymentMethod(accountId, paymentToken);
     await this.renew(accountId);
     const at = this.clock.now().toISOString();
     const result = await this.credits.run(accountId, { type: 'ChangeTier', tier, at, pricing: this.pricing });
@@ -118,25 +126,45 @@ export class BillingService {
 
   /**
    * The billing run over the accounts the billing projection lists as having work: renewals and first
-   * periods to bill, fees to charge, purchases left open by a process that died.
+   * periods to bill, fees to charge, purchases left open by a process that died. An account whose billing
+   * fails is listed in `failed` and the run goes on with the others: one account never holds back the
+   * billing of every account after it.
    */
-  async runDue(accountIds: Iterable<string>): Promise<{ renewals: number; recovered: number; position: number }> {
+  async runDue(accountIds: Iterable<string>): Promise<{ renewals: number; recovered: number; position: number; failed: AccountBillingFailed[] }> {
     let renewals = 0;
     let recovered = 0;
     let position = 0;
+    const failed: AccountBillingFailed[] = [];
     for (const accountId of accountIds) {
-      const renewed = await this.renew(accountId);
-      const recovery = await this.purchases.recover(accountId);
-      renewals += renewed.renewals;
-      recovered += recovery.recovered;
-      position = Math.max(position, renewed.position, recovery.position);
+      try {
+        const renewed = await this.renew(accountId);
+        const recovery = await this.purchases.recover(accountId);
+        renewals += renewed.renewals;
+        recovered += recovery.recovered;
+        position = Math.max(position, renewed.position, recovery.position);
+      } catch (error) {
+        failed.push(new AccountBillingFailed(accountId, error));
+      }
     }
-    return { renewals, recovered, position };
+    return { renewals, recovered, position, failed };
   }
 
-  /** A purchase under an Idempotency-Key has one reference, whatever the retries (purchaseReference). */
-  purchase(request: { accountId: string; mode: string; pack: string; paymentToken: string; idempotencyKey?: string }): Promise<PurchaseAnswer> {
+  /** A purchase under an Idempotency-Key has one reference, whatever the retries of its request (purchaseReference). */
+  purchase(request: { accountId: string; mode: string; pack: string; paymentToken: string; idempotency?: IdempotentAttempt }): Promise<PurchaseAnswer> {
     return this.purchases.purchase({ ...request, reference: purchaseReference(request) });
+  }
+
+  /** A token is kept on file only if the provider holds it, so that fees are never due to a method that cannot pay. */
+  private async keepPaymentMethod(accountId: string, paymentToken: string) {
+    let held: boolean;
+    try {
+      held = await this.payments.hasPaymentMethod(paymentToken);
+    } catch (error) {
+      if (!(error instanceof PaymentProviderError)) throw error;
+      throw problem(PaymentProviderUnavailable, `${error.message} The payment method was not changed; retry later.`);
+    }
+    if (!held) throw problem(UnknownPaymentMethod, `the payment provider (${this.payments.name}) holds no payment method "${paymentToken}"; nothing was changed`);
+    return this.credits.run(accountId, { type: 'SetPaymentMethod', paymentMethod: paymentToken, at: this.clock.now().toISOString() });
   }
 
   private collect(accountId: string) {

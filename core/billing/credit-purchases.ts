@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { CreditsService } from '../credits/credits-service.js';
+import { openPurchase } from '../domain/account/purchase-intents.js';
 import { Problems, problem } from '../problems.js';
 import { toMinorUnits } from './money.js';
 import { PaymentDeclined, PaymentProviderError, PaymentProviderUnavailable, UnknownCreditPack, type ChargeOutcome, type PaymentProvider } from './payment-provider.js';
-import type { Pricing } from './pricing.js';
+import { creditPack, type Pricing } from './pricing.js';
 
 interface Sale {
   reference: string;
@@ -33,14 +34,23 @@ export interface PurchaseAnswer {
  */
 export const PURCHASE_RECOVERY_AFTER_MS = 2 * 60_000;
 
+/** The attempt of a request made under an Idempotency-Key: the key, and the request it retries (itself at first). */
+export interface IdempotentAttempt {
+  key: string;
+  originalRequestId: string;
+}
+
 /**
  * The reference of a purchase made under an Idempotency-Key: the same for every retry of the request
- * (a 5xx releases the key's claim, and the retry does the work again), so the retry charges the same
- * idempotency key at the provider and never pays twice. Without a key, each request is a new purchase.
+ * within the key's use (a 5xx releases the key's claim, a dead instance's claim is taken over, and the
+ * retry does the work again), so the retry charges the same idempotency key at the provider and never
+ * pays twice. A later use of the key (after its retention) has another original request, so it is a new
+ * purchase. Without a key, each request is a new purchase.
  */
-export function purchaseReference(request: { accountId: string; mode: string; idempotencyKey?: string }): string {
-  if (request.idempotencyKey === undefined) return `pur_${randomUUID()}`;
-  const digest = createHash('sha256').update(JSON.stringify([request.accountId, request.mode, request.idempotencyKey])).digest('hex');
+export function purchaseReference(request: { accountId: string; mode: string; idempotency?: IdempotentAttempt }): string {
+  if (request.idempotency === undefined) return `pur_${randomUUID()}`;
+  const { key, originalRequestId } = request.idempotency;
+  const digest = createHash('sha256').update(JSON.stringify([request.accountId, request.mode, key, originalRequestId])).digest('hex');
   return `pur_${digest.slice(0, 32)}`;
 }
 
@@ -61,17 +71,19 @@ export class CreditPurchases {
   ) {}
 
   async purchase({ accountId, pack, paymentToken, reference }: { accountId: string; pack: string; paymentToken: string; reference: string }): Promise<PurchaseAnswer> {
-    const offer = this.pricing.credit_packs[pack];
+    const offer = creditPack(this.pricing, pack);
     if (!offer) throw problem(UnknownCreditPack, `there is no credit pack "${pack}"; the packs are ${Object.keys(this.pricing.credit_packs).join(', ')}`);
     // Checked before the charge: money is never taken for an account that cannot receive the credits.
     if ((await this.credits.account(accountId)).profile.accountId === null) throw problem(Problems.notFound, 'the account does not exist');
-    const currency = this.pricing.currency;
-    const amount = toMinorUnits(offer.price, currency);
-    const sale: Sale = { reference, pack, credits: offer.credits, amount, currency };
-    await this.credits.run(accountId, { type: 'StartCreditPurchase', ...sale, at: this.clock.now().toISOString() });
+    const { currency } = this.pricing;
+    const offered: Sale = { reference, pack, credits: offer.credits, amount: toMinorUnits(offer.price, currency), currency };
+    // The decider refuses another pack under a started purchase's reference; a retry then completes the
+    // purchase as it was started (at the price asked of the provider then), whatever the price list says now.
+    const started = await this.credits.run(accountId, { type: 'StartCreditPurchase', ...offered, at: this.clock.now().toISOString() });
+    const sale: Sale = { ...(openPurchase(started.state.purchaseIntents, reference) ?? offered), reference };
     let charge: ChargeOutcome;
     try {
-      charge = await this.payments.charge({ reference, amount, currency, paymentToken, description: `${offer.credits} finsynth credits (${pack} pack)` });
+      charge = await this.payments.charge({ reference, amount: sale.amount, currency: sale.currency, paymentToken, description: `${sale.credits} finsynth credits (${sale.pack} pack)` });
     } catch (error) {
       if (!(error instanceof PaymentProviderError)) throw error;
       throw problem(
@@ -85,7 +97,7 @@ export class CreditPurchases {
       throw problem(PaymentDeclined, `${charge.message} No credit was granted.`, { decline_code: charge.decline_code, purchase_id: reference });
     }
     const { available, reserved } = result.state.credits;
-    return { id: reference, pack, credits: offer.credits, amount, currency, payment_id: charge.payment_id, credits_available: available, credits_reserved: reserved, position: result.position };
+    return { id: reference, pack: sale.pack, credits: sale.credits, amount: sale.amount, currency: sale.currency, payment_id: charge.payment_id, credits_available: available, credits_reserved: reserved, position: result.position };
   }
 
   /**

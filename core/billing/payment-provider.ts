@@ -27,6 +27,8 @@ export interface PaymentProvider {
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
   /** The outcome of the charge made with this idempotency key; null if the provider holds none (nothing was charged). */
   lookup(reference: string): Promise<ChargeOutcome | null>;
+  /** Whether the provider holds this payment method (a token its client library issued). */
+  hasPaymentMethod(paymentToken: string): Promise<boolean>;
 }
 
 export class PaymentProviderError extends Error {
@@ -52,6 +54,13 @@ export const UnknownCreditPack = defineProblem({
   title: 'Bad Request',
   status: 400,
   description: 'The credit pack is not in the price list; GET /v1/billing/credits lists the packs.',
+});
+
+export const UnknownPaymentMethod = defineProblem({
+  slug: 'unknown-payment-method',
+  title: 'Bad Request',
+  status: 400,
+  description: 'The payment provider holds no such payment method: `payment_token` comes from its client library (the sandbox tokens are listed in docs/credits.md). Nothing was changed.',
 });
 
 export const PaymentMethodRequired = defineProblem({

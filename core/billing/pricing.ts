@@ -22,6 +22,11 @@ export interface Pricing {
   credit_packs: Record<string, CreditPack>;
 }
 
+/** The pack of that name; never a member every object has (`constructor`, `__proto__`): names come from requests. */
+export function creditPack(pricing: Pricing, name: string): CreditPack | undefined {
+  return Object.hasOwn(pricing.credit_packs, name) ? pricing.credit_packs[name] : undefined;
+}
+
 const positiveInteger = { type: 'integer', minimum: 0 };
 const schema = {
   type: 'object',

@@ -9,7 +9,11 @@ import type { Decider, DomainEvent } from '../domain/decider.js';
  * key): a claim appended with the revision that was read decides which of two racing requests runs.
  */
 
-/** How long a completed response is replayed: the draft's "at least 24 hours". */
+/**
+ * How long a use of a key lasts after its last sign of life (its response recorded, its claim released
+ * or renewed): the draft's "at least 24 hours". Within it, a completed response is replayed and a retry
+ * must carry the same request; after it, the key may be used afresh, for another request too.
+ */
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
 /**
  * A claim is a lease: the request holding it renews it every CLAIM_RENEW_MS while it runs (and while its
@@ -27,10 +31,22 @@ export interface RecordedResponse {
   body_base64: string | null;
 }
 
+/**
+ * A use of a key: the request it was first claimed for (`fingerprint`) and that request's id, which every
+ * retry of it carries on (after a release or a takeover), so that work done under the key (a purchase)
+ * is the same work whichever attempt does it.
+ */
+interface KeyUse {
+  fingerprint: string;
+  originalRequestId: string;
+}
+
 export type IdempotencyState =
   | { status: 'free' }
-  | { status: 'in_flight'; fingerprint: string; requestId: string; renewedAt: string }
-  | { status: 'completed'; fingerprint: string; recordedAt: string; response: RecordedResponse };
+  | (KeyUse & { status: 'in_flight'; requestId: string; renewedAt: string })
+  /** A 5xx released the claim: a retry of the same request does the work again, another request is refused. */
+  | (KeyUse & { status: 'released'; releasedAt: string })
+  | (KeyUse & { status: 'completed'; recordedAt: string; response: RecordedResponse });
 
 export type ClaimKey = { type: 'ClaimKey'; accountId: string; mode: Mode; fingerprint: string; requestId: string; at: string };
 /** The commands of the request holding the claim: another request's (whose lease was taken over) change nothing. */
@@ -41,7 +57,7 @@ export type IdempotencyCommand = ClaimKey | RenewClaim | RecordResponse | Releas
 
 export type IdempotencyKeyClaimed = DomainEvent<
   'IdempotencyKeyClaimed',
-  { account_id: string; mode: Mode; fingerprint: string; request_id: string; claimed_at: string }
+  { account_id: string; mode: Mode; fingerprint: string; request_id: string; original_request_id: string; claimed_at: string }
 >;
 export type IdempotencyClaimRenewed = DomainEvent<'IdempotencyClaimRenewed', { request_id: string; renewed_at: string }>;
 export type IdempotentResponseRecorded = DomainEvent<'IdempotentResponseRecorded', RecordedResponse & { recorded_at: string }>;
@@ -52,7 +68,7 @@ export const IdempotencyKeyReused = defineProblem({
   slug: 'idempotency-key-reused',
   title: 'Unprocessable Content',
   status: 422,
-  description: 'The Idempotency-Key was already used with a different method, path or body; use a new key for a new request.',
+  description: 'The Idempotency-Key was already used with a different method, path, query or body (a retry after a 5xx too); use a new key for a new request.',
 });
 export const IdempotencyInFlight = defineProblem({
   slug: 'idempotency-in-flight',
@@ -69,19 +85,22 @@ const elapsed = (from: string, to: string): number => Date.parse(to) - Date.pars
 export const idempotencyEvents = [
   {
     type: 'IdempotencyKeyClaimed',
-    version: 1,
+    version: 2,
     schema: {
       type: 'object',
-      required: ['account_id', 'mode', 'fingerprint', 'request_id', 'claimed_at'],
+      required: ['account_id', 'mode', 'fingerprint', 'request_id', 'original_request_id', 'claimed_at'],
       additionalProperties: false,
       properties: {
         account_id: { type: 'string', minLength: 1 },
         mode: { enum: ['live', 'test'] },
         fingerprint: { type: 'string', pattern: '^[0-9a-f]{64}$' },
         request_id: { type: 'string' },
+        original_request_id: { type: 'string' },
         claimed_at: { type: 'string', format: 'date-time' },
       },
     },
+    // v1 did not say which request a retry continued: each claim is read as its own original.
+    upcasters: { 1: (data: unknown) => ({ ...(data as object), original_request_id: (data as { request_id: string }).request_id }) },
   },
   {
     type: 'IdempotencyClaimRenewed',
@@ -124,32 +143,39 @@ export const idempotencyDecider: Decider<IdempotencyState, IdempotencyCommand, I
   initialState: () => ({ status: 'free' }),
   evolve(state, event) {
     switch (event.type) {
-      case 'IdempotencyKeyClaimed':
-        return { status: 'in_flight', fingerprint: event.data.fingerprint, requestId: event.data.request_id, renewedAt: event.data.claimed_at };
+      case 'IdempotencyKeyClaimed': {
+        const { fingerprint, request_id, original_request_id, claimed_at } = event.data;
+        return { status: 'in_flight', fingerprint, originalRequestId: original_request_id, requestId: request_id, renewedAt: claimed_at };
+      }
       case 'IdempotencyClaimRenewed':
         return state.status === 'in_flight' ? { ...state, renewedAt: event.data.renewed_at } : state;
       case 'IdempotentResponseRecorded': {
+        if (state.status !== 'in_flight') return state;
         const { recorded_at, ...response } = event.data;
-        return { status: 'completed', fingerprint: state.status === 'free' ? '' : state.fingerprint, recordedAt: recorded_at, response };
+        return { status: 'completed', fingerprint: state.fingerprint, originalRequestId: state.originalRequestId, recordedAt: recorded_at, response };
       }
       case 'IdempotencyKeyReleased':
-        return { status: 'free' };
+        if (state.status !== 'in_flight') return state;
+        return { status: 'released', fingerprint: state.fingerprint, originalRequestId: state.originalRequestId, releasedAt: event.data.released_at };
     }
   },
   decide(command, state) {
     switch (command.type) {
       case 'ClaimKey': {
-        const claim: IdempotencyKeyClaimed = {
+        const claim = (originalRequestId: string): IdempotencyKeyClaimed => ({
           type: 'IdempotencyKeyClaimed',
-          data: { account_id: command.accountId, mode: command.mode, fingerprint: command.fingerprint, request_id: command.requestId, claimed_at: command.at },
-        };
-        if (state.status === 'free') return [claim];
-        if (state.status === 'completed' && elapsed(state.recordedAt, command.at) > RETENTION_MS) return [claim];
-        if (state.status === 'in_flight' && elapsed(state.renewedAt, command.at) > CLAIM_LEASE_MS) return [claim];
+          data: { account_id: command.accountId, mode: command.mode, fingerprint: command.fingerprint, request_id: command.requestId, original_request_id: originalRequestId, claimed_at: command.at },
+        });
+        if (state.status === 'free' || elapsed(lastSignOfLife(state), command.at) > RETENTION_MS) return [claim(command.requestId)];
+        // Checked before a retry may take over, so that a retry never does another request's work.
         if (state.fingerprint !== command.fingerprint) {
           throw problem(IdempotencyKeyReused, 'this Idempotency-Key was used for a different request');
         }
-        if (state.status === 'in_flight') throw problem(IdempotencyInFlight, 'the first request with this Idempotency-Key is still in flight');
+        if (state.status === 'released') return [claim(state.originalRequestId)];
+        if (state.status === 'in_flight') {
+          if (elapsed(state.renewedAt, command.at) > CLAIM_LEASE_MS) return [claim(state.originalRequestId)];
+          throw problem(IdempotencyInFlight, 'the first request with this Idempotency-Key is still in flight');
+        }
         // Completed with the same request: nothing to record, the caller replays the stored response.
         return [];
       }
@@ -166,5 +192,24 @@ export const idempotencyDecider: Decider<IdempotencyState, IdempotencyCommand, I
   },
 };
 
+/** When the use of the key last showed life: RETENTION_MS after it, the use is over. */
+function lastSignOfLife(state: Exclude<IdempotencyState, { status: 'free' }>): string {
+  switch (state.status) {
+    case 'in_flight':
+      return state.renewedAt;
+    case 'released':
+      return state.releasedAt;
+    case 'completed':
+      return state.recordedAt;
+  }
+}
+
 /** Whether `requestId` holds the claim: it is in flight, and no retry took it over. */
-export const holds = (state: IdempotencyState, requestId: string): boolean => state.status === 'in_flight' && state.requestId === requestId;
+export const holds = (state: IdempotencyState, requestId: string): state is Extract<IdempotencyState, { status: 'in_flight' }> =>
+  state.status === 'in_flight' && state.requestId === requestId;
+
+/**
+ * The request whose retry `requestId` is, if it holds the claim (itself, for a first attempt): the same
+ * for every attempt of one use of the key, and another for a later use of it.
+ */
+export const originalRequestOf = (state: IdempotencyState, requestId: string): string | null => (holds(state, requestId) ? state.originalRequestId : null);

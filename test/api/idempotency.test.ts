@@ -182,9 +182,12 @@ describe('Idempotency-Key', () => {
     expect(theirs.body.run).to.equal(mine.body.run + 1);
   });
 
-  it('does not keep a 500: the retry does the work', async () => {
+  it('does not keep a 500: the retry of the same request does the work, another request under the key is 422', async () => {
     const options = { key: account.live, body: {}, headers: { 'idempotency-key': 'k-flaky' } };
     expect((await request(app, 'POST', '/v1/test/flaky', options)).status).to.equal(500);
+    const swapped = await request(app, 'POST', '/v1/test/flaky', { ...options, body: { other: true } });
+    expect(swapped.status).to.equal(422);
+    expect(swapped.body.type).to.equal('https://errors.finsynth.dev/idempotency-key-reused');
     const retry = await request(app, 'POST', '/v1/test/flaky', options);
     expect(retry.body).to.deep.equal({ attempt: 2 });
     expect((await request(app, 'POST', '/v1/test/flaky', options)).body).to.deep.equal({ attempt: 2 });

@@ -67,6 +67,25 @@ describe('billing over HTTP', () => {
     expect(await historyTypes()).to.deep.equal(['purchase_declined', 'purchase']);
   });
 
+  it('a pack or a payment token named like a member of every object (__proto__, constructor, toString) is unknown, not a 500', async () => {
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const purchase = await request(app, 'POST', '/v1/billing/credits', { key: account.live, body: { pack: name, payment_token: 'tok_visa' } });
+      expect(purchase.status, name).to.equal(400);
+      expect(purchase.body.type).to.match(/\/unknown-credit-pack$/);
+      expect(purchase.body.detail).to.equal(`there is no credit pack "${name}"; the packs are small, medium, large`);
+      const method = await request(app, 'PUT', '/v1/billing/payment-method', { key: account.live, body: { payment_token: name } });
+      expect(method.status, name).to.equal(400);
+      expect(method.body.type).to.match(/\/unknown-payment-method$/);
+      const upgrade = await request(app, 'POST', '/v1/billing/subscription', { key: account.live, body: { tier: 'team', payment_token: name } });
+      expect(upgrade.status, name).to.equal(400);
+      expect(upgrade.body.type).to.match(/\/unknown-payment-method$/);
+    }
+    // Nothing was kept: no payment method on file, no tier change, no credit.
+    expect((await request(app, 'GET', '/v1/billing/subscription', { key: account.live })).body).to.include({ tier: 'developer', payment_method: null });
+    expect(await credits()).to.include({ credits_available: 60_000 });
+    expect(await historyTypes()).to.deep.equal(['purchase_declined', 'purchase']);
+  });
+
   it('bills the first period; with no payment method the subscription is past due, and a paid upgrade is refused', async () => {
     const upgrade = await request(app, 'POST', '/v1/billing/subscription', { key: account.live, body: { tier: 'team' } });
     expect(upgrade.status).to.equal(402);

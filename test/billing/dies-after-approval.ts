@@ -2,7 +2,7 @@ import type { ChargeOutcome, ChargeRequest, PaymentProvider } from '../../core/b
 
 /**
  * The service's process dies right after the provider approved a charge: the charge is made at the
- * provider, and nothing after it runs here (the error stands for the process's end). Lookups pass.
+ * provider, and nothing after it runs here (the error stands for the process's end). Lookups (and payment methods) pass.
  */
 export class DiesAfterApproval implements PaymentProvider {
   readonly name = 'dies-after-approval';
@@ -15,5 +15,9 @@ export class DiesAfterApproval implements PaymentProvider {
 
   lookup(reference: string): Promise<ChargeOutcome | null> {
     return this.provider.lookup(reference);
+  }
+
+  hasPaymentMethod(paymentToken: string): Promise<boolean> {
+    return this.provider.hasPaymentMethod(paymentToken);
   }
 }

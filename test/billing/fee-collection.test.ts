@@ -10,6 +10,7 @@ import { accountDecider, accountStream } from '../../core/domain/account/index.j
 import { eventDefinitions } from '../../core/domain/events.js';
 import { EventRegistry } from '../../core/events/registry.js';
 import { MemoryEventStore } from '../../core/store/memory-store.js';
+import { CountingProvider } from './counting-provider.js';
 import { DiesAfterApproval } from './dies-after-approval.js';
 
 describe('subscription fee collection', () => {
@@ -19,11 +20,10 @@ describe('subscription fee collection', () => {
     const commands = new CommandHandler(store, new EventRegistry(eventDefinitions));
     await commands.handle(accountDecider, accountStream('acc_1'), { type: 'OpenAccount', accountId: 'acc_1', tier: 'developer', at: clock.now().toISOString() });
     const provider = new SandboxPaymentProvider();
-    const charged: string[] = [];
-    const counting = { name: 'counting', lookup: (reference: string) => provider.lookup(reference), charge: (request: Parameters<typeof provider.charge>[0]) => (charged.push(request.reference), provider.charge(request)) };
+    const counting = new CountingProvider(provider);
     const dying = new BillingService(new CreditsService(commands), new DiesAfterApproval(counting), loadPricing(), clock);
     await dying.setPaymentMethod('acc_1', 'tok_visa').catch(() => {});
-    await dying.runDue(['acc_1']).catch(() => {});
+    await dying.runDue(['acc_1']); // the run dies after the approval: acc_1 is listed failed
 
     const restarted = new BillingService(new CreditsService(commands), counting, loadPricing(), clock);
     await restarted.runDue(['acc_1']);
@@ -34,7 +34,7 @@ describe('subscription fee collection', () => {
       { reference: 'fee:2026-01-10T00:00:00.000Z', amount: 4900, currency: 'EUR', payment_id: (await provider.lookup('acc_1:fee:2026-01-10T00:00:00.000Z:1') as { payment_id: string }).payment_id },
     ]);
     // Charged twice under one idempotency key: the provider took the money once.
-    expect(charged).to.deep.equal(['acc_1:fee:2026-01-10T00:00:00.000Z:1', 'acc_1:fee:2026-01-10T00:00:00.000Z:1']);
+    expect(counting.charged).to.deep.equal(['acc_1:fee:2026-01-10T00:00:00.000Z:1', 'acc_1:fee:2026-01-10T00:00:00.000Z:1']);
     expect((await restarted.subscription('acc_1')).status).to.equal('active');
   });
 
@@ -46,7 +46,7 @@ describe('subscription fee collection', () => {
     const provider = new SandboxPaymentProvider();
     const dying = new BillingService(new CreditsService(commands), new DiesAfterApproval(provider), loadPricing(), clock);
     await dying.setPaymentMethod('acc_1', 'tok_visa');
-    await dying.runDue(['acc_1']).catch(() => {});
+    await dying.runDue(['acc_1']); // the run dies after the approval: acc_1 is listed failed
 
     clock.set('2026-02-10T00:00:01.000Z');
     const restarted = new BillingService(new CreditsService(commands), provider, loadPricing(), clock);
@@ -70,6 +70,7 @@ describe('subscription fee collection', () => {
     const flaky = {
       name: 'flaky',
       lookup: (reference: string) => provider.lookup(reference),
+      hasPaymentMethod: (token: string) => provider.hasPaymentMethod(token),
       charge: (request: Parameters<typeof provider.charge>[0]) => (down ? Promise.reject(new PaymentProviderError('The provider is down.')) : provider.charge(request)),
     };
     const billing = new BillingService(new CreditsService(commands), flaky, loadPricing(), clock);
@@ -85,4 +86,19 @@ describe('subscription fee collection', () => {
     expect(events.map((event) => event.type)).to.not.include('SubscriptionLapsed');
     expect(await billing.subscription('acc_1')).to.deep.include({ tier: 'developer', status: 'active', current_period_start: '2026-02-10T00:00:00.000Z', unpaid: { amount: 0, currency: 'EUR' } });
   });
+
+  it('a payment method kept before tokens were checked, named like a member of every object, is an unknown card: its fee is declined, the run goes on', async () => {
+    const clock = new TestClock('2026-01-10T00:00:00.000Z');
+    const store = new MemoryEventStore();
+    const commands = new CommandHandler(store, new EventRegistry(eventDefinitions));
+    await commands.handle(accountDecider, accountStream('acc_1'), { type: 'OpenAccount', accountId: 'acc_1', tier: 'developer', at: clock.now().toISOString() });
+    const credits = new CreditsService(commands);
+    await credits.run('acc_1', { type: 'SetPaymentMethod', paymentMethod: 'toString', at: clock.now().toISOString() });
+    const billing = new BillingService(credits, new SandboxPaymentProvider(), loadPricing(), clock);
+    expect(await billing.runDue(['acc_1'])).to.include({ renewals: 1 }).and.have.property('failed').that.is.empty;
+    const declined = (await store.readStream(accountStream('acc_1'))).filter((event) => event.type === 'SubscriptionFeeDeclined');
+    expect(declined.map((event) => (event.data as { decline_code: string }).decline_code)).to.deep.equal(['invalid_token']);
+    expect((await billing.subscription('acc_1')).status).to.equal('past_due');
+  });
 });
+

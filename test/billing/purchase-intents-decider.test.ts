@@ -1,4 +1,5 @@
 import { accountDecider, type AccountEvent } from '../../core/domain/account/index.js';
+import { PurchaseConflict } from '../../core/domain/account/purchase-intents.js';
 import { deciderSpec } from '../jobs/decider-spec.js';
 
 const given = deciderSpec(accountDecider);
@@ -26,4 +27,13 @@ describe('purchase intents of the account decider', () => {
     given([opened, started, purchased]).when(abandon).then([]);
     given([opened]).when(abandon).then([]);
   });
+
+  it('a retry under a started purchase\'s reference buys the pack it started, never another', () => {
+    const large = { ...start, pack: 'large', credits: 1_000_000, amount: 80_000 };
+    given([opened, started]).when(large).thenThrows(PurchaseConflict);
+    given([opened, started, purchased]).when(large).thenThrows(PurchaseConflict);
+    // The same pack priced anew since: the purchase completes as it was started (the price the provider was asked).
+    given([opened, started]).when({ ...start, amount: 1200 }).then([]);
+  });
 });
+

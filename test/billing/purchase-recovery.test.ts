@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestClock } from '../../core/clock.js';
+import { purchaseReference } from '../../core/billing/credit-purchases.js';
 import { SandboxPaymentProvider } from '../../core/billing/sandbox-payment-provider.js';
 import { accountsWithBillingWork, BILLING_PROJECTION, type BillingModel } from '../../projections/billing.js';
 import { openAccount, request, type TestAccount } from '../support/app.js';
@@ -58,3 +59,42 @@ describe('a purchase whose process dies between the approval and its record', ()
     expect(audit.body.verdict).to.include({ holds: true });
   });
 });
+
+describe('a purchase under an Idempotency-Key whose process dies between the approval and its record', () => {
+  const provider = new SandboxPaymentProvider();
+  const clock = new TestClock('2026-05-10T12:00:00.000Z');
+  let dataDir: string;
+  let restarted: BillingInstance;
+
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'finsynth-recovery-'));
+  });
+  after(async () => {
+    await restarted?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('is completed by the retry after the restart: the same purchase, charged under the same key, credited once', async () => {
+    const dying = await startBillingInstance({ dataDir, clock, payments: new DiesAfterApproval(provider) });
+    const account = await openAccount(dying, { tier: 'developer', credits: 100 });
+    const buy = (instance: BillingInstance) =>
+      request(instance, 'POST', '/v1/billing/credits', { key: account.live, headers: { 'Idempotency-Key': 'buy-1' }, body: { pack: 'small', payment_token: 'tok_visa' } });
+    const first = await buy(dying);
+    expect(first.status).to.equal(500);
+    await dying.close();
+
+    restarted = await startBillingInstance({ dataDir, clock, payments: provider });
+    const retry = await buy(restarted);
+    expect(retry.status).to.equal(201);
+    const reference = purchaseReference({ accountId: account.accountId, mode: 'live', idempotency: { key: 'buy-1', originalRequestId: first.headers.get('request-id')! } });
+    expect(retry.body).to.include({ id: reference, credits_available: 10_100 });
+    expect(await provider.lookup(reference)).to.include({ outcome: 'approved', payment_id: retry.body.payment_id });
+
+    clock.advance({ minutes: 3 });
+    expect(await restarted.services.billing.runDue([account.accountId])).to.include({ recovered: 0 });
+    const history = await request(restarted, 'GET', '/v1/billing/history', { key: account.live });
+    expect(history.body.data.filter((line: { type: string }) => line.type.startsWith('purchase'))).to.have.length(1);
+    expect((await request(restarted, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({ credits_available: 10_100 });
+  });
+});
+

@@ -9,6 +9,7 @@ import { accountStream } from '../../core/domain/account/index.js';
 import { eventDefinitions } from '../../core/domain/events.js';
 import { EventRegistry } from '../../core/events/registry.js';
 import { MemoryEventStore } from '../../core/store/memory-store.js';
+import { CountingProvider } from './counting-provider.js';
 
 // An account written before fees were charged: its v1 billing events were paid, and granted with them.
 const january = { period_start: '2026-01-01T00:00:00.000Z', period_end: '2026-02-01T00:00:00.000Z' };
@@ -27,11 +28,9 @@ describe('replaying billing events written before fees were charged (v1)', () =>
     const store = new MemoryEventStore();
     await store.append(accountStream('acc_old'), beforeFees);
     const clock = new TestClock(at);
-    const charges: string[] = [];
-    const provider = new SandboxPaymentProvider();
-    const counting = { name: 'counting', lookup: (reference: string) => provider.lookup(reference), charge: (request: Parameters<typeof provider.charge>[0]) => (charges.push(request.reference), provider.charge(request)) };
+    const counting = new CountingProvider(new SandboxPaymentProvider());
     const billing = new BillingService(new CreditsService(new CommandHandler(store, new EventRegistry(eventDefinitions))), counting, loadPricing(), clock);
-    return { store, billing, charges };
+    return { store, billing, charges: counting.charged };
   }
 
   it('shows their fees settled: active, nothing unpaid, nothing charged, no credit granted again', async () => {

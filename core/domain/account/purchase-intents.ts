@@ -1,3 +1,4 @@
+import { defineProblem, problem } from '../../problems.js';
 import type { DomainEvent } from '../decider.js';
 import type { CreditsState } from './credits.js';
 import type { AccountSlice } from './slice.js';
@@ -31,6 +32,17 @@ export type CreditPurchaseStarted = DomainEvent<'CreditPurchaseStarted', { refer
 export type CreditPurchaseAbandoned = DomainEvent<'CreditPurchaseAbandoned', { reference: string; reason: string }>;
 export type PurchaseIntentEvent = CreditPurchaseStarted | CreditPurchaseAbandoned;
 
+export const PurchaseConflict = defineProblem({
+  slug: 'purchase-conflict',
+  title: 'Conflict',
+  status: 409,
+  description: 'This purchase was started for another credit pack: a retry completes the purchase as it was started. Buy another pack as a new purchase (a new Idempotency-Key).',
+});
+
+/** The open purchase of that reference, if any (an own member only: the record is keyed by reference). */
+export const openPurchase = (state: PurchaseIntentsState, reference: string): PendingPurchase | undefined =>
+  Object.hasOwn(state.pending, reference) ? state.pending[reference] : undefined;
+
 /** The events that close an intent. */
 const OUTCOMES = new Set(['CreditsPurchased', 'CreditPurchaseDeclined', 'CreditPurchaseAbandoned']);
 
@@ -61,7 +73,7 @@ export const purchaseIntents: AccountSlice<PurchaseIntentsState, PurchaseIntentC
     }
     if (OUTCOMES.has(event.type)) {
       const ref = (event.data as { reference: string }).reference;
-      if (!(ref in state.pending)) return state;
+      if (!openPurchase(state, ref)) return state;
       const { [ref]: _closed, ...pending } = state.pending;
       return { pending };
     }
@@ -70,16 +82,22 @@ export const purchaseIntents: AccountSlice<PurchaseIntentsState, PurchaseIntentC
 
   decide(command, account) {
     const { purchaseIntents: state, credits } = account as { purchaseIntents: PurchaseIntentsState; credits: CreditsState };
-    const open = command.reference in state.pending;
     switch (command.type) {
       case 'StartCreditPurchase': {
-        // A retry of the same purchase (open or already settled) starts nothing new.
-        if (open || credits.purchases.get(command.reference) !== undefined) return [];
+        // A retry of the same purchase (open or already settled) starts nothing new, and never buys another
+        // pack than the one started: the provider was asked for that one's price.
+        const started = openPurchase(state, command.reference);
+        const settledCredits = credits.purchases.get(command.reference);
+        if ((started && started.pack !== command.pack) || (settledCredits !== undefined && settledCredits !== command.credits)) {
+          const was = started ? `the ${started.pack} pack` : `${settledCredits} credits`;
+          throw problem(PurchaseConflict, `purchase ${command.reference} was started for ${was}, not the ${command.pack} pack; a new purchase needs a new Idempotency-Key`, { purchase_id: command.reference });
+        }
+        if (started || settledCredits !== undefined) return [];
         const { reference: ref, pack, credits: amountOfCredits, amount, currency, at } = command;
         return [{ type: 'CreditPurchaseStarted', data: { reference: ref, pack, credits: amountOfCredits, amount, currency, at } }];
       }
       case 'AbandonCreditPurchase':
-        return open ? [{ type: 'CreditPurchaseAbandoned', data: { reference: command.reference, reason: command.reason } }] : [];
+        return openPurchase(state, command.reference) ? [{ type: 'CreditPurchaseAbandoned', data: { reference: command.reference, reason: command.reason } }] : [];
     }
   },
 };
