@@ -4,6 +4,7 @@ import type { GenerationPool } from '../generation/pool.js';
 import type { Format } from '../generation/writers.js';
 import { estimateConfig } from './estimate.js';
 import type { PackCatalog } from './pack-catalog.js';
+import { quickPlan } from './quick-plans.js';
 import { quickConfig, type QuickRequest } from './quick-request.js';
 import type { SourceMap } from './source-map.js';
 import { requireValidConfig } from './validate.js';
@@ -29,7 +30,7 @@ export interface QuickResult {
   sector: string;
   seed: number;
   /** Requested tables, in request order, each as its bytes in the format asked. */
-  tables: { name: string; rows: number; bytes: Uint8Array }[];
+  tables: { name: string; rows: number; bytes: Buffer }[];
   rows: number;
   credits_charged: number;
 }
@@ -44,7 +45,7 @@ export async function quickGenerate(deps: QuickDeps, call: QuickCall): Promise<Q
   // The config has the request's members at the same pointers but for the options (`/options/<table>` in
   // the request): an issue about an option is placed at its table.
   const config = requireValidConfig(quickConfig(call.request, call.source), deps.catalog, call.source);
-  const plan = await deps.pool.plan(config);
+  const plan = await quickPlan(deps.pool, config, call.request.seed !== undefined);
   const estimate = estimateConfig(config, deps.catalog);
   await deps.credits.debit({
     accountId: call.owner.accountId,
@@ -67,8 +68,13 @@ export async function quickGenerate(deps: QuickDeps, call: QuickCall): Promise<Q
   }
 }
 
-async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+/**
+ * A table's chunks as one buffer. A quick table is mostly one chunk: its bytes, moved from the worker,
+ * are used as they are. Each copy of a response-sized buffer is external memory the main thread's
+ * heap accounts for, and its growth is what starts the main thread's full garbage collections.
+ */
+async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const parts: Uint8Array[] = [];
   for await (const chunk of chunks) parts.push(chunk);
-  return Buffer.concat(parts);
+  return parts.length === 1 ? Buffer.from(parts[0].buffer, parts[0].byteOffset, parts[0].byteLength) : Buffer.concat(parts);
 }
