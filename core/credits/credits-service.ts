@@ -75,9 +75,17 @@ export class CreditsService {
     return this.execute(accountId, { type: 'RefundCredits', reference, reason });
   }
 
-  reserve({ accountId, mode, keyId, reference, sector, tables, credits, concurrentJobs }: ReserveRequest): Promise<CreditMovementResult> {
-    const command = { type: 'ReserveCredits', reference, mode, keyId, sector, tables, credits, concurrentJobs: concurrentJobs ?? null } as const;
-    return this.execute(accountId, command, { key_id: keyId ?? undefined, mode });
+  reserve(request: ReserveRequest): Promise<CreditMovementResult> {
+    return this.execute(request.accountId, reserveCommand(request), { key_id: request.keyId ?? undefined, mode: request.mode });
+  }
+
+  /**
+   * Throws what `reserve` would throw now (402 `insufficient-credits`, 429 `concurrent-job-limit`) and
+   * appends nothing: work that must come before the reservation, and may be long, is then never done
+   * for a request that cannot be reserved. `reserve` decides again on the state it appends to.
+   */
+  async checkReservable(request: ReserveRequest): Promise<void> {
+    accountDecider.decide(reserveCommand(request), await this.account(request.accountId));
   }
 
   /** Charges what was produced (never more than was reserved) and releases the rest. */
@@ -112,4 +120,8 @@ export class CreditsService {
 
 function balanceOf(state: AccountState): Balance {
   return { credits_available: state.credits.available, credits_reserved: state.credits.reserved };
+}
+
+function reserveCommand({ reference, mode, keyId, sector, tables, credits, concurrentJobs }: ReserveRequest): AccountCommand {
+  return { type: 'ReserveCredits', reference, mode, keyId, sector, tables, credits, concurrentJobs: concurrentJobs ?? null };
 }

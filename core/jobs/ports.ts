@@ -4,13 +4,14 @@ import type { OutputFormat } from '../domain/job/events.js';
 /**
  * Generates one table of a pinned plan as ordered chunks of bytes (the engine pool's `generate`):
  * reports the rows delivered so far after each chunk, stops (and rejects) when the signal aborts, and
- * gives the same bytes for the same plan on every call, on any instance.
+ * gives the same bytes for the same plan on every call, on any instance. `recycle`: the runner is done
+ * with each chunk when it asks for the next, so the generator may write a later chunk into its buffer.
  */
 export type TableGenerator = (
   plan: Record<string, unknown>,
   table: string,
-  options: { format: OutputFormat; signal: AbortSignal; onProgress: (rowsDone: number, rowsTotal: number) => void },
+  options: { format: OutputFormat; signal: AbortSignal; onProgress: (rowsDone: number, rowsTotal: number) => void; recycle: boolean },
 ) => AsyncIterable<Uint8Array>;
 
 /** The credit commands a job's life calls (CREDITS' service); all idempotent on the job id. */
-export type JobCredits = Pick<CreditsService, 'reserve' | 'settle' | 'release'>;
+export type JobCredits = Pick<CreditsService, 'checkReservable' | 'reserve' | 'settle' | 'release'>;

@@ -71,14 +71,16 @@ export class JobsService {
     const { accountId, mode, keyId, input, inputSource, metadata } = request;
     const resolved = await this.deps.configs.resolve({ accountId, mode }, input, inputSource);
     const config = { ...resolved.config, seed: resolved.config.seed ?? randomInt(SEED_RANGE) };
-    const plan = await this.deps.plan(config);
     const output = config.output as { format: OutputFormat; compression: Compression };
     const tables = resolved.estimate.tables.map(({ name, rows, credits }) => ({ name, rows, credits }));
     const estimate = { credits: resolved.estimate.credits, tables };
     const jobId = `job_${randomBytes(12).toString('hex')}`;
+    const reservation = { accountId, mode, keyId, reference: jobId, sector: config.sector, tables, credits: estimate.credits, concurrentJobs: this.concurrentJobs };
+    // Planning may walk millions of parents in the shared pool: only for a job the account can pay for.
+    await this.deps.credits.checkReservable(reservation);
+    const plan = await this.deps.plan(config);
     // The slot and the credits first, then the job. A crash between the two leaves a reservation
     // without its job: the runners release it (reconcile-reservations.ts).
-    const reservation = { accountId, mode, keyId, reference: jobId, sector: config.sector, tables, credits: estimate.credits, concurrentJobs: this.concurrentJobs };
     await this.deps.credits.reserve(reservation);
     const command = { type: 'CreateJob', job_id: jobId, account_id: accountId, mode, key_id: keyId, config: { ...config }, plan, output, estimate, at: this.now() } as const;
     const created = await this.deps.commands.handle(jobDecider, jobStream(jobId), command, { metadata }).catch(async (error: unknown) => {

@@ -154,9 +154,16 @@ describe('jobs over HTTP', function () {
 
   it('refuses a job the balance does not cover with a 402 that says how many credits are needed and available', async () => {
     const poor = await openAccount(app, { credits: 5 });
-    const refused = await request(app, 'POST', '/v1/jobs', { key: poor.live, body: { config: cardsConfig({ transactions: 10_000 }, { format: 'csv' }) } });
+    const pool = app.services.pool;
+    const planned: unknown[] = [];
+    const plan = pool.plan.bind(pool);
+    pool.plan = (request) => (planned.push(request), plan(request));
+    const refused = await request(app, 'POST', '/v1/jobs', { key: poor.live, body: { config: cardsConfig({ transactions: 10_000 }, { format: 'csv' }) } }).finally(() => {
+      pool.plan = plan;
+    });
     expect(refused.status).to.equal(402);
     expect(refused.body).to.include({ title: 'Insufficient Credits', credits_required: 20, credits_available: 5, instance: '/v1/jobs' });
+    expect(planned, 'a job the account cannot pay for is refused before it is planned (planning may walk millions of parents)').to.deep.equal([]);
     expect((await request(app, 'GET', '/v1/jobs', { key: poor.live })).body.data).to.deep.equal([]);
   });
 
