@@ -1,6 +1,6 @@
 import getRawBody from 'raw-body';
 import { problem } from '../core/problems.js';
-import { toPointer } from '../core/configs/issues.js';
+import { documentFlaw } from '../core/document-flaws.js';
 import type { SourceMap } from '../core/configs/source-map.js';
 import type { ApiContext } from './context.js';
 import { jsonSourceMap, jsonSyntaxError } from './json-source.js';
@@ -82,44 +82,15 @@ function parseJson(text: string): unknown {
     const where = syntax.line === undefined ? '' : ` (line ${syntax.line}, column ${syntax.column})`;
     throw problem(HttpProblems.malformedJson, `the body is not valid JSON: ${syntax.message}${where}`, { errors: [{ in: 'body', ...syntax }] });
   }
-  const flaw = structureFlaw(value, MAX_JSON_DEPTH);
-  if (flaw === 'too-deep') {
+  const flaw = documentFlaw(value, MAX_JSON_DEPTH);
+  if (flaw?.kind === 'too-deep') {
     throw problem(HttpProblems.nestingTooDeep, `the body nests deeper than ${MAX_JSON_DEPTH} levels`, { max_depth: MAX_JSON_DEPTH });
   }
-  if (flaw !== undefined) {
+  if (flaw?.kind === 'reserved-member') {
     throw problem(HttpProblems.reservedMember, `the body has a member named "__proto__" (at ${flaw.pointer}), which no document of this API has`, { pointer: flaw.pointer });
   }
-  return value;
-}
-
-/**
- * What no body may hold: more than `max` levels of nesting, or a member named `__proto__` (JSON.parse
- * makes it an own member, which any later `target[key] = value` copy turns into a change of prototype).
- * Iterative, so that the check itself cannot overflow the stack on the input it guards against.
- */
-function structureFlaw(root: unknown, max: number): 'too-deep' | { pointer: string } | undefined {
-  const pending: Visit[] = [{ value: root, depth: 1 }];
-  while (pending.length > 0) {
-    const visit = pending.pop()!;
-    const { value, depth } = visit;
-    if (value === null || typeof value !== 'object') continue;
-    if (depth > max) return 'too-deep';
-    if (Object.hasOwn(value, '__proto__')) return { pointer: toPointer([...pathOf(visit), '__proto__']) };
-    for (const [key, child] of Object.entries(value)) pending.push({ value: child, depth: depth + 1, parent: visit, key });
+  if (flaw?.kind === 'invalid-text') {
+    throw problem(HttpProblems.invalidText, `the body has text with U+0000 or a lone surrogate (at ${flaw.pointer}), which no field of this API takes`, { pointer: flaw.pointer });
   }
-  return undefined;
-}
-
-/** A value met by the walk, and how it was reached: the path is rebuilt only for the error. */
-interface Visit {
-  value: unknown;
-  depth: number;
-  parent?: Visit;
-  key?: string;
-}
-
-function pathOf(visit: Visit): string[] {
-  const path: string[] = [];
-  for (let at: Visit | undefined = visit; at?.parent; at = at.parent) path.unshift(at.key!);
-  return path;
+  return value;
 }

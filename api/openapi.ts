@@ -35,7 +35,7 @@ function pipelineProblems(route: AnyRoute): ProblemType[] {
   const problems: ProblemType[] = [Problems.internal];
   if (route.scope !== null) problems.push(HttpProblems.unauthorized, HttpProblems.forbidden, HttpProblems.rateLimited);
   if (route.params || route.query || route.body) problems.push(Problems.validation);
-  if (route.body) problems.push(HttpProblems.payloadTooLarge, HttpProblems.unsupportedMediaType, HttpProblems.malformedJson, HttpProblems.invalidEncoding, HttpProblems.nestingTooDeep, HttpProblems.reservedMember);
+  if (route.body) problems.push(HttpProblems.payloadTooLarge, HttpProblems.unsupportedMediaType, HttpProblems.malformedJson, HttpProblems.invalidEncoding, HttpProblems.nestingTooDeep, HttpProblems.reservedMember, HttpProblems.invalidText);
   if (isIdempotent(route)) {
     problems.push(HttpProblems.invalidIdempotencyKey, IdempotencyInFlight, IdempotencyKeyReused, IdempotentResponseNotKept);
   }

@@ -74,6 +74,12 @@ export const HttpProblems = {
     status: 400,
     description: 'The JSON body has a member named `__proto__`, which no document of this API uses; `pointer` says where.',
   }),
+  invalidText: defineProblem({
+    slug: 'invalid-text',
+    title: 'Bad Request',
+    status: 400,
+    description: 'A string or member name in the JSON body holds U+0000 or a lone surrogate, which no field of this API takes; `pointer` says where.',
+  }),
   invalidIdempotencyKey: defineProblem({
     slug: 'invalid-idempotency-key',
     title: 'Bad Request',

@@ -4,6 +4,7 @@ import { problem } from '../problems.js';
 import type { ConfigIssue } from './issues.js';
 import { ConfigProblems } from './problems.js';
 import { pointerSegments, type Position, type SourceMap } from './source-map.js';
+import { documentFlaw } from '../document-flaws.js';
 
 /** A YAML config may not be larger than this: it is a config, not data. */
 export const MAX_YAML_BYTES = 1024 * 1024;
@@ -55,6 +56,11 @@ export function parseYamlSource(text: string): YamlSource {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw invalidYaml(`the YAML cannot be expanded: ${message} (at most ${MAX_ALIAS_COUNT} alias expansions)`, [{ pointer: '', message }]);
+  }
+  const flaw = documentFlaw(value, Infinity);
+  if (flaw?.kind === 'invalid-text') {
+    const message = 'text with U+0000 or a lone surrogate is not allowed';
+    throw invalidYaml(message, [{ pointer: flaw.pointer, message, ...locate(document, lines, flaw.pointer, false) }]);
   }
   return { value, locate: (pointer, key = false) => locate(document, lines, pointer, key) };
 }

@@ -111,6 +111,16 @@ describe('problem details on every path', () => {
     expect((await request(app, 'GET', '/v1/catalog', { key: account.test })).status).to.equal(200);
   });
 
+  it('answers U+0000 or a lone surrogate in a JSON string or member name with 400 invalid-text, saying where', async () => {
+    for (const [body, pointer] of [['{"name": "ci\\u0000x"}', '/name'], ['{"name": "half \\ud83d"}', '/name'], ['{"scopes": ["\\udc00"]}', '/scopes/0'], ['{"na\\u0000me": "x"}', '/na\u0000me']]) {
+      const response = await request(app, 'POST', '/v1/keys', { key: account.live, body, headers: { 'content-type': 'application/json' } });
+      expectProblem(response, 400, 'invalid-text', '/v1/keys');
+      expect(response.body.pointer, body).to.equal(pointer);
+    }
+    const paired = await request(app, 'POST', '/v1/keys', { key: account.live, body: '{"name": "rocket \\ud83d\\ude80"}', headers: { 'content-type': 'application/json' } });
+    expect(paired.status, 'a surrogate pair is text like any other').to.equal(201);
+  });
+
   it('answers invalid UTF-8 with 400 invalid-encoding', async () => {
     const body = Buffer.concat([Buffer.from('{"name": "'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]);
     const response = await request(app, 'POST', '/v1/keys', { key: account.live, body, headers: { 'content-type': 'application/json' } });

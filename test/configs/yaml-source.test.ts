@@ -54,6 +54,14 @@ describe('YAML config source', () => {
     expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
   });
 
+  it('refuses text with U+0000 or a lone surrogate, with its position', () => {
+    for (const text of ['name: "a\\0b"\n', 'name: "half \\uD83D"\n']) {
+      const refused = refusal(`version: 1\n${text}`);
+      expect(refused.type.slug, text).to.equal('invalid-yaml');
+      expect(refused.extensions.errors, text).to.deep.equal([{ pointer: '/name', message: 'text with U+0000 or a lone surrogate is not allowed', line: 2, column: 7 }]);
+    }
+  });
+
   it('refuses documents nested deeper than a config can be', () => {
     expect(refusal(`${'['.repeat(40)}${']'.repeat(40)}`).detail).to.match(/nested deeper/);
   });
