@@ -1,6 +1,7 @@
-import { createReadStream } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { defineProblem, problem } from '../../core/problems.js';
 import type { ResultFile } from '../../core/domain/job/events.js';
+import { JobProblems } from '../../core/domain/job/index.js';
 import type { ApiContext } from '../context.js';
 
 export const RangeNotSatisfiable = defineProblem({
@@ -43,29 +44,47 @@ export function parseRange(header: string | undefined, size: number): { start: n
 /**
  * Streams a finished result file: strong ETag from its SHA-256, Content-Length, and resumable
  * single ranges (206). `If-Range` with another ETag means the client's copy is of other bytes: the
- * whole file is sent. `If-None-Match` with the same ETag is a 304.
+ * whole file is sent. `If-None-Match` with the same ETag (weakly compared, RFC 9110 §13.1.2) or `*`
+ * is a 304. The file is opened before anything is answered: one removed since the job's view was read
+ * (its results expired a moment ago) is a 410 problem, not a 200 cut short.
  */
-export function sendResultFile(ctx: ApiContext, file: ResultFile & { path: string }): void {
+export async function sendResultFile(ctx: ApiContext, file: ResultFile & { path: string }): Promise<void> {
   const etag = `"${file.sha256}"`;
-  ctx.set('ETag', etag);
-  ctx.set('Accept-Ranges', 'bytes');
-  ctx.set('Content-Disposition', `attachment; filename="${file.file}"`);
-  ctx.set('Cache-Control', 'private, max-age=0, must-revalidate');
-  if (ctx.get('If-None-Match').split(/\s*,\s*/).includes(etag)) {
+  const cached = ctx.get('If-None-Match');
+  if (cached.trim() === '*' || cached.split(/\s*,\s*/).some((tag) => tag.replace(/^W\//, '') === etag)) {
+    setFileHeaders(ctx, file, etag);
     ctx.status = 304;
     return;
   }
   const ifRange = ctx.get('If-Range');
   const range = ifRange === '' || ifRange === etag ? parseRange(ctx.get('Range') || undefined, file.bytes) : null;
+  const handle = await openResult(file.path);
+  setFileHeaders(ctx, file, etag);
   ctx.type = resultMediaType(file);
   if (range) {
     ctx.status = 206;
     ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${file.bytes}`);
-    ctx.body = createReadStream(file.path, range);
+    ctx.body = handle.createReadStream(range);
     ctx.length = range.end - range.start + 1;
     return;
   }
   ctx.status = 200;
-  ctx.body = createReadStream(file.path);
+  ctx.body = handle.createReadStream();
   ctx.length = file.bytes;
+}
+
+function setFileHeaders(ctx: ApiContext, file: ResultFile, etag: string): void {
+  ctx.set('ETag', etag);
+  ctx.set('Accept-Ranges', 'bytes');
+  ctx.set('Content-Disposition', `attachment; filename="${file.file}"`);
+  ctx.set('Cache-Control', 'private, max-age=0, must-revalidate');
+}
+
+async function openResult(path: string): Promise<FileHandle> {
+  try {
+    return await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    throw problem(JobProblems.resultsExpired, 'the result file was removed: its retention time has passed');
+  }
 }

@@ -229,8 +229,8 @@ export const jobsRoutes: RouteGroup = {
         304: { description: 'The client\'s copy (If-None-Match) is current.' },
       },
       problems: [JobProblems.notFound, JobProblems.notSucceeded, JobProblems.resultsExpired, RangeNotSatisfiable],
-      handle(ctx, { params }) {
-        sendResultFile(ctx, ctx.services.jobs.resultFile(owner(ctx), params.id, params.table));
+      async handle(ctx, { params }) {
+        await sendResultFile(ctx, ctx.services.jobs.resultFile(owner(ctx), params.id, params.table));
       },
     }),
   ],

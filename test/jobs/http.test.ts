@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { gunzipSync } from 'node:zlib';
+import { rm } from 'node:fs/promises';
 import { request, openAccount, startTestApp, type TestAccount, type TestApp, type TestResponse } from '../support/app.js';
 import { ResponseChecker } from '../support/openapi.js';
 import { cardsConfig, countRows, download, pollJob, sha256 } from './support/http.js';
@@ -113,6 +114,16 @@ describe('jobs over HTTP', function () {
 
     const current = await download(app, account.test, file.download_url, { 'if-none-match': `"${file.sha256}"` });
     expect(current.status).to.equal(304);
+    for (const tag of [`W/"${file.sha256}"`, '*', `"other", W/"${file.sha256}"`]) {
+      expect((await download(app, account.test, file.download_url, { 'if-none-match': tag })).status, tag).to.equal(304);
+    }
+
+    await rm(app.services.jobs.resultFile({ accountId: account.accountId, mode: 'test' }, created.body.id, file.table).path);
+    for (const headers of [{}, { range: 'bytes=0-99' }] as Record<string, string>[]) {
+      const removed = await download(app, account.test, file.download_url, headers);
+      expect(removed.status, 'a file removed since its job was read').to.equal(410);
+      expect(JSON.parse(removed.bytes.toString())).to.include({ type: 'https://errors.finsynth.dev/job-results-expired', instance: file.download_url });
+    }
   });
 
   it('cancels a queued or running job and releases its credits; cancelling a finished job is a 409', async () => {
