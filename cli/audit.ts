@@ -12,7 +12,8 @@ const USAGE = 'usage: finsynth audit [--account ID] [--data DIR] [--json]';
 /**
  * `finsynth audit`: replays the store from its first event and checks every hash chain, and every
  * account's balance, usage total and billed total against the projections. Exit code 0 only if all
- * holds; 1 naming each difference otherwise. With --json, stdout holds the report and nothing else.
+ * holds; 1 naming each difference otherwise, or when --account names no account of the store. With
+ * --json, stdout holds the report and nothing else.
  */
 export async function audit(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, {
@@ -35,6 +36,11 @@ export async function audit(args: string[]): Promise<number> {
       parallel: { config: services.config, workers: availableParallelism() },
     });
     const seconds = (performance.now() - started) / 1000;
+    if (values.account !== undefined && report.accounts === 0) {
+      // A mistyped id would otherwise "hold": nothing was checked.
+      process.stderr.write(`finsynth audit: the store has no account "${values.account}"\n`);
+      return 1;
+    }
     if (values.json) process.stdout.write(`${JSON.stringify({ ...report, seconds, events_per_s: Math.round(report.events / seconds) })}\n`);
     else process.stdout.write(describe(report, seconds));
     return report.holds ? 0 : 1;

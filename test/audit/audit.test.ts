@@ -26,14 +26,14 @@ async function caughtUp(store: SqliteEventStore): Promise<ProjectionRunner> {
   return runner;
 }
 
-/** `npx finsynth audit`, as an operator runs it: exit code and stdout. */
-async function finsynthAudit(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string }> {
+/** `npx finsynth audit`, as an operator runs it: exit code, stdout and stderr. */
+async function finsynthAudit(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout } = await run(process.execPath, ['bin/finsynth.js', 'audit', '--data', dataDir, ...args], { env: { ...process.env, FINSYNTH_POSTGRES_URL: '', FINSYNTH_KURRENTDB_URL: '' } });
-    return { code: 0, stdout };
+    const { stdout, stderr } = await run(process.execPath, ['bin/finsynth.js', 'audit', '--data', dataDir, ...args], { env: { ...process.env, FINSYNTH_POSTGRES_URL: '', FINSYNTH_KURRENTDB_URL: '' } });
+    return { code: 0, stdout, stderr };
   } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, stdout: failed.stdout };
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
 
@@ -117,6 +117,10 @@ describe('the credit audit', () => {
     expect(report).to.include({ holds: true, accounts: 2 });
     expect(report.differences).to.deep.equal([]);
     expect(report.chain_breaks).to.deep.equal([]);
+
+    const mistyped = await finsynthAudit(dataDir, '--account', 'acc_nobody');
+    expect(mistyped.code, 'an account the store does not have is not an audit that holds').to.equal(1);
+    expect(mistyped.stderr).to.include('the store has no account "acc_nobody"');
   });
 
   it('names a credit event tampered with in the sqlite file, and the balance and usage it falsifies; exit code 1', async function () {
@@ -150,7 +154,7 @@ describe('the credit audit', () => {
       const config = loadConfig({}, { dataDir });
       const projected = projectedTotals(await caughtUp(store));
       const whole = await auditStore(store, projected);
-      const ranges = await auditStore(store, projected, { parallel: { config, workers: 3, minEventsPerWorker: 1 } });
+      const ranges = await auditStore(store, projected, { parallel: { config, workers: 3, minEventsPerWorker: 1, minChunk: 1 } });
       expect(ranges).to.deep.equal(whole);
       expect(ranges.chain_breaks).to.have.length(1);
       expect((await auditStore(store, projected, { accountId: other.accountId })).holds).to.equal(true);
