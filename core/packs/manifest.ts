@@ -113,7 +113,7 @@ export function checkManifest(candidate: unknown): string[] {
       }
       for (const dependency of ['currency_column', 'iban_column', 'network_column', 'country_column', 'name_column']) {
         const named = column[dependency];
-        if (named !== undefined && !(String(named) in table.columns)) reasons.push(`${where}: ${dependency} names no column of the table ("${String(named)}")`);
+        if (named !== undefined && !ownMember(table.columns, String(named))) reasons.push(`${where}: ${dependency} names no column of the table ("${String(named)}")`);
       }
     }
     if (table.per_parent && !Object.values(table.columns).some((c) => c.type === 'reference' && c.table === table.per_parent)) {

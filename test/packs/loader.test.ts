@@ -41,17 +41,23 @@ describe('pack loading', () => {
     expect(refusalMessage(never)).to.contain(fixture('never-settles')).and.to.contain('awaits something that never settles');
   });
 
-  it('checks what a schema cannot: column parameters, references, option defaults, cycles', () => {
+  it('checks what a schema cannot: column parameters, references, dependency columns, option defaults, cycles', () => {
+    const { amount } = cards.tables.transactions.columns;
     const reasons = checkManifest({
       ...cards,
       tables: {
         ...cards.tables,
         cards: { ...cards.tables.cards, columns: { ...cards.tables.cards.columns, pan: { type: 'pan', networks: ['diners'], description: 'x' } } },
         merchants: { ...cards.tables.merchants, columns: { ...cards.tables.merchants.columns, owner: { type: 'reference', table: 'nowhere', description: 'x' } } },
-        transactions: { ...cards.tables.transactions, options: { fraud_rate: { description: 'x', schema: { type: 'number', maximum: 0.1 }, default: 0.5 } } },
+        transactions: {
+          ...cards.tables.transactions,
+          columns: { ...cards.tables.transactions.columns, amount: { ...amount, currency_column: 'constructor' } },
+          options: { fraud_rate: { description: 'x', schema: { type: 'number', maximum: 0.1 }, default: 0.5 } },
+        },
       },
     });
     expect(reasons.join('\n')).to.contain('table "cards", column "pan"').and.to.contain('"merchants", column "owner": references no other table').and.to.contain('option "fraud_rate": its default fails its own schema');
+    expect(reasons, 'a name every object inherits is no column').to.include('table "transactions", column "amount": currency_column names no column of the table ("constructor")');
     expect(checkManifest(cards)).to.deep.equal([]);
   });
 
