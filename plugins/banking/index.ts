@@ -132,7 +132,7 @@ export default definePack({
       credits_per_1000_rows: 2,
       per_parent: 'accounts',
       options: {
-        start_date: { description: 'First day of the period the transactions cover (YYYY-MM-DD); an account opened later starts on its opening date.', schema: { type: 'string', format: 'date' }, default: '2025-01-01' },
+        start_date: { description: 'First day of the period the transactions cover (YYYY-MM-DD, 1970 to 2100); an account opened later starts on its opening date.', schema: { type: 'string', format: 'date', formatMinimum: '1970-01-01', formatMaximum: '2100-12-31' }, default: '2025-01-01' },
         days: { description: 'Length of the period in days.', schema: { type: 'integer', minimum: 1, maximum: 3660 }, default: 180 },
       },
       columns: {

@@ -122,7 +122,7 @@ export default definePack({
       per_parent: 'cards',
       options: {
         fraud_rate: { description: 'Share of transactions that are fraudulent.', schema: { type: 'number', minimum: 0, maximum: 0.5 }, default: 0.002 },
-        start_date: { description: 'First day of the period the transactions cover (YYYY-MM-DD).', schema: { type: 'string', format: 'date' }, default: '2025-01-01' },
+        start_date: { description: 'First day of the period the transactions cover (YYYY-MM-DD, 1970 to 2100).', schema: { type: 'string', format: 'date', formatMinimum: '1970-01-01', formatMaximum: '2100-12-31' }, default: '2025-01-01' },
         days: { description: 'Length of the period in days.', schema: { type: 'integer', minimum: 1, maximum: 3660 }, default: 90 },
       },
       columns: {

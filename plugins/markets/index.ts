@@ -52,8 +52,8 @@ function pathOf(ctx: RowContext<SeriesOptions>): { path: PricePath; instrument: 
 }
 
 const startDate = {
-  description: 'First day shown (YYYY-MM-DD); an instrument listed later starts on its listing day. Prices before it are simulated, not shown.',
-  schema: { type: 'string', format: 'date', formatMinimum: '2000-01-01' },
+  description: 'First day shown (YYYY-MM-DD, 2000 to 2100); an instrument listed later starts on its listing day. Prices before it are simulated, not shown.',
+  schema: { type: 'string', format: 'date', formatMinimum: '2000-01-01', formatMaximum: '2100-12-31' },
   default: '2024-01-01',
 };
 

@@ -47,6 +47,9 @@ describe('the plan builder', () => {
     const value = refusal(() => planFor(cards, { tables: [{ name: 'transactions', options: { fraud_rate: 2 } }] }));
     expect(value.type.slug).to.equal('invalid-table-options');
     expect(value.detail).to.contain('fraud_rate').and.to.contain('<= 0.5');
+    const farFuture = refusal(() => planFor(cards, { tables: [{ name: 'transactions', options: { start_date: '9999-12-31' } }] }));
+    expect(farFuture.type.slug, 'timestamps past year 9999 cannot be written').to.equal('invalid-table-options');
+    expect(farFuture.detail).to.contain('start_date').and.to.contain('2100-12-31');
     expect(refusal(() => planFor(cards, { locale: 'xx_XX', tables: [{ name: 'cards' }] })).type.slug).to.equal('unknown-locale');
     expect(refusal(() => planFor(cards, { tables: [{ name: 'cards', rows: -1 }] })).type.slug).to.equal('invalid-plan');
     expect(refusal(() => planFor(cards, { tables: [{ name: 'cards' }, { name: 'cards' }] })).detail).to.contain('named twice');
