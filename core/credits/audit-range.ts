@@ -1,7 +1,7 @@
 import type { Mode } from '../events/envelope.js';
 import { canonicalParts, type StoredEvent } from '../events/hash-chain.js';
 import type { EventStore, ReadAllOptions } from '../store/event-store.js';
-import { accountIdOfStream } from '../domain/account/index.js';
+import { accountIdOfStream } from '../domain/account/stream-name.js';
 import type { CreditsDebited, CreditsPurchased, CreditsRefunded, CreditsSettled } from '../domain/account/credits.js';
 import type { SubscriptionRenewed, SubscriptionUpgraded } from '../domain/account/subscription.js';
 import type { ChainBreak } from './account-audit.js';
@@ -81,16 +81,18 @@ export async function auditRange(store: EventStore, range: AuditRange): Promise<
       if (event.position > range.until) break;
       if (range.stream !== undefined && event.stream !== range.stream) continue;
       events += 1;
-      if (event.revision > 0 && !chain.knows(event.stream)) {
+      // A stream's first event in the range is where the chain checker first sees it too: one lookup tells both.
+      let partial = partials.get(event.stream);
+      const firstInRange = partial === undefined;
+      if (firstInRange) partials.set(event.stream, (partial = accountIdOfStream(event.stream) === null ? null : emptyPartial()));
+      if (firstInRange && event.revision > 0) {
         openings.push(event);
         chain.resumeAfter(event);
       } else {
         const reason = chain.checkStored(event);
         if (reason) chainBreaks.push({ stream: event.stream, revision: event.revision, position: event.position, reason });
       }
-      let partial = partials.get(event.stream);
-      if (partial === undefined) partials.set(event.stream, (partial = accountIdOfStream(event.stream) === null ? null : emptyPartial()));
-      if (partial !== null) fold(partial, event);
+      if (partial) fold(partial, event);
     }
     if (page.length === 0) break;
     after = page.at(-1)!.position;
@@ -103,28 +105,43 @@ export async function auditRange(store: EventStore, range: AuditRange): Promise<
 /** The store cut into chunks of positions that threads take in turn, each the next one left. */
 export interface ChunkedRange {
   until: number;
-  chunkSize: number;
   stream?: string;
-  /** How many chunks have been taken, shared by every thread of the audit. */
-  taken: Int32Array<SharedArrayBuffer>;
+  /** How many threads take chunks: each chunk is a share of what is left per thread. */
+  threads: number;
+  /** The smallest chunk taken. */
+  minChunk: number;
+  /** The last position of the chunks taken so far, shared by every thread of the audit. */
+  taken: BigInt64Array<SharedArrayBuffer>;
 }
 
 export interface ChunkAudit {
+  /** The chunk's first position: the order in which the chunks add up. */
   chunk: number;
   audit: RangeAudit;
 }
 
 /**
  * Audits chunks of the store until none is left. Threads that take chunks as they finish, rather than
- * one fixed range each, end together whatever each spent starting up or lost to other load.
+ * one fixed range each, end together whatever each spent starting up or lost to other load; chunks that
+ * shrink with what is left (a share of it per thread) make the last ones short, so that no thread
+ * waits long at the end for another's last chunk, while the first ones are few and large.
  */
 export async function auditChunks(store: EventStore, range: ChunkedRange): Promise<ChunkAudit[]> {
   const audits: ChunkAudit[] = [];
-  for (let chunk = Atomics.add(range.taken, 0, 1); chunk * range.chunkSize < range.until; chunk = Atomics.add(range.taken, 0, 1)) {
-    const after = chunk * range.chunkSize;
-    audits.push({ chunk, audit: await auditRange(store, { after, until: Math.min(range.until, after + range.chunkSize), stream: range.stream }) });
+  for (let chunk = takeChunk(range); chunk; chunk = takeChunk(range)) {
+    audits.push({ chunk: chunk.after, audit: await auditRange(store, { ...chunk, stream: range.stream }) });
   }
   return audits;
+}
+
+function takeChunk(range: ChunkedRange): { after: number; until: number } | null {
+  for (;;) {
+    const taken = Atomics.load(range.taken, 0);
+    const after = Number(taken);
+    if (after >= range.until) return null;
+    const until = Math.min(range.until, after + Math.max(range.minChunk, Math.ceil((range.until - after) / (2 * range.threads))));
+    if (Atomics.compareExchange(range.taken, 0, taken, BigInt(until)) === taken) return { after, until };
+  }
 }
 
 export function emptyPartial(): AccountPartial {

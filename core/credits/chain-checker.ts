@@ -16,11 +16,6 @@ type ChainLink = Pick<RecordedEvent, 'stream' | 'hash' | 'revision'>;
 export class ChainChecker {
   private readonly heads = new Map<string, ChainHead>();
 
-  /** Whether the checker has seen the stream (or been told where it stands). */
-  knows(stream: string): boolean {
-    return this.heads.has(stream);
-  }
-
   /** Starts a stream's chain from an event read elsewhere: how the audit of a later range of the store goes on. */
   resumeAfter(event: ChainLink): void {
     this.heads.set(event.stream, { hash: event.hash, revision: event.revision });

@@ -19,27 +19,29 @@ const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
  */
 export function scalarMembers(json: string, names: readonly string[]): Record<string, Scalar> | null {
   if (json.charCodeAt(0) !== OPEN_OBJECT) return null;
+  // Text without a backslash (as good as all of it) has no escape to look for in each key and string.
+  const plain = json.indexOf('\\') === -1;
   const members: Record<string, Scalar> = {};
   if (json.charCodeAt(1) === CLOSE_OBJECT) return json.length === 2 ? members : null;
   for (let at = 1; ; ) {
     if (json.charCodeAt(at) !== QUOTE) return null;
     const keyEnd = json.indexOf('"', at + 1);
-    if (keyEnd === -1 || json.charCodeAt(keyEnd + 1) !== COLON || escapes(json, at + 1, keyEnd)) return null;
+    if (keyEnd === -1 || json.charCodeAt(keyEnd + 1) !== COLON || (!plain && escapes(json, at + 1, keyEnd))) return null;
     const name = named(json, at + 1, keyEnd, names);
     const valueAt = keyEnd + 2;
     const first = json.charCodeAt(valueAt);
     let end: number;
     if (first === QUOTE) {
-      end = stringEnd(json, valueAt);
+      end = stringEnd(json, valueAt, plain);
       if (end === -1) return null;
       if (name !== undefined) {
         const text = json.slice(valueAt + 1, end - 1);
-        const value = text.includes('\\') ? unescaped(`"${text}"`) : text;
+        const value = !plain && text.includes('\\') ? unescaped(`"${text}"`) : text;
         if (value === undefined) return null;
         members[name] = value;
       }
     } else if (first === OPEN_OBJECT || first === OPEN_ARRAY) {
-      end = nestedEnd(json, valueAt);
+      end = nestedEnd(json, valueAt, plain);
       // A repeated key takes its last value: here one this reader does not keep.
       if (end === -1 || (name !== undefined && Object.hasOwn(members, name))) return null;
     } else {
@@ -68,7 +70,11 @@ function escapes(json: string, from: number, to: number): boolean {
 
 /** Which of the names the key between `from` and `to` is, if any. */
 function named(json: string, from: number, to: number, names: readonly string[]): string | undefined {
-  for (const name of names) if (name.length === to - from && json.startsWith(name, from)) return name;
+  const first = json.charCodeAt(from);
+  for (let i = 0; i < names.length; i += 1) {
+    const name = names[i];
+    if (name.length === to - from && name.charCodeAt(0) === first && json.startsWith(name, from)) return name;
+  }
   return undefined;
 }
 
@@ -103,7 +109,8 @@ function naturalNumber(json: string, from: number, to: number): number | undefin
 }
 
 /** The index just past the string that opens at `at`; -1 if it never closes. */
-function stringEnd(json: string, at: number): number {
+function stringEnd(json: string, at: number, plain: boolean): number {
+  if (plain) return json.indexOf('"', at + 1) + 1 || -1;
   for (let quote = json.indexOf('"', at + 1); quote !== -1; quote = json.indexOf('"', quote + 1)) {
     let backslashes = 0;
     while (json.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes += 1;
@@ -113,12 +120,12 @@ function stringEnd(json: string, at: number): number {
 }
 
 /** The index just past the object or array that opens at `at`; -1 if it never closes. */
-function nestedEnd(json: string, at: number): number {
+function nestedEnd(json: string, at: number, plain: boolean): number {
   let depth = 0;
   for (let i = at; i < json.length; i += 1) {
     const c = json.charCodeAt(i);
     if (c === QUOTE) {
-      i = stringEnd(json, i) - 1;
+      i = stringEnd(json, i, plain) - 1;
       if (i === -2) return -1;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       depth += 1;

@@ -17,6 +17,12 @@ describe('reading the named members of a credit event\'s stored data', () => {
     expect(scalarMembers('{}', names)).to.deep.equal({});
   });
 
+  it('reads text with no escape anywhere (as good as all of it, read without looking for one) as JSON.parse would', () => {
+    const text = canonicalJson({ amount: 12, credits: 3, mode: 'live', reference: 'r1', tables: [{ credits: 99, name: 'a]}b', rows: [1, { mode: 'test' }] }] });
+    expect(text).to.not.include('\\');
+    expect(scalarMembers(text, names)).to.deep.equal({ amount: 12, credits: 3, mode: 'live' });
+  });
+
   it('leaves out a named member whose value is an object or array', () => {
     expect(scalarMembers('{"credits":[3],"mode":"live"}', names)).to.deep.equal({ mode: 'live' });
   });

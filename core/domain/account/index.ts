@@ -19,9 +19,7 @@ export type AccountEvent = ProfileEvent | KeysEvent | CreditsEvent | Subscriptio
 
 export const accountEvents: EventDefinition[] = Object.values(slices).flatMap((slice): readonly EventDefinition[] => slice.events);
 
-export const accountStream = (accountId: string): string => `account-${accountId}`;
-/** The account id of an account stream; null for any other stream. */
-export const accountIdOfStream = (stream: string): string | null => (stream.startsWith('account-') ? stream.slice('account-'.length) : null);
+export { accountStream, accountIdOfStream } from './stream-name.js';
 
 export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent> = {
   initialState() {
