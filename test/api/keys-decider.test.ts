@@ -54,5 +54,6 @@ describe('keys slice of the account decider', () => {
   it('when RevokeKey names an unknown key or one of the other mode, then key-not-found', () => {
     given([opened, issued]).when({ type: 'RevokeKey', keyId: 'key_2', mode: 'live', at }).thenThrows(KeyNotFound);
     given([opened, issued]).when({ type: 'RevokeKey', keyId: 'key_1', mode: 'test', at }).thenThrows(KeyNotFound);
+    given([opened, issued]).when({ type: 'RevokeKey', keyId: 'constructor', mode: 'live', at }).thenThrows(KeyNotFound);
   });
 });

@@ -3,6 +3,7 @@ import { SCOPES, type Scope } from '../../auth/scopes.js';
 import type { Mode } from '../../events/envelope.js';
 import type { DomainEvent } from '../decider.js';
 import type { AccountSlice } from './slice.js';
+import { ownMember } from '../../own-member.js';
 
 export interface KeyState {
   mode: Mode;
@@ -110,7 +111,7 @@ export const keys: AccountSlice<KeysState, KeysCommand, KeysEvent> = {
   },
   decide(command, account) {
     const accountId = accountIdOf(account);
-    const existing = keysOf(account).keys[command.keyId];
+    const existing = ownMember(keysOf(account).keys, command.keyId);
     if (command.type === 'IssueKey') {
       if (existing) throw problem(KeyIdTaken, `key ${command.keyId} already exists`);
       const lacking = command.issuerScopes ? command.scopes.filter((scope) => !command.issuerScopes!.includes(scope)) : [];
