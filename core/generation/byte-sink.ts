@@ -14,8 +14,10 @@ export class ByteSink {
   buffer: Uint8Array;
   length = 0;
 
-  constructor(initialBytes = 1 << 16) {
-    this.buffer = new Uint8Array(Math.max(64, initialBytes));
+  /** `spare`: a buffer of an earlier chunk, written over when it holds `initialBytes` (none allocated then). */
+  constructor(initialBytes = 1 << 16, spare?: ArrayBuffer) {
+    const bytes = Math.max(64, initialBytes);
+    this.buffer = spare && spare.byteLength >= bytes ? new Uint8Array(spare) : new Uint8Array(bytes);
   }
 
   /** Makes room for `bytes` more bytes. */

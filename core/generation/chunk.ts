@@ -8,11 +8,11 @@ import { tableWriter, type Format, type TableWriter } from './writers.js';
  * Generates one chunk of one table as UTF-8 bytes in the requested format. Runs in a worker (or inline
  * in tests); everything it needs is the compiled plan and the chunk's place in the layout.
  */
-export function renderChunk(runtime: PlanRuntime, table: string, chunk: ChunkSpec, format: Format): Uint8Array {
+export function renderChunk(runtime: PlanRuntime, table: string, chunk: ChunkSpec, format: Format, spare?: ArrayBuffer): Uint8Array {
   const generator = runtime.table(table);
   const writer = writerFor(runtime, table, format);
   // Sized from the table's rows so far, so that the buffer rarely grows (each growth copies it).
-  const out = new ByteSink(1024 + Math.ceil(chunk.rows * writer.bytesPerRow * 1.1));
+  const out = new ByteSink(1024 + Math.ceil(chunk.rows * writer.bytesPerRow * 1.1), spare);
   if (chunk.index === 0) out.text(writer.start);
   if (chunk.parent_start === undefined) {
     const end = chunk.first_row + chunk.rows;

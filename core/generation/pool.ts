@@ -26,6 +26,12 @@ export interface GenerateOptions {
   signal?: AbortSignal;
   /** Called after each chunk is delivered, with the rows delivered so far and the table's total. */
   onProgress?: (rowsDone: number, rowsTotal: number) => void;
+  /**
+   * The caller is done with each chunk when it asks for the next (it keeps no reference to its bytes):
+   * the chunk's buffer then goes back to a worker, which writes a later chunk into it. A job's file
+   * writer does so; the main thread then receives no new buffer per chunk, and never collects them.
+   */
+  recycle?: boolean;
 }
 
 /** Rows of each table a worker writes to warm up. */
@@ -67,7 +73,7 @@ export class GenerationPool {
    * at once: queued chunks are dropped, and chunks already running finish in their workers and are
    * discarded (terminating a worker mid-chunk would cost a worker restart; the time limit still bounds them).
    */
-  async *generate(plan: Plan, table: string, { format, signal, onProgress }: GenerateOptions): AsyncGenerator<Uint8Array> {
+  async *generate(plan: Plan, table: string, { format, signal, onProgress, recycle = false }: GenerateOptions): AsyncGenerator<Uint8Array> {
     signal?.throwIfAborted();
     const pack = this.packs.loaded(plan.sector);
     // A walk is usually kept from planning; a job's plan after a restart has its walk made again here.
@@ -79,19 +85,22 @@ export class GenerationPool {
     signal?.addEventListener('abort', abort, { once: true });
     const inFlight: Promise<Uint8Array>[] = [];
     const window = this.size * 2;
+    // Buffers the caller is done with, each given to the next chunk sent to a worker.
+    const spares: ArrayBuffer[] = [];
     let next = 0;
     let delivered = 0;
     let rowsDone = 0;
     try {
       while (next < layout.count || inFlight.length) {
         while (next < layout.count && inFlight.length < window) {
-          const running = this.runChunk({ ...base, chunk: layout.at(next++) }, stop.signal);
+          const running = this.runChunk({ ...base, chunk: layout.at(next++), spare: spares.pop() }, stop.signal);
           running.catch(() => undefined); // observed when its turn comes; avoid an unhandled rejection before then
           inFlight.push(running);
         }
         const bytes = await settledOrAborted(inFlight.shift()!, stop.signal);
         rowsDone += layout.at(delivered++).rows;
         yield bytes;
+        if (recycle) spares.push(bytes.buffer as ArrayBuffer);
         onProgress?.(rowsDone, layout.rows);
       }
     } finally {
@@ -148,11 +157,11 @@ export class GenerationPool {
 
   private runChunk(task: ChunkTask, stop: AbortSignal): Promise<Uint8Array> {
     const where = `chunk ${task.chunk.index} (rows ${task.chunk.first_row}–${task.chunk.first_row + task.chunk.rows - 1})`;
-    return this.run<Uint8Array>(task, 'default', where, { chunk: task.chunk.index }, stop);
+    return this.run<Uint8Array>(task, 'default', where, { chunk: task.chunk.index }, stop, task.spare ? [task.spare] : []);
   }
 
-  /** `where`: the part of the table the task works on, for its problem if it fails. */
-  private async run<T>(task: PlanTask, name: string, where: string, extensions: Record<string, unknown>, stop: AbortSignal): Promise<T> {
+  /** `where`: the part of the table the task works on, for its problem if it fails. `transfer`: buffers the task moves to its worker. */
+  private async run<T>(task: PlanTask, name: string, where: string, extensions: Record<string, unknown>, stop: AbortSignal, transfer: ArrayBuffer[] = []): Promise<T> {
     // The time limit runs from the moment a worker starts the task, so that waiting in the queue or for
     // a replacement worker to boot never counts against a generator. Stopping drops a task still queued.
     const cancel = new AbortController();
@@ -173,7 +182,7 @@ export class GenerationPool {
       port1.close();
     });
     try {
-      return (await this.piscina.run({ ...task, started: port2 }, { name, signal: cancel.signal, transferList: [port2] })) as T;
+      return (await this.piscina.run({ ...task, started: port2 }, { name, signal: cancel.signal, transferList: [port2, ...transfer] })) as T;
     } catch (error) {
       if (stop.aborted && !timedOut) throw stop.reason ?? error;
       throw problem(

@@ -23,6 +23,8 @@ export interface PlanTask {
 export interface ChunkTask extends PlanTask {
   chunk: ChunkSpec;
   format: Format;
+  /** A buffer the caller is done with, to write this chunk into when it is large enough. */
+  spare?: ArrayBuffer;
 }
 
 /** Counting the rows of parents [start, end) of a table with `rows_per_parent`, for its walk. */
@@ -57,7 +59,7 @@ async function runtime(task: PlanTask): Promise<PlanRuntime> {
 /** Generates the chunk and moves its bytes to the main thread (a transfer, not a copy). */
 export async function generateChunk(task: ChunkTask): Promise<Uint8Array> {
   signalStarted(task);
-  const bytes = renderChunk(await runtime(task), task.table, task.chunk, task.format);
+  const bytes = renderChunk(await runtime(task), task.table, task.chunk, task.format, task.spare);
   return Piscina.move(bytes) as unknown as Uint8Array;
 }
 

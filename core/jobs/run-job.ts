@@ -49,7 +49,8 @@ export async function runJob(context: JobContext, claimed: JobState, stopping: A
       table = entry.name;
       const file = resultFileName(entry.name, format, compression);
       const onProgress = (rowsDone: number) => (entry.rows_done = rowsDone);
-      const chunks = generate(job.plan, entry.name, { format, signal: controller.signal, onProgress });
+      // writeResultFile is done with each chunk before it asks for the next: its buffer can go back to the workers.
+      const chunks = generate(job.plan, entry.name, { format, signal: controller.signal, onProgress, recycle: true });
       const written = await writeResultFile({
         directory,
         file,

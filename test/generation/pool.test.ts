@@ -96,6 +96,20 @@ describe('the generation pool under faulty generators', function () {
     expect(delivered).to.have.length(30);
     expect(retained, 'chunks delivered earlier that are still reachable').to.equal(0);
   });
+
+  it('with recycle, hands each chunk buffer back to a worker once the caller asks for the next, and the bytes stay the same', async () => {
+    const plan = { ...buildPlan(registry, { sector: 'faulty', seed: 1, tables: [{ name: 'fine', rows: 6000 }] }), chunk_rows: 200 };
+    const expected = await pool.bytes(plan, 'fine', { format: 'ndjson' });
+    const copies: Buffer[] = [];
+    const buffers: ArrayBufferLike[] = [];
+    for await (const bytes of pool.generate(plan, 'fine', { format: 'ndjson', recycle: true })) {
+      copies.push(Buffer.from(bytes));
+      buffers.push(bytes.buffer);
+    }
+    expect(Buffer.concat(copies).equals(expected), 'the same bytes as without recycling').to.equal(true);
+    // A buffer moved to a worker is detached here: every chunk's but those of the last ones, after which no chunk was sent.
+    expect(buffers.slice(0, 20).map((buffer) => buffer.byteLength)).to.deep.equal(new Array(20).fill(0));
+  });
 });
 
 describe('warming the generation pool', function () {

@@ -121,24 +121,26 @@ describe('job runner', function () {
     expect(a.runner.running()).to.deep.equal([]);
   });
 
-  it('a full disk fails the job cleanly: a problem that says so, no partial file, credits released', async () => {
-    const store = new MemoryEventStore();
-    const resultsDir = tempDir('disk-full');
-    const a = await startInstance({ store, engine, clock: systemClock, resultsDir });
-    running.push(a);
-    await openAccount(a, 'acc_1', 1000, T0);
-    await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 5000 }, at: T0 });
-    // The first attempt's part file is /dev/full: every write to it fails with ENOSPC, as on a full volume.
-    mkdirSync(jobDirectory(resultsDir, 'job_1'), { recursive: true });
-    symlinkSync('/dev/full', join(jobDirectory(resultsDir, 'job_1'), partFileName('transactions', 'csv', 'none', 1)));
-    a.runner.start();
-    await until(a, (jobs) => jobs.jobs.job_1.state === 'failed');
+  for (const compression of ['none', 'gzip'] as const) {
+    it(`a full disk fails the job cleanly (compression ${compression}): a problem that says so, no partial file, credits released`, async () => {
+      const store = new MemoryEventStore();
+      const resultsDir = tempDir('disk-full');
+      const a = await startInstance({ store, engine, clock: systemClock, resultsDir });
+      running.push(a);
+      await openAccount(a, 'acc_1', 1000, T0);
+      await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 5000 }, compression, at: T0 });
+      // The first attempt's part file is /dev/full: every write to it fails with ENOSPC, as on a full volume.
+      mkdirSync(jobDirectory(resultsDir, 'job_1'), { recursive: true });
+      symlinkSync('/dev/full', join(jobDirectory(resultsDir, 'job_1'), partFileName('transactions', 'csv', compression, 1)));
+      a.runner.start();
+      await until(a, (jobs) => jobs.jobs.job_1.state === 'failed');
 
-    expect(a.jobs().jobs.job_1.failure).to.include({ slug: 'job-write-failed', status: 500 });
-    expect(a.jobs().jobs.job_1.failure!.detail).to.match(/full/);
-    expect(existsSync(jobDirectory(resultsDir, 'job_1'))).to.equal(false);
-    expect(await a.credits.balance('acc_1')).to.deep.equal({ credits_available: 1000, credits_reserved: 0 });
-  });
+      expect(a.jobs().jobs.job_1.failure).to.include({ slug: 'job-write-failed', status: 500 });
+      expect(a.jobs().jobs.job_1.failure!.detail).to.match(/full/);
+      expect(existsSync(jobDirectory(resultsDir, 'job_1'))).to.equal(false);
+      expect(await a.credits.balance('acc_1')).to.deep.equal({ credits_available: 1000, credits_reserved: 0 });
+    });
+  }
 
   it('results are removed with an event once kept for the retention time', async () => {
     const clock = new TestClock(T0);
