@@ -9,6 +9,7 @@ import { ChainChecker } from './chain-checker.js';
 import { auditChunks, auditRange, emptyPartial, type AccountPartial, type ChunkAudit, type ChunkedRange, type RangeAudit } from './audit-range.js';
 import type { AuditSource } from './audit-worker-task.js';
 import type { Balance } from './credits-service.js';
+import { bundledWorker } from '../workers/bundled-worker.js';
 
 /** What the live read models say, per account: the audit's replay must find exactly the same. */
 export interface ProjectedTotals {
@@ -82,9 +83,10 @@ function sourceOf(store: EventStore, config: Config): AuditSource {
   return store instanceof SqliteEventStore ? { sqliteFile: store.db.name } : { config };
 }
 
-function inWorker(source: AuditSource, range: ChunkedRange): Promise<ChunkAudit[]> {
+async function inWorker(source: AuditSource, range: ChunkedRange): Promise<ChunkAudit[]> {
+  const entry = await bundledWorker(new URL('./audit-worker.ts', import.meta.url));
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./audit-worker.mjs', import.meta.url), { workerData: { source, range } });
+    const worker = new Worker(entry, { workerData: { source, range } });
     worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => code !== 0 && reject(new Error(`an audit worker exited with code ${code}`)));
