@@ -64,6 +64,10 @@ const limitsSchema = {
         max_rows_per_table: { const: LIMITS.quick.max_rows_per_table },
         max_rows_per_request: { const: LIMITS.quick.max_rows_per_request },
         max_tables: { const: LIMITS.quick.max_tables },
+        max_walked_parents: {
+          const: LIMITS.quick.max_walked_parents,
+          description: 'Parent rows a table whose parents decide its row count (insurance claims per policy) may reach through: more is a job.',
+        },
       },
     },
     jobs: { type: 'object', properties: { max_rows_per_table: { const: LIMITS.jobs.max_rows_per_table }, max_tables: { const: LIMITS.jobs.max_tables } } },

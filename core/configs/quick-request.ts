@@ -10,7 +10,7 @@ import { locateIssues } from './validate.js';
  * Quick generation answers in the same exchange, so it is bounded: above these, the jobs API
  * (POST /v1/jobs) streams results of any size. The catalog and the OpenAPI document publish them.
  */
-export const QUICK_LIMITS = { max_rows_per_table: 10_000, max_rows_per_request: 50_000, max_tables: 10 } as const;
+export const QUICK_LIMITS = { max_rows_per_table: 10_000, max_rows_per_request: 50_000, max_tables: 10, max_walked_parents: 100_000 } as const;
 
 export const QuickLimitExceeded = defineProblem({
   slug: 'quick-limit-exceeded',

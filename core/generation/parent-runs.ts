@@ -64,11 +64,14 @@ class Walking {
   private inChunk: number;
   private parentsInChunk = 0;
 
-  constructor(pack: PackDefinition, plan: Plan, private readonly table: string, maxParents: number | undefined) {
+  private readonly maxWalked: number;
+
+  constructor(pack: PackDefinition, plan: Plan, private readonly table: string, { maxParents, maxWalked = MAX_WALKED_PARENTS }: WalkOptions) {
     this.parentTable = pack.tables[table].per_parent!;
     this.rows = plan.tables.find((t) => t.name === table)!.rows;
     this.parents = maxParents ?? plan.tables.find((t) => t.name === this.parentTable)!.rows;
-    this.limit = Math.min(this.parents, MAX_WALKED_PARENTS);
+    this.maxWalked = maxWalked;
+    this.limit = Math.min(this.parents, maxWalked);
     this.chunkRows = plan.chunk_rows ?? CHUNK_ROWS;
     this.inChunk = this.chunkRows;
   }
@@ -110,11 +113,12 @@ class Walking {
   result(): ParentWalk {
     if (this.done) return this.walk;
     const { table, rows, row, parentTable } = this;
-    if (this.parents > MAX_WALKED_PARENTS) {
+    if (this.parents > this.maxWalked) {
+      const beyond = this.maxWalked < MAX_WALKED_PARENTS ? ` (a job may reach through ${MAX_WALKED_PARENTS})` : '';
       throw problem(
         GenerationProblems.invalidPlan,
-        `Table "${table}" asks for ${rows} rows, and its parent table "${parentTable}" decides how many rows each of its rows has: ${this.walk.end} of them hold ${row}. A request may reach through at most ${MAX_WALKED_PARENTS} of them; ask for at most ${row} rows of "${table}" in one request.`,
-        { table, rows_available: row },
+        `Table "${table}" asks for ${rows} rows, and its parent table "${parentTable}" decides how many rows each of its rows has: ${this.walk.end} of them hold ${row}. This request may reach through at most ${this.maxWalked} of them${beyond}; ask for at most ${row} rows of "${table}".`,
+        { table, rows_available: row, max_walked_parents: this.maxWalked },
       );
     }
     throw problem(
@@ -128,13 +132,15 @@ class Walking {
 export interface WalkOptions {
   /** Parents the walk may count when the parent table's rows are not given (an unrequested parent grows). */
   maxParents?: number;
+  /** Parents the walk may pass at most: MAX_WALKED_PARENTS, or fewer for a request that must answer at once (quick generation). */
+  maxWalked?: number;
 }
 
 /** The walk counted in the calling thread: for callers without a pool (the pack test kit, tests). */
-export function parentWalk(pack: PackDefinition, plan: Plan, table: string, { maxParents }: WalkOptions = {}): ParentWalk {
+export function parentWalk(pack: PackDefinition, plan: Plan, table: string, options: WalkOptions = {}): ParentWalk {
   const known = walks.get(walkKey(plan, table));
   if (known) return known;
-  const walking = new Walking(pack, plan, table, maxParents);
+  const walking = new Walking(pack, plan, table, options);
   const runtime = new PlanRuntime(pack, plan);
   while (!walking.done && walking.walk.end < walking.limit) {
     const start = walking.walk.end;
@@ -156,11 +162,11 @@ export async function parentWalkWith(
   plan: Plan,
   table: string,
   count: CountParentsAsync,
-  { maxParents, parallel, signal }: WalkOptions & { parallel: number; signal?: AbortSignal },
+  { parallel, signal, ...options }: WalkOptions & { parallel: number; signal?: AbortSignal },
 ): Promise<ParentWalk> {
   const known = walks.get(walkKey(plan, table));
   if (known) return known;
-  const walking = new Walking(pack, plan, table, maxParents);
+  const walking = new Walking(pack, plan, table, options);
   const stop = new AbortController();
   const abort = () => stop.abort(signal?.reason);
   signal?.addEventListener('abort', abort, { once: true });
@@ -205,13 +211,13 @@ interface NeededWalk extends WalkOptions {
  * whose runs hold fewer rows than asked for is refused with the number they hold. Yields the walks it
  * needs, in order (each may grow a parent the next one walks), and is given them back.
  */
-function* fittingParentRuns(pack: PackDefinition, plan: Plan, maxRows: number): Generator<NeededWalk, void, ParentWalk> {
+function* fittingParentRuns(pack: PackDefinition, plan: Plan, maxRows: number, maxWalked?: number): Generator<NeededWalk, void, ParentWalk> {
   const walked: [string, ParentWalk][] = [];
   for (const table of plan.tables) {
     const parentTable = pack.tables[table.name].rows_per_parent ? pack.tables[table.name].per_parent : undefined;
     if (!parentTable) continue;
     const parent = plan.tables.find((t) => t.name === parentTable)!;
-    const walk = yield { table: table.name, maxParents: parent.requested ? undefined : Math.min(maxRows, Math.max(parent.rows, 100 * table.rows)) };
+    const walk = yield { table: table.name, maxParents: parent.requested ? undefined : Math.min(maxRows, Math.max(parent.rows, 100 * table.rows)), maxWalked };
     if (!parent.requested) parent.rows = Math.max(parent.rows, walk.end);
     walked.push([table.name, walk]);
   }
@@ -226,8 +232,14 @@ export function fitParentRuns(pack: PackDefinition, plan: Plan, maxRows: number)
 }
 
 /** `fittingParentRuns` with its walks made by `walk` (the pool's, for the service). */
-export async function fitParentRunsWith(pack: PackDefinition, plan: Plan, maxRows: number, walk: (table: string, options: WalkOptions) => Promise<ParentWalk>): Promise<void> {
-  const fitting = fittingParentRuns(pack, plan, maxRows);
+export async function fitParentRunsWith(
+  pack: PackDefinition,
+  plan: Plan,
+  maxRows: number,
+  walk: (table: string, options: WalkOptions) => Promise<ParentWalk>,
+  maxWalked?: number,
+): Promise<void> {
+  const fitting = fittingParentRuns(pack, plan, maxRows, maxWalked);
   for (let step = fitting.next(); !step.done; ) step = fitting.next(await walk(step.value.table, step.value));
 }
 

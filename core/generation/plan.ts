@@ -75,10 +75,15 @@ export function buildPlan(packs: PackSource, request: PlanRequest): Plan {
 /** Makes the walk of a table with `rows_per_parent` in a plan being built (elsewhere than this thread). */
 export type WalkParents = (pack: PackDefinition, plan: Plan, table: string, options: WalkOptions) => Promise<ParentWalk>;
 
+/** How far planning may go for a request: `maxWalkedParents` for one that must answer at once (MAX_WALKED_PARENTS otherwise). */
+export interface PlanLimits {
+  maxWalkedParents?: number;
+}
+
 /** The plan of a request, its `rows_per_parent` walks made by `walk`. */
-export async function buildPlanWith(packs: PackSource, request: PlanRequest, walk: WalkParents): Promise<Plan> {
+export async function buildPlanWith(packs: PackSource, request: PlanRequest, walk: WalkParents, { maxWalkedParents }: PlanLimits = {}): Promise<Plan> {
   const { pack, plan } = draftPlan(packs, request);
-  await fitParentRunsWith(pack, plan, MAX_TABLE_ROWS, (table, options) => walk(pack, plan, table, options));
+  await fitParentRunsWith(pack, plan, MAX_TABLE_ROWS, (table, options) => walk(pack, plan, table, options), maxWalkedParents);
   return plan;
 }
 

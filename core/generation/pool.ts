@@ -7,7 +7,7 @@ import type { PackDefinition } from '../packs/sdk.js';
 import { hashString } from './prng.js';
 import { ChunkLayout } from './layout.js';
 import { parentWalkWith, type ParentWalk, type WalkOptions } from './parent-runs.js';
-import { buildPlan, buildPlanWith, type Plan, type PlanRequest } from './plan.js';
+import { buildPlan, buildPlanWith, type Plan, type PlanLimits, type PlanRequest } from './plan.js';
 import { GenerationProblems } from './problems.js';
 import type { ChunkTask, CountTask, PlanTask, WarmUpTask } from './worker.js';
 import type { Format } from './writers.js';
@@ -142,8 +142,8 @@ export class GenerationPool {
    * The plan of a request, the walks of its `rows_per_parent` tables counted by the workers: the main
    * thread only adds counts up, so planning a large table never holds up the service's other requests.
    */
-  plan(request: PlanRequest): Promise<Plan> {
-    return buildPlanWith(this.packs, request, (pack, plan, table, options) => this.walkParents(pack, plan, table, options));
+  plan(request: PlanRequest, limits?: PlanLimits): Promise<Plan> {
+    return buildPlanWith(this.packs, request, (pack, plan, table, options) => this.walkParents(pack, plan, table, options), limits);
   }
 
   private walkParents(pack: PackDefinition, plan: Plan, table: string, options: WalkOptions & { signal?: AbortSignal }): Promise<ParentWalk> {

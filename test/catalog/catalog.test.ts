@@ -21,7 +21,7 @@ describe('catalog API over HTTP', () => {
     expect(transactions).to.include({ credits_per_1000_rows: 2 });
     expect(transactions.parents).to.include.members(['cards', 'merchants']);
     expect(response.body.types.map((type: { name: string }) => type.name)).to.include.members(['iban', 'pan', 'money', 'enum']);
-    expect(response.body.limits.quick).to.deep.equal({ max_rows_per_table: 10000, max_rows_per_request: 50000, max_tables: 10 });
+    expect(response.body.limits.quick).to.deep.equal({ max_rows_per_table: 10000, max_rows_per_request: 50000, max_tables: 10, max_walked_parents: 100000 });
   });
 
   it('gives one sector and one table schema with columns, references and options', async () => {

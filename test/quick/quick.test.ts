@@ -101,6 +101,17 @@ describe('quick generation over HTTP', () => {
     expect(openapi.paths['/v1/generate/quick'].post.description).to.match(/at most 10000 rows per table and 50000 per request/);
   });
 
+  it('reaches through at most 100,000 parents for a table whose parents decide its rows, and says a job reaches further', async () => {
+    const claims = (rows: number, frequency_factor: number) => ({ sector: 'insurance', tables: [{ name: 'claims', rows }], options: { claims: { frequency_factor } }, seed: 3 });
+    const within = await quick(account.test, claims(2_000, 0.2), 'application/x-ndjson');
+    expect(within.status, within.text).to.equal(200);
+    expect(within.text.trimEnd().split('\n')).to.have.length(2_000);
+    const beyond = await quick(account.test, claims(10_000, 0.1));
+    expect(beyond.status).to.equal(400);
+    expect(beyond.body).to.include({ type: `${ERRORS}/invalid-plan`, max_walked_parents: 100_000 });
+    expect(beyond.body.detail).to.match(/at most 100000 of them \(a job may reach through 10000000\)/);
+  });
+
   it('refuses unknown sectors, tables and options with problems that say what exists', async () => {
     const sector = await quick(account.test, { sector: 'crypto', tables: [{ name: 'coins', rows: 1 }] });
     expect(sector.status).to.equal(400);
