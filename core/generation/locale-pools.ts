@@ -28,16 +28,24 @@ const POOL_SEED = 20260101;
 const LOCALE_NAME = /^[a-z]{2,3}(_[A-Za-z]{2,8})*$/;
 const require = createRequire(import.meta.url);
 
-/** A faker locale name (en_GB, de, fr_CH, …): one the package ships a module for. */
+/**
+ * A faker locale name (en_GB, de, fr_CH, …): one the package ships a module for. Every plan asks, and
+ * resolving the module was most of planning a quick request (0.2–0.3 ms measured): the locales found are
+ * remembered (a few dozen at most; names not found are not, as anyone may send any number of them).
+ */
 export function isKnownLocale(locale: string): boolean {
+  if (knownLocales.has(locale)) return true;
   if (!LOCALE_NAME.test(locale) || locale === 'base') return false;
   try {
     require.resolve(`@faker-js/faker/locale/${locale}`);
-    return true;
   } catch {
     return false;
   }
+  knownLocales.add(locale);
+  return true;
 }
+
+const knownLocales = new Set<string>();
 
 const cache = new Map<string, LocalePools>();
 
