@@ -134,7 +134,7 @@ describe('the pack SDK', () => {
       this.timeout(120_000);
       // given trees bearing 3.5 fruits on average: twice as many fruits as trees a walk may pass hold more
       expect(() => planFor(orchard, { seed: 1, tables: [{ name: 'fruits', rows: 7 * MAX_WALKED_PARENTS }] }))
-        .to.throw(ProblemError, `A request may reach through at most ${MAX_WALKED_PARENTS} of them`)
+        .to.throw(ProblemError, `This request may reach through at most ${MAX_WALKED_PARENTS} of them;`)
         .with.property('extensions').that.has.property('rows_available').within(3.4 * MAX_WALKED_PARENTS, 3.6 * MAX_WALKED_PARENTS);
     });
 
