@@ -73,8 +73,11 @@ export async function auditStore(store: EventStore, projected: ProjectedTotals, 
   if (threads <= 1) return combine([await auditRange(store, { after: 0, until, stream })], projected, options.accountId);
   const range = { until, threads, minChunk: options.parallel!.minChunk ?? 10_000, taken: new BigInt64Array(new SharedArrayBuffer(8)) };
   const source = sourceOf(store, options.parallel!.config);
-  // This thread audits chunks itself: one worker fewer to start.
-  const shares = await Promise.all([auditChunks(store, range), ...Array.from({ length: threads - 1 }, () => inWorker(source, range))]);
+  // The workers are started before this thread audits chunks itself (one worker fewer to start): its
+  // reads are synchronous, so a worker still waiting for its bundle would wait until this thread is done.
+  const entry = await bundledWorker(new URL('./audit-worker.ts', import.meta.url));
+  const workers = Array.from({ length: threads - 1 }, () => inWorker(entry, source, range));
+  const shares = await Promise.all([...workers, auditChunks(store, range)]);
   const inOrder = shares.flat().sort((a, b) => a.chunk - b.chunk);
   return combine(inOrder.map(({ audit }) => audit), projected, options.accountId);
 }
@@ -83,8 +86,7 @@ function sourceOf(store: EventStore, config: Config): AuditSource {
   return store instanceof SqliteEventStore ? { sqliteFile: store.db.name } : { config };
 }
 
-async function inWorker(source: AuditSource, range: ChunkedRange): Promise<ChunkAudit[]> {
-  const entry = await bundledWorker(new URL('./audit-worker.ts', import.meta.url));
+function inWorker(entry: URL, source: AuditSource, range: ChunkedRange): Promise<ChunkAudit[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(entry, { workerData: { source, range } });
     worker.once('message', resolve);
