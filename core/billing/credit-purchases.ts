@@ -6,6 +6,7 @@ import { Problems, problem } from '../problems.js';
 import { toMinorUnits } from './money.js';
 import { PaymentDeclined, PaymentProviderError, PaymentProviderUnavailable, UnknownCreditPack, type ChargeOutcome, type PaymentProvider } from './payment-provider.js';
 import { creditPack, type Pricing } from './pricing.js';
+import { UNRECORDED_ORIGINAL } from '../idempotency/idempotency.js';
 
 interface Sale {
   reference: string;
@@ -50,7 +51,10 @@ export interface IdempotentAttempt {
 export function purchaseReference(request: { accountId: string; mode: string; idempotency?: IdempotentAttempt }): string {
   if (request.idempotency === undefined) return `pur_${randomUUID()}`;
   const { key, originalRequestId } = request.idempotency;
-  const digest = createHash('sha256').update(JSON.stringify([request.accountId, request.mode, key, originalRequestId])).digest('hex');
+  // A use of the key that began before claims recorded their original was referenced by the key alone:
+  // its retry must reach the same purchase (and the provider's same idempotency key), never a second one.
+  const parts = originalRequestId === UNRECORDED_ORIGINAL ? [request.accountId, request.mode, key] : [request.accountId, request.mode, key, originalRequestId];
+  const digest = createHash('sha256').update(JSON.stringify(parts)).digest('hex');
   return `pur_${digest.slice(0, 32)}`;
 }
 

@@ -99,8 +99,8 @@ export const idempotencyEvents = [
         claimed_at: { type: 'string', format: 'date-time' },
       },
     },
-    // v1 did not say which request a retry continued: each claim is read as its own original.
-    upcasters: { 1: (data: unknown) => ({ ...(data as object), original_request_id: (data as { request_id: string }).request_id }) },
+    // v1 did not say which request a retry continued: the use of a key that began under v1 has none.
+    upcasters: { 1: (data: unknown) => ({ ...(data as object), original_request_id: UNRECORDED_ORIGINAL }) },
   },
   {
     type: 'IdempotencyClaimRenewed',
@@ -203,6 +203,12 @@ function lastSignOfLife(state: Exclude<IdempotencyState, { status: 'free' }>): s
       return state.recordedAt;
   }
 }
+
+/**
+ * The original request of a key's use that began with a claim of version 1, which did not record it.
+ * What was derived from the key alone then (a purchase's reference) stays so for every retry of that use.
+ */
+export const UNRECORDED_ORIGINAL = '';
 
 /** Whether `requestId` holds the claim: it is in flight, and no retry took it over. */
 export const holds = (state: IdempotencyState, requestId: string): state is Extract<IdempotencyState, { status: 'in_flight' }> =>

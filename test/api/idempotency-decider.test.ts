@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { purchaseReference } from '../../core/billing/credit-purchases.js';
 import { deciderSpec } from '../jobs/decider-spec.js';
 import { eventDefinitions } from '../../core/domain/events.js';
 import type { RecordedEvent } from '../../core/events/envelope.js';
@@ -9,6 +11,7 @@ import {
   IdempotencyInFlight,
   IdempotencyKeyReused,
   RETENTION_MS,
+  UNRECORDED_ORIGINAL,
   idempotencyDecider,
   originalRequestOf,
   type ClaimKey,
@@ -87,10 +90,16 @@ describe('idempotency decider', () => {
     given([claimed(), released(5), claimed(6, 'req_2', 'req_1'), released(7)]).when(claim(8, otherBody, 'req_3')).thenThrows(IdempotencyKeyReused);
   });
 
-  it('reads a claim of version 1 (before retries carried their original) as its own original', () => {
+  it('reads a claim of version 1 (before retries carried their original) as a use whose original was not recorded', () => {
     const v1 = { account_id: 'acc_1', mode: 'live', fingerprint, request_id: 'req_1', claimed_at: at(0) };
     const event: RecordedEvent = { id: 'e', stream: 's', revision: 0, position: 1, type: 'IdempotencyKeyClaimed', version: 1, data: v1, metadata: {}, recorded_at: at(0), hash: '' };
-    expect(new EventRegistry(eventDefinitions).upcast(event).data).to.deep.equal({ ...v1, original_request_id: 'req_1' });
+    expect(new EventRegistry(eventDefinitions).upcast(event).data).to.deep.equal({ ...v1, original_request_id: UNRECORDED_ORIGINAL });
+  });
+
+  it('references a purchase under a use of the key begun in version 1 by the key alone, as it was then', () => {
+    const legacy = `pur_${createHash('sha256').update(JSON.stringify(['acc_1', 'live', 'buy-1'])).digest('hex').slice(0, 32)}`;
+    expect(purchaseReference({ accountId: 'acc_1', mode: 'live', idempotency: { key: 'buy-1', originalRequestId: UNRECORDED_ORIGINAL } })).to.equal(legacy);
+    expect(purchaseReference({ accountId: 'acc_1', mode: 'live', idempotency: { key: 'buy-1', originalRequestId: 'req_1' } })).to.not.equal(legacy);
   });
 
   it('names the original request of the attempt holding the claim, and none for another attempt', () => {
