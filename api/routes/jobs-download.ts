@@ -59,18 +59,18 @@ export async function sendResultFile(ctx: ApiContext, file: ResultFile & { path:
   const ifRange = ctx.get('If-Range');
   const range = ifRange === '' || ifRange === etag ? parseRange(ctx.get('Range') || undefined, file.bytes) : null;
   const handle = await openResult(file.path);
-  setFileHeaders(ctx, file, etag);
-  ctx.type = resultMediaType(file);
-  if (range) {
-    ctx.status = 206;
-    ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${file.bytes}`);
-    ctx.body = handle.createReadStream(range);
-    ctx.length = range.end - range.start + 1;
-    return;
+  try {
+    setFileHeaders(ctx, file, etag);
+    ctx.type = resultMediaType(file);
+    ctx.status = range ? 206 : 200;
+    if (range) ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${file.bytes}`);
+  } catch (error) {
+    await handle.close();
+    throw error;
   }
-  ctx.status = 200;
-  ctx.body = handle.createReadStream();
-  ctx.length = file.bytes;
+  // From here the stream owns the handle: Koa destroys it when the response ends, which closes the file.
+  ctx.body = handle.createReadStream(range ?? {});
+  ctx.length = range ? range.end - range.start + 1 : file.bytes;
 }
 
 function setFileHeaders(ctx: ApiContext, file: ResultFile, etag: string): void {
