@@ -11,23 +11,11 @@ import { startBillingInstance, type BillingInstance } from './billing-instance.j
 import { DiesAfterApproval } from './dies-after-approval.js';
 
 describe('a purchase whose process dies between the approval and its record', () => {
-  // The provider outlives the service's processes, as a real one does.
-  const provider = new SandboxPaymentProvider();
-  const clock = new TestClock('2026-05-10T12:00:00.000Z');
-  let dataDir: string;
+  const { clock, startDying, restart } = processesOfOneStore();
   let account: TestAccount;
-  let restarted: BillingInstance;
-
-  before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'finsynth-recovery-'));
-  });
-  after(async () => {
-    await restarted?.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
 
   it('is completed by the billing run of the next start: the credits arrive exactly once', async () => {
-    const dying = await startBillingInstance({ dataDir, clock, payments: new DiesAfterApproval(provider) });
+    const dying = await startDying();
     account = await openAccount(dying, { tier: 'developer', credits: 100 });
     const bought = await request(dying, 'POST', '/v1/billing/credits', { key: account.live, body: { pack: 'small', payment_token: 'tok_visa' } });
     expect(bought.status).to.equal(500);
@@ -35,7 +23,7 @@ describe('a purchase whose process dies between the approval and its record', ()
     await dying.close();
 
     clock.advance({ minutes: 3 });
-    restarted = await startBillingInstance({ dataDir, clock, payments: provider });
+    const restarted = await restart();
     // The run at start settles the open purchase with the provider.
     let history = await request(restarted, 'GET', '/v1/billing/history', { key: account.live });
     while (!history.body.data.some((line: { type: string }) => line.type === 'purchase')) {
@@ -61,21 +49,10 @@ describe('a purchase whose process dies between the approval and its record', ()
 });
 
 describe('a purchase under an Idempotency-Key whose process dies between the approval and its record', () => {
-  const provider = new SandboxPaymentProvider();
-  const clock = new TestClock('2026-05-10T12:00:00.000Z');
-  let dataDir: string;
-  let restarted: BillingInstance;
-
-  before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'finsynth-recovery-'));
-  });
-  after(async () => {
-    await restarted?.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const { provider, clock, startDying, restart } = processesOfOneStore();
 
   it('is completed by the retry after the restart: the same purchase, charged under the same key, credited once', async () => {
-    const dying = await startBillingInstance({ dataDir, clock, payments: new DiesAfterApproval(provider) });
+    const dying = await startDying();
     const account = await openAccount(dying, { tier: 'developer', credits: 100 });
     const buy = (instance: BillingInstance) =>
       request(instance, 'POST', '/v1/billing/credits', { key: account.live, headers: { 'Idempotency-Key': 'buy-1' }, body: { pack: 'small', payment_token: 'tok_visa' } });
@@ -83,7 +60,7 @@ describe('a purchase under an Idempotency-Key whose process dies between the app
     expect(first.status).to.equal(500);
     await dying.close();
 
-    restarted = await startBillingInstance({ dataDir, clock, payments: provider });
+    const restarted = await restart();
     const retry = await buy(restarted);
     expect(retry.status).to.equal(201);
     const reference = purchaseReference({ accountId: account.accountId, mode: 'live', idempotency: { key: 'buy-1', originalRequestId: first.headers.get('request-id')! } });
@@ -98,3 +75,27 @@ describe('a purchase under an Idempotency-Key whose process dies between the app
   });
 });
 
+/**
+ * A store on disk that processes of the service use one after the other: `startDying()` starts one whose
+ * payments die after the provider's approval, `restart()` a healthy one (closed after the suite). The
+ * provider and the clock outlive the processes, as real ones do.
+ */
+function processesOfOneStore() {
+  const provider = new SandboxPaymentProvider();
+  const clock = new TestClock('2026-05-10T12:00:00.000Z');
+  let dataDir = '';
+  let restarted: BillingInstance | undefined;
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'finsynth-recovery-'));
+  });
+  after(async () => {
+    await restarted?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  return {
+    provider,
+    clock,
+    startDying: () => startBillingInstance({ dataDir, clock, payments: new DiesAfterApproval(provider) }),
+    restart: async () => (restarted = await startBillingInstance({ dataDir, clock, payments: provider })),
+  };
+}
