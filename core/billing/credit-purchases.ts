@@ -82,9 +82,10 @@ export class CreditPurchases {
     const { currency } = this.pricing;
     const offered: Sale = { reference, pack, credits: offer.credits, amount: toMinorUnits(offer.price, currency), currency };
     // The decider refuses another pack under a started purchase's reference; a retry then completes the
-    // purchase as it was started (at the price asked of the provider then), whatever the price list says now.
+    // purchase as it was started, or answers it as it was settled (at the price asked of the provider
+    // then, under the same idempotency key there), whatever the price list says now.
     const started = await this.credits.run(accountId, { type: 'StartCreditPurchase', ...offered, at: this.clock.now().toISOString() });
-    const sale: Sale = { ...(openPurchase(started.state.purchaseIntents, reference) ?? offered), reference };
+    const sale: Sale = { ...(openPurchase(started.state.purchaseIntents, reference) ?? started.state.credits.purchases.get(reference) ?? offered), reference };
     let charge: ChargeOutcome;
     try {
       charge = await this.payments.charge({ reference, amount: sale.amount, currency: sale.currency, paymentToken, description: `${sale.credits} finsynth credits (${sale.pack} pack)` });

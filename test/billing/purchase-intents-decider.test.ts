@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import { accountDecider, type AccountEvent } from '../../core/domain/account/index.js';
 import { PurchaseConflict } from '../../core/domain/account/purchase-intents.js';
 import { deciderSpec } from '../jobs/decider-spec.js';
@@ -34,6 +35,13 @@ describe('purchase intents of the account decider', () => {
     given([opened, started, purchased]).when(large).thenThrows(PurchaseConflict);
     // The same pack priced anew since: the purchase completes as it was started (the price the provider was asked).
     given([opened, started]).when({ ...start, amount: 1200 }).then([]);
+    // Another pack of as many credits is still another pack.
+    given([opened, started, purchased]).when({ ...start, pack: 'promo' }).thenThrows(PurchaseConflict);
+  });
+
+  it('a settled purchase is kept as it was sold: a retry after it settled is answered at that price', () => {
+    const state = [opened, started, purchased].reduce(accountDecider.evolve, accountDecider.initialState());
+    expect(state.credits.purchases.get('pur_1')).to.deep.equal({ pack: 'small', credits: 10_000, amount: 1000, currency: 'EUR' });
   });
 });
 

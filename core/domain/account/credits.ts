@@ -41,12 +41,20 @@ interface Reservation {
   status: 'held' | 'settled' | 'released';
 }
 
+/** A settled purchase as it was sold: a retry of it is answered, and charged, with these, whatever the prices now. */
+export interface SettledPurchase {
+  pack: string;
+  credits: number;
+  amount: number;
+  currency: string;
+}
+
 export interface CreditsState {
   available: number;
   reserved: number;
   grants: ReferenceIndex<number>;
-  /** Purchase references that were settled either way: credits purchased, or the payment declined. */
-  purchases: ReferenceIndex<number>;
+  /** Purchases settled either way (credits purchased, or the payment declined), with what was sold. */
+  purchases: ReferenceIndex<SettledPurchase>;
   debits: ReferenceIndex<Debit>;
   reservations: ReferenceIndex<Reservation>;
   /** Reservations reserved and not yet settled or released, per mode: the jobs that hold a slot. */
@@ -191,7 +199,10 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
         return { ...next, grants: state.grants.with(e.data.reference, e.data.credits) };
       case 'CreditsPurchased':
       case 'CreditPurchaseDeclined':
-        return { ...next, purchases: state.purchases.with(e.data.reference, e.data.credits) };
+      {
+        const { reference, pack, credits, amount, currency } = e.data;
+        return { ...next, purchases: state.purchases.with(reference, { pack, credits, amount, currency }) };
+      }
       case 'CreditsDebited':
       case 'CreditsRefunded': {
         const refunded = e.type === 'CreditsRefunded';
@@ -225,12 +236,12 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
       }
       case 'PurchaseCredits': {
         requireCredits(command.credits);
-        if (isRepeat(state.purchases.get(command.reference), command.credits, command.reference)) return [];
+        if (isRepeat(state.purchases.get(command.reference)?.credits, command.credits, command.reference)) return [];
         const { reference, pack, credits, amount, currency, paymentId } = command;
         return [{ type: 'CreditsPurchased', data: { reference, pack, credits, amount, currency, payment_id: paymentId } }];
       }
       case 'RecordDeclinedPurchase': {
-        if (isRepeat(state.purchases.get(command.reference), command.credits, command.reference)) return [];
+        if (isRepeat(state.purchases.get(command.reference)?.credits, command.credits, command.reference)) return [];
         const { reference, pack, credits, amount, currency, declineCode, reason } = command;
         return [{ type: 'CreditPurchaseDeclined', data: { reference, pack, credits, amount, currency, decline_code: declineCode, reason } }];
       }

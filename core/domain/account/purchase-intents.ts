@@ -86,13 +86,11 @@ export const purchaseIntents: AccountSlice<PurchaseIntentsState, PurchaseIntentC
       case 'StartCreditPurchase': {
         // A retry of the same purchase (open or already settled) starts nothing new, and never buys another
         // pack than the one started: the provider was asked for that one's price.
-        const started = openPurchase(state, command.reference);
-        const settledCredits = credits.purchases.get(command.reference);
-        if ((started && started.pack !== command.pack) || (settledCredits !== undefined && settledCredits !== command.credits)) {
-          const was = started ? `the ${started.pack} pack` : `${settledCredits} credits`;
-          throw problem(PurchaseConflict, `purchase ${command.reference} was started for ${was}, not the ${command.pack} pack; a new purchase needs a new Idempotency-Key`, { purchase_id: command.reference });
+        const begun = openPurchase(state, command.reference) ?? credits.purchases.get(command.reference);
+        if (begun && begun.pack !== command.pack) {
+          throw problem(PurchaseConflict, `purchase ${command.reference} was started for the ${begun.pack} pack, not the ${command.pack} pack; a new purchase needs a new Idempotency-Key`, { purchase_id: command.reference });
         }
-        if (started || settledCredits !== undefined) return [];
+        if (begun) return [];
         const { reference: ref, pack, credits: amountOfCredits, amount, currency, at } = command;
         return [{ type: 'CreditPurchaseStarted', data: { reference: ref, pack, credits: amountOfCredits, amount, currency, at } }];
       }
