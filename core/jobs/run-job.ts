@@ -39,9 +39,12 @@ export async function runJob(context: JobContext, claimed: JobState, stopping: A
   const progress: TableProgress[] = job.estimate.tables.map((table) => ({ name: table.name, rows_done: 0, rows_total: table.rows }));
   const controller = new AbortController();
   const onStopping = () => controller.abort('stopping' satisfies StopReason);
-  stopping.addEventListener('abort', onStopping, { once: true });
+  // A shutdown that began while this job was being claimed has already fired its abort event.
+  if (stopping.aborted) onStopping();
+  else stopping.addEventListener('abort', onStopping, { once: true });
   const lease = keepLease({ ...context, jobId: job.job_id, progress: () => structuredClone(progress), controller });
   let table: string | null = null;
+  let settled = false;
   try {
     await removeStalePartFiles(directory, attempt);
     const files: ResultFile[] = [];
@@ -66,29 +69,43 @@ export async function runJob(context: JobContext, claimed: JobState, stopping: A
     if (controller.signal.aborted) throw controller.signal.reason;
     const charges = chargesFor(job.estimate, files);
     await credits.settle(job.account_id, job.job_id, { tables: charges });
+    settled = true;
     const charged = charges.reduce((sum, charge) => sum + charge.credits, 0);
     await commands.handle(jobDecider, stream, { type: 'CompleteJob', instanceId, files, credits: charged, at: clock.now().toISOString() });
   } catch (error) {
     await lease.stop();
     const reason = controller.signal.reason as StopReason | undefined;
     // Another runner holds the job now (also when that is how completing it failed): its files are not ours to touch.
-    if (reason === 'lease-lost' || (error instanceof ProblemError && error.type === JobProblems.leaseLost)) return;
+    if (reason === 'lease-lost' || isLeaseLost(error)) return;
     if (reason === 'stopping') {
       if (handOver()) await handBack(context, job.job_id);
       return;
     }
-    await removeJobDirectory(resultsDir, job.job_id);
-    if (reason === 'cancel') {
-      await credits.release(job.account_id, job.job_id, 'job cancelled');
-      await commands.handle(jobDecider, stream, { type: 'ConfirmCancel', instanceId, at: clock.now().toISOString() });
+    // Charged, and its files written: the job is not failed for want of its last event. The lease runs
+    // out, and the attempt that takes it over writes the same files and completes it, charging nothing twice.
+    if (settled) return context.onError(error);
+    // The decider's holder check comes first, atomically: an attempt whose lease was taken over meanwhile
+    // is refused there, and leaves the files and the reservation to the attempt that holds the job now.
+    // Released after: the runners' reconciler releases a failed or cancelled job's reservation if this
+    // process dies in between.
+    const at = clock.now().toISOString();
+    const ended = reason === 'cancel'
+      ? commands.handle(jobDecider, stream, { type: 'ConfirmCancel', instanceId, at })
+      : commands.handle(jobDecider, stream, { type: 'FailJob', instanceId, problem: failureProblem(error, table), at });
+    try {
+      await ended;
+    } catch (refusal) {
+      if (!isLeaseLost(refusal)) context.onError(refusal);
       return;
     }
-    await credits.release(job.account_id, job.job_id, 'job failed');
-    await commands.handle(jobDecider, stream, { type: 'FailJob', instanceId, problem: failureProblem(error, table), at: clock.now().toISOString() });
+    await credits.release(job.account_id, job.job_id, reason === 'cancel' ? 'job cancelled' : 'job failed');
+    await removeJobDirectory(resultsDir, job.job_id);
   } finally {
     stopping.removeEventListener('abort', onStopping);
   }
 }
+
+const isLeaseLost = (error: unknown) => error instanceof ProblemError && error.type === JobProblems.leaseLost;
 
 /** Ends this runner's lease now: a progress event whose lease expires at once. */
 async function handBack(context: JobContext, jobId: string): Promise<void> {
