@@ -107,13 +107,15 @@ export class JobRunner {
 
   /** The runner of a job died after a cancel was asked: nobody will confirm it but us. */
   private async finishOrphanedCancel(job: JobView): Promise<void> {
-    // Released first: the job ends cancelled whoever confirms it, and a release is idempotent.
-    await this.options.credits.release(job.account_id, job.id, 'job cancelled');
+    // Confirmed first: a holder still settling (the projection behind) refuses it, and its settle stands.
+    // Released after; if this process dies in between, the reconciler releases a cancelled job's reservation.
     const at = this.options.clock.now().toISOString();
     const cancelled = await this.attempt(() =>
       this.options.commands.handle(jobDecider, jobStream(job.id), { type: 'ConfirmCancel', instanceId: this.instanceId, at }),
     );
-    if (cancelled?.events.length) await removeJobDirectory(this.options.resultsDir, job.id);
+    if (!cancelled?.events.length) return;
+    await this.options.credits.release(job.account_id, job.id, 'job cancelled');
+    await removeJobDirectory(this.options.resultsDir, job.id);
   }
 
   private async expireResults(now: Date): Promise<void> {
