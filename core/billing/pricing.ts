@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createAjv } from '../json-schema.js';
 import { parse } from 'yaml';
 import { TIERS, type Tier } from '../domain/account/profile.js';
+import { ownMember } from '../own-member.js';
 
 export interface TierPrice {
   monthly_price: number;
@@ -24,7 +25,7 @@ export interface Pricing {
 
 /** The pack of that name; never a member every object has (`constructor`, `__proto__`): names come from requests. */
 export function creditPack(pricing: Pricing, name: string): CreditPack | undefined {
-  return Object.hasOwn(pricing.credit_packs, name) ? pricing.credit_packs[name] : undefined;
+  return ownMember(pricing.credit_packs, name);
 }
 
 const positiveInteger = { type: 'integer', minimum: 0 };

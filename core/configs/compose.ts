@@ -1,4 +1,5 @@
 import { toPointer } from './issues.js';
+import { ownMember } from '../own-member.js';
 
 /** One layer of a composition: its content and how the answer names it (a config or overlay id, `base`, `overlays[1]`). */
 export interface Layer {
@@ -48,7 +49,7 @@ export function compose(layers: readonly Layer[]): Composition {
 function mergeMap(target: JsonObject, patch: JsonObject, ref: string, origins: Origins): void {
   for (const [key, value] of Object.entries(patch)) {
     if (key === '__proto__') continue;
-    const existing = Object.hasOwn(target, key) ? target[key] : undefined;
+    const existing = ownMember(target, key);
     if (value === null) {
       if (existing !== undefined) {
         delete target[key];

@@ -54,6 +54,8 @@ describe('keys slice of the account decider', () => {
   it('when RevokeKey names an unknown key or one of the other mode, then key-not-found', () => {
     given([opened, issued]).when({ type: 'RevokeKey', keyId: 'key_2', mode: 'live', at }).thenThrows(KeyNotFound);
     given([opened, issued]).when({ type: 'RevokeKey', keyId: 'key_1', mode: 'test', at }).thenThrows(KeyNotFound);
-    given([opened, issued]).when({ type: 'RevokeKey', keyId: 'constructor', mode: 'live', at }).thenThrows(KeyNotFound);
+  });
+  it('given no key of that id, when IssueKey names one every object inherits, then KeyIssued: it is no existing key', () => {
+    given([opened]).when(issue({ keyId: 'constructor' })).then([{ ...issued, data: { ...issued.data, key_id: 'constructor' } }]);
   });
 });

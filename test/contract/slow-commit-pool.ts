@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { inTransaction } from '../../core/store/postgres-transaction.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -15,21 +16,14 @@ export class SlowCommitPool extends pg.Pool {
   override query = (async (query: string | pg.QueryConfig, values?: unknown[]) => {
     const text = typeof query === 'string' ? query : query.text;
     if (!/^\s*INSERT/i.test(text)) return super.query(query as string, values);
-    const client = await this.connect();
-    try {
-      await client.query('BEGIN');
+    const result = await inTransaction(this, async (client) => {
       await client.query('SELECT pg_current_xact_id()');
       await pause(Math.random() * 20);
-      const result = await client.query(query as string, values);
+      const inserted = await client.query(query as string, values);
       await pause(Math.random() * 40);
-      await client.query('COMMIT');
-      this.slowCommits += 1;
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK');
-      throw error;
-    } finally {
-      client.release();
-    }
+      return inserted;
+    });
+    this.slowCommits += 1;
+    return result;
   }) as unknown as pg.Pool['query'];
 }

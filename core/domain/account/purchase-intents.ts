@@ -2,6 +2,7 @@ import { defineProblem, problem } from '../../problems.js';
 import type { DomainEvent } from '../decider.js';
 import type { CreditsState } from './credits.js';
 import type { AccountSlice } from './slice.js';
+import { ownMember } from '../../own-member.js';
 
 /**
  * A credit purchase is recorded before the payment provider is asked (the intent), and closed by its
@@ -41,7 +42,7 @@ export const PurchaseConflict = defineProblem({
 
 /** The open purchase of that reference, if any (an own member only: the record is keyed by reference). */
 export const openPurchase = (state: PurchaseIntentsState, reference: string): PendingPurchase | undefined =>
-  Object.hasOwn(state.pending, reference) ? state.pending[reference] : undefined;
+  ownMember(state.pending, reference);
 
 /** The events that close an intent. */
 const OUTCOMES = new Set(['CreditsPurchased', 'CreditPurchaseDeclined', 'CreditPurchaseAbandoned']);
