@@ -18,6 +18,7 @@ import type { JobsState, JobView } from '../../projections/jobs.js';
 import { ownerJobs } from '../../projections/jobs-queries.js';
 import type { JobCredits } from './ports.js';
 import { jobDirectory } from './result-files.js';
+import { ownMember } from '../own-member.js';
 
 export interface JobOwner {
   accountId: string;
@@ -104,7 +105,9 @@ export class JobsService {
 
   /**
    * A queued job is cancelled at once and its credits released; a running job is asked to stop, and
-   * the answer waits (briefly) for its runner to confirm. A finished job is a 409 problem.
+   * the answer waits (briefly) for its runner to confirm and release the credits (it appends the
+   * cancel first), so that a job created right after the answer finds the slot free. A finished job is
+   * a 409 problem.
    */
   async cancel(owner: JobOwner, jobId: string, metadata?: EventMetadata): Promise<JobView> {
     this.get(owner, jobId);
@@ -114,7 +117,11 @@ export class JobsService {
     }
     await this.deps.projections.waitFor(result.position);
     const deadline = Date.now() + CANCEL_WAIT_MS;
-    while (this.get(owner, jobId).state === 'running' && Date.now() < deadline) {
+    const unsettled = () => {
+      const { state } = this.get(owner, jobId);
+      return state === 'running' || (state === 'cancelled' && ownMember(this.jobs().heldReservations, jobId) !== undefined);
+    };
+    while (unsettled() && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       await this.deps.projections.waitFor(await this.deps.store.headPosition());
     }

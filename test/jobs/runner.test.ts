@@ -134,6 +134,8 @@ describe('job runner', function () {
       symlinkSync('/dev/full', join(jobDirectory(resultsDir, 'job_1'), partFileName('transactions', 'csv', compression, 1)));
       a.runner.start();
       await until(a, (jobs) => jobs.jobs.job_1.state === 'failed');
+      // The attempt ends the job first (the holder check), then releases its credits and removes its files.
+      await until(a, () => !existsSync(jobDirectory(resultsDir, 'job_1')));
 
       expect(a.jobs().jobs.job_1.failure).to.include({ slug: 'job-write-failed', status: 500 });
       expect(a.jobs().jobs.job_1.failure!.detail).to.match(/full/);
