@@ -15,6 +15,7 @@ import type { BenchOptions } from './index.js';
 import { loadConfig } from '../core/config.js';
 import { createServices, type Services } from '../core/services.js';
 import { createAccount } from '../core/accounts/create-account.js';
+import { removeJobDirectory } from '../core/jobs/result-files.js';
 
 export interface JobsFigures {
   rows: number;
@@ -28,11 +29,11 @@ export interface JobsFigures {
 const TABLE = 'transactions';
 const SEED = 20_261_122;
 
-function rowsArgument(args: string[]): number {
-  const index = args.indexOf('--rows');
-  const rows = index === -1 ? 5_000_000 : Number(args[index + 1]);
-  if (!Number.isInteger(rows) || rows < 1) throw new Error('--rows takes a positive integer');
-  return rows;
+function positiveArgument(args: string[], name: string, fallback: number): number {
+  const index = args.indexOf(name);
+  const value = index === -1 ? fallback : Number(args[index + 1]);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} takes a positive integer`);
+  return value;
 }
 
 /** Wall and CPU time of a run of `rows` rows. */
@@ -59,11 +60,13 @@ async function poolAlone(services: Services, rows: number, format: 'csv' | 'ndjs
 }
 
 /** Create → succeeded, as a client would see it, through the jobs service and the instance's runner. */
-async function job(services: Services, accountId: string, keyId: string, rows: number, format: 'csv' | 'ndjson'): Promise<Timing> {
+async function job(services: Services, accountId: string, keyId: string, rows: number, format: 'csv' | 'ndjson'): Promise<{ timing: Timing; jobId: string }> {
   const owner = { accountId, mode: 'live' as const };
   const config = { version: 1, sector: 'cards', seed: SEED, tables: [{ name: TABLE, rows }], output: { format } };
-  return timed(rows, async () => {
+  let jobId = '';
+  const timing = await timed(rows, async () => {
     const created = await services.jobs.create({ ...owner, keyId, input: { config } });
+    jobId = created.id;
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       await services.projections.waitFor(await services.store.headPosition());
@@ -72,50 +75,67 @@ async function job(services: Services, accountId: string, keyId: string, rows: n
       if (state !== 'queued' && state !== 'running') throw new Error(`the ${format} job ended ${state}: ${failure?.detail ?? ''}`);
     }
   });
+  return { timing, jobId };
 }
 
 export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
-  const rows = rowsArgument(args);
+  const rows = positiveArgument(args, '--rows', 5_000_000);
+  const repeat = positiveArgument(args, '--repeat', 3);
   const say = (line: string) => (json ? console.error(line) : console.log(line));
   const dataDir = mkdtempSync(join(tmpdir(), 'finsynth-bench-jobs-'));
-  const services = await createServices(loadConfig({}, { dataDir, logLevel: 'silent' }));
+  const config = loadConfig({}, { dataDir, logLevel: 'silent' });
+  const services = await createServices(config);
   try {
-    const account = await createAccount(services, { tier: 'scale', credits: Math.ceil(rows / 1000) * 10 });
+    const account = await createAccount(services, { tier: 'scale', credits: Math.ceil(rows / 1000) * 10 * repeat });
     // Jobs are created in-process, not over HTTP: no key authenticates them; the id only labels the events.
     const keyId = 'bench';
-    say(`cards.${TABLE}, ${rows.toLocaleString('en')} rows, pool of ${services.pool.size} workers`);
+    say(`cards.${TABLE}, ${rows.toLocaleString('en')} rows, pool of ${services.pool.size} workers, best of ${repeat} interleaved rounds`);
     // Other processes' load moves every figure here: the load average is reported with them.
     const loadAtStart = loadavg()[0];
 
     await poolAlone(services, 50_000, 'csv'); // warms the workers up: neither figure pays for their start
-    // The jobs run first, so that the memory sampled is the service's own: the pool-alone runs below
-    // leave gigabytes of freed chunk buffers that the process keeps without needing them.
     const before = Math.round(process.memoryUsage.rss() / 1_048_576);
     let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
-    const csv = await job(services, account.account_id, keyId, rows, 'csv');
-    const ndjson = await job(services, account.account_id, keyId, rows, 'ndjson');
-    clearInterval(sampler);
+    const best: Record<Run, Timing | undefined> = { job_csv: undefined, job_ndjson: undefined, pool_csv: undefined, pool_ndjson: undefined };
+    const firstRound: Partial<Record<Run, Timing>> = {};
+    for (let round = 0; round < repeat; round++) {
+      for (const format of FORMATS) {
+        // Memory is sampled while jobs run only: the service's own, not the pool-alone runs' dropped chunks.
+        const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
+        const { timing, jobId } = await job(services, account.account_id, keyId, rows, format);
+        clearInterval(sampler);
+        // The file was written, flushed and hashed: that is the work measured. Removed, its page cache
+        // goes back to the kernel, and the next run writes into memory the machine has already used.
+        await removeJobDirectory(config.resultsDir, jobId);
+        record(best, firstRound, `job_${format}`, timing);
+      }
+      for (const format of FORMATS) record(best, firstRound, `pool_${format}`, await poolAlone(services, rows, format));
+    }
     const peakMb = Math.round(peak / 1_048_576);
+    const [jobCsv, jobNdjson, poolCsv, poolNdjson] = RUNS.map((name) => best[name] as Timing);
 
-    const poolCsv = await poolAlone(services, rows, 'csv');
-    const poolNdjson = await poolAlone(services, rows, 'ndjson');
     say(`pool alone:  csv ${perSecond(poolCsv)}, ndjson ${perSecond(poolNdjson)}`);
-    say(`job, end to end: csv ${perSecond(csv)} (${pct(csv.rows_per_s, poolCsv.rows_per_s)} of the pool), ndjson ${perSecond(ndjson)} (${pct(ndjson.rows_per_s, poolNdjson.rows_per_s)} of the pool)`);
+    say(`job, end to end: csv ${perSecond(jobCsv)} (${pct(jobCsv.rows_per_s, poolNdjson.rows_per_s)} of the pool's ndjson, ${pct(jobCsv.rows_per_s, poolCsv.rows_per_s)} of its csv), ndjson ${perSecond(jobNdjson)} (${pct(jobNdjson.rows_per_s, poolNdjson.rows_per_s)} of the pool)`);
     // On a machine shared with other work the wall-time shares swing by a third between runs; the CPU
     // spent per row does not, and the pool's over the job's is the share the job would get on idle cores.
     say(
-      `CPU s per 1,000,000 rows (all threads): pool csv ${poolCsv.cpu_s_per_million.toFixed(2)}, ndjson ${poolNdjson.cpu_s_per_million.toFixed(2)}; ` +
-        `job csv ${csv.cpu_s_per_million.toFixed(2)} (pool/job ${pct(poolCsv.cpu_s_per_million, csv.cpu_s_per_million)}), ndjson ${ndjson.cpu_s_per_million.toFixed(2)} (pool/job ${pct(poolNdjson.cpu_s_per_million, ndjson.cpu_s_per_million)})`,
+      `CPU s per 1,000,000 rows (all threads): pool csv ${cpu(poolCsv)}, ndjson ${cpu(poolNdjson)}; ` +
+        `job csv ${cpu(jobCsv)} (pool/job ${pct(poolCsv.cpu_s_per_million, jobCsv.cpu_s_per_million)}), ndjson ${cpu(jobNdjson)} (pool/job ${pct(poolNdjson.cpu_s_per_million, jobNdjson.cpu_s_per_million)})`,
     );
+    if (repeat > 1) {
+      // The first round writes into memory a freshly started virtual machine has never touched, which its
+      // hypervisor backs page by page, in kernel time the job's process pays for: shown, not hidden.
+      const first = (name: Run) => `${perSecond(firstRound[name] as Timing)}, ${cpu(firstRound[name] as Timing)} CPU s`;
+      say(`first round alone: job csv ${first('job_csv')}; job ndjson ${first('job_ndjson')}`);
+    }
     say(`RSS: ${before} MB before the jobs (service and warm pool), peak ${peakMb} MB while they ran (target < 512 MB)`);
     say(`load average (1 min): ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end`);
     return {
       rows,
-      csv_rows_per_s: Math.round(csv.rows_per_s),
-      ndjson_rows_per_s: Math.round(ndjson.rows_per_s),
+      csv_rows_per_s: Math.round(jobCsv.rows_per_s),
+      ndjson_rows_per_s: Math.round(jobNdjson.rows_per_s),
       pool_rows_per_s: Math.round(poolNdjson.rows_per_s),
-      cpu_s_per_million: { pool_csv: poolCsv.cpu_s_per_million, pool_ndjson: poolNdjson.cpu_s_per_million, job_csv: csv.cpu_s_per_million, job_ndjson: ndjson.cpu_s_per_million },
+      cpu_s_per_million: { pool_csv: poolCsv.cpu_s_per_million, pool_ndjson: poolNdjson.cpu_s_per_million, job_csv: jobCsv.cpu_s_per_million, job_ndjson: jobNdjson.cpu_s_per_million },
       peak_rss_mb: peakMb,
     };
   } finally {
@@ -124,5 +144,17 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
   }
 }
 
+const FORMATS = ['csv', 'ndjson'] as const;
+const RUNS = ['job_csv', 'job_ndjson', 'pool_csv', 'pool_ndjson'] as const;
+type Run = (typeof RUNS)[number];
+
+/** Keeps each run's fastest timing (other processes only ever slow a run down) and its first. */
+function record(best: Record<Run, Timing | undefined>, first: Partial<Record<Run, Timing>>, name: Run, timing: Timing): void {
+  first[name] ??= timing;
+  const kept = best[name];
+  if (!kept || timing.rows_per_s > kept.rows_per_s) best[name] = timing;
+}
+
 const pct = (part: number, whole: number): string => `${Math.round((100 * part) / whole)}%`;
+const cpu = (timing: Timing): string => timing.cpu_s_per_million.toFixed(2);
 const perSecond = (timing: Timing): string => `${Math.round(timing.rows_per_s).toLocaleString('en')} rows/s`;

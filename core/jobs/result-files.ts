@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Compression, OutputFormat } from '../domain/job/events.js';
+import { openResultFile } from './direct-file.js';
 
 /**
  * Where a job's results live: `<resultsDir>/<jobId>/<table>.<format>[.gz]`, a directory every
@@ -53,8 +53,8 @@ export async function writeResultFile(options: {
     hash.update(chunk);
     bytes += chunk.length;
   };
-  // `flush`: the bytes are on disk before the rename makes the file visible.
-  const sink = createWriteStream(partPath, { flush: true });
+  // Flushed before it finishes: the bytes are on disk before the rename makes the file visible.
+  const sink = await openResultFile(partPath);
   // Output in 256 KiB pieces rather than zlib's 16 KiB: a sixteenth of the callbacks and writes on the
   // main thread (zlib itself runs on libuv's threads), and the same bytes.
   const gzip = compression === 'gzip' ? createGzip({ chunkSize: 256 * 1024 }) : null;

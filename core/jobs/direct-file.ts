@@ -1,0 +1,121 @@
+import { constants, createWriteStream } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { Writable } from 'node:stream';
+
+/**
+ * A result file written around the page cache (`O_DIRECT`) where the file system allows it, through
+ * the page cache otherwise.
+ *
+ * Why: a job writes gigabytes that are read, if ever, much later by a download. Through the page cache
+ * each gigabyte first evicts as much of what the service keeps warm there (the event store's pages),
+ * and the kernel's copy into it is the job's largest cost after generation: on a virtual machine that
+ * hands freed memory back to its host, every page of new cache is faulted in from the host first
+ * (measured here: 1.8 GB written in 4.8 s of kernel time into cold memory, 0.3 s into reused memory,
+ * and 0.25 s of CPU in all with `O_DIRECT`, the copy into the staging buffer included).
+ *
+ * Direct I/O moves whole blocks between the device and memory aligned to them. Chunks of any length are
+ * copied into a staging buffer whose halves take turns: one is written while the next fills. Its memory is
+ * a WebAssembly memory because that is the one buffer JavaScript can get whose address is page-aligned
+ * (it is mapped whole by the engine); were it not, the probing write at open fails and the file is
+ * written through the page cache instead. The last, partial block is written whole and the file cut to
+ * its length. `fsync` at the end makes the size and any device cache durable, as `flush` does for the
+ * buffered stream.
+ */
+export async function openResultFile(path: string, { direct = true }: { direct?: boolean } = {}): Promise<Writable> {
+  const handle = direct && constants.O_DIRECT !== undefined ? await openDirect(path) : null;
+  return handle ? new DirectFile(handle) : createWriteStream(path, { flush: true });
+}
+
+/** Bytes of one direct write's alignment: the largest logical block size in use (4096, or 512). */
+const BLOCK = 4096;
+/** Bytes of each staging half: a little over one chunk of a wide table, so about one write per chunk. */
+const HALF = 4 << 20;
+const WASM_PAGE = 65_536;
+
+/** The file opened for direct I/O, once a first aligned write succeeded; null where it did not. */
+async function openDirect(path: string): Promise<FileHandle | null> {
+  let handle: FileHandle | null = null;
+  try {
+    handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_DIRECT, 0o666);
+    await handle.write(stagingMemory(BLOCK), 0, BLOCK, 0);
+    await handle.truncate(0);
+    return handle;
+  } catch {
+    // tmpfs refuses O_DIRECT at open, a device may refuse the write (or fail it, as a full one would): the
+    // buffered stream opens the file again and meets any real failure on its own first write.
+    await handle?.close().catch(() => undefined);
+    return null;
+  }
+}
+
+/** The global the project's ES library typings leave out (they hold no DOM or WebAssembly names). */
+const { Memory } = (globalThis as unknown as { WebAssembly: { Memory: new (size: { initial: number }) => { buffer: ArrayBuffer } } }).WebAssembly;
+
+function stagingMemory(bytes: number): Uint8Array {
+  return new Uint8Array(new Memory({ initial: Math.ceil(bytes / WASM_PAGE) }).buffer, 0, bytes);
+}
+
+class DirectFile extends Writable {
+  readonly #handle: FileHandle;
+  readonly #halves: [Uint8Array, Uint8Array];
+  /** The half's write under way, if any: the half is not written over before it settles. */
+  readonly #writing: [Promise<unknown>, Promise<unknown>] = [Promise.resolve(), Promise.resolve()];
+  #current: 0 | 1 = 0;
+  #filled = 0;
+  /** Where the current half's bytes go in the file. */
+  #position = 0;
+
+  constructor(handle: FileHandle) {
+    super();
+    this.#handle = handle;
+    const memory = stagingMemory(2 * HALF);
+    this.#halves = [memory.subarray(0, HALF), memory.subarray(HALF)];
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.#take(chunk).then(() => callback(), callback);
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.#finish().then(() => callback(), callback);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    Promise.allSettled(this.#writing)
+      .then(() => this.#handle.close())
+      .then(() => callback(error), (closeError: Error) => callback(error ?? closeError));
+  }
+
+  async #take(chunk: Uint8Array): Promise<void> {
+    for (let at = 0; at < chunk.length; ) {
+      const taken = Math.min(HALF - this.#filled, chunk.length - at);
+      this.#halves[this.#current].set(chunk.subarray(at, at + taken), this.#filled);
+      this.#filled += taken;
+      at += taken;
+      if (this.#filled === HALF) await this.#turn();
+    }
+  }
+
+  /** Writes the full current half, and waits until the other one may be filled. */
+  async #turn(): Promise<void> {
+    this.#startWrite(HALF);
+    this.#position += HALF;
+    this.#current = this.#current === 0 ? 1 : 0;
+    this.#filled = 0;
+    await this.#writing[this.#current];
+  }
+
+  async #finish(): Promise<void> {
+    const length = this.#position + this.#filled;
+    if (this.#filled > 0) this.#startWrite(Math.ceil(this.#filled / BLOCK) * BLOCK);
+    await Promise.all(this.#writing);
+    await this.#handle.truncate(length);
+    await this.#handle.sync();
+  }
+
+  #startWrite(bytes: number): void {
+    const writing = this.#handle.write(this.#halves[this.#current], 0, bytes, this.#position);
+    writing.catch(() => undefined); // awaited before its half is reused, or at the end: rejects there
+    this.#writing[this.#current] = writing;
+  }
+}
