@@ -14,6 +14,7 @@ describe('catalog API over HTTP', () => {
   it('lists the sector packs with their tables and row costs, the data types, and the quick-generation limits', async () => {
     const response = await request(app, 'GET', '/v1/catalog', { key: account.test });
     expect(response.status).to.equal(200);
+    expect(response.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     const cards = response.body.sectors.find((sector: { name: string }) => sector.name === 'cards');
     expect(cards).to.include({ name: 'cards' });
     expect(cards.version).to.match(/^\d+\.\d+\.\d+/);
