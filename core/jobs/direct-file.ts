@@ -59,7 +59,7 @@ class DirectFile extends Writable {
   readonly #handle: FileHandle;
   readonly #halves: [Uint8Array, Uint8Array];
   /** The half's write under way, if any: the half is not written over before it settles. */
-  readonly #writing: [Promise<unknown>, Promise<unknown>] = [Promise.resolve(), Promise.resolve()];
+  readonly #writing: [Promise<void>, Promise<void>] = [Promise.resolve(), Promise.resolve()];
   #current: 0 | 1 = 0;
   #filled = 0;
   /** Where the current half's bytes go in the file. */
@@ -114,8 +114,21 @@ class DirectFile extends Writable {
   }
 
   #startWrite(bytes: number): void {
-    const writing = this.#handle.write(this.#halves[this.#current], 0, bytes, this.#position);
+    const writing = this.#writeWhole(this.#halves[this.#current], bytes, this.#position);
     writing.catch(() => undefined); // awaited before its half is reused, or at the end: rejects there
     this.#writing[this.#current] = writing;
+  }
+
+  /**
+   * write(2) may write less than it was given (a device filling up writes what fits): the rest is written
+   * after it, where it would otherwise be a hole the final truncate fills with zeros. A short direct write
+   * ends on a block, so the rest stays aligned; the retry meets the device's real error, if any.
+   */
+  async #writeWhole(half: Uint8Array, bytes: number, position: number): Promise<void> {
+    for (let done = 0; done < bytes; ) {
+      const { bytesWritten } = await this.#handle.write(half, done, bytes - done, position + done);
+      if (bytesWritten === 0) throw new Error(`the result file took no bytes at ${position + done}`);
+      done += bytesWritten;
+    }
   }
 }

@@ -12,6 +12,7 @@ import { tempDir } from './support/instance.js';
 const MiB = 1 << 20;
 /** tmpfs has no direct I/O: a result file there is written through the page cache. */
 const TMPFS_MAGIC = 0x01021994;
+type Write = (...args: unknown[]) => Promise<unknown>;
 
 /** Writes each chunk once the last is taken, as writeResultFile does, and ends the file. */
 async function writeAll(stream: Writable, chunks: Uint8Array[]): Promise<void> {
@@ -70,17 +71,28 @@ describe('result files written around the page cache', () => {
     expect(readFileSync(path).equals(shorter)).to.equal(true);
   });
 
-  it('direct: a write that fails past the start (EIO) fails the stream and closes the file', async function () {
-    if (process.platform !== 'linux' || statfsSync(tmpdir()).type === TMPFS_MAGIC) this.skip();
+  /** Runs `body` with every FileHandle write going through `replace`, given the original write. */
+  async function withFileHandleWrite(replace: (write: Write) => Write, body: () => Promise<void>): Promise<void> {
     const probe = await open(join(directory(), 'probe'), 'w');
-    const prototype = Object.getPrototypeOf(probe) as { write: (...args: unknown[]) => Promise<unknown> };
+    const prototype = Object.getPrototypeOf(probe) as { write: Write };
     await probe.close();
     const write = prototype.write;
-    // The probing write at the start succeeds; the device then fails, as a dying disk would.
-    prototype.write = function (this: unknown, ...args: unknown[]) {
-      return (args[3] as number) > 0 ? Promise.reject(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' })) : write.apply(this, args);
-    };
+    prototype.write = replace(write);
     try {
+      await body();
+    } finally {
+      prototype.write = write;
+    }
+  }
+
+  it('direct: a write that fails past the start (EIO) fails the stream and closes the file', async function () {
+    if (process.platform !== 'linux' || statfsSync(tmpdir()).type === TMPFS_MAGIC) this.skip();
+    // The probing write at the start succeeds; the device then fails, as a dying disk would.
+    const failing = (write: Write): Write =>
+      function (this: unknown, ...args: unknown[]) {
+        return (args[3] as number) > 0 ? Promise.reject(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' })) : write.apply(this, args);
+      };
+    await withFileHandleWrite(failing, async () => {
       const stream = await openResultFile(join(directory(), 'table.csv'));
       expect(stream).to.not.be.instanceOf(WriteStream);
       const error = await writeAll(stream, [randomBytes(5 * MiB), randomBytes(5 * MiB), randomBytes(5 * MiB)]).then(
@@ -90,9 +102,26 @@ describe('result files written around the page cache', () => {
       expect(error?.code).to.equal('EIO');
       await new Promise((resolve) => (stream.closed ? resolve(null) : stream.once('close', resolve)));
       expect(stream.destroyed).to.equal(true);
-    } finally {
-      prototype.write = write;
-    }
+    });
+  });
+
+  it('direct: a short write (a device filling up writes part of what it was given) is carried on, not left as a hole', async function () {
+    if (process.platform !== 'linux' || statfsSync(tmpdir()).type === TMPFS_MAGIC) this.skip();
+    // Every write of more than a block writes only the first half of it, in whole blocks, as write(2) may.
+    const short = (write: Write): Write =>
+      function (this: unknown, ...args: unknown[]) {
+        const [buffer, offset, length, position] = args as [Uint8Array, number, number, number];
+        const half = length > 4096 ? Math.floor(length / 2 / 4096) * 4096 : length;
+        return write.call(this, buffer, offset, half, position);
+      };
+    await withFileHandleWrite(short, async () => {
+      const path = join(directory(), 'table.csv');
+      const chunks = [randomBytes(5 * MiB + 3), randomBytes(4097)];
+      const stream = await openResultFile(path);
+      expect(stream).to.not.be.instanceOf(WriteStream);
+      await writeAll(stream, chunks);
+      expect(readFileSync(path).equals(Buffer.concat(chunks))).to.equal(true);
+    });
   });
 
   it('a device that refuses the probing write is written through the page cache, and its own error fails the stream (/dev/full: ENOSPC)', async () => {
