@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
@@ -10,7 +10,8 @@ import { openResultFile } from './direct-file.js';
 /**
  * Where a job's results live: `<resultsDir>/<jobId>/<table>.<format>[.gz]`, a directory every
  * instance of a fleet shares. A table is written to `<final>.<attempt>.part` and renamed into place
- * only once complete and flushed, so a download never sees half a table.
+ * only once complete and flushed, so a download never sees half a table; the directory is flushed after
+ * the rename, so a table recorded as written is still there after a crash.
  */
 export function jobDirectory(resultsDir: string, jobId: string): string {
   return join(resultsDir, jobId);
@@ -71,6 +72,7 @@ export async function writeResultFile(options: {
     input.end();
     await stored;
     await rename(partPath, join(directory, file));
+    await syncDirectory(directory);
   } catch (error) {
     input.destroy();
     sink.destroy();
@@ -79,6 +81,20 @@ export async function writeResultFile(options: {
     throw error;
   }
   return { bytes, sha256: hash.digest('hex') };
+}
+
+/**
+ * A rename is durable only once the directory that holds it is: until then a crash may take the file
+ * back to its part name, or away, while the job's success, appended next, stands and its download is a 410.
+ */
+async function syncDirectory(directory: string): Promise<void> {
+  if (process.platform === 'win32') return; // a directory cannot be opened to be flushed there
+  const handle = await open(directory, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
