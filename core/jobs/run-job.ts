@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import type { CommandHandler } from '../domain/command-handler.js';
 import { jobDecider, jobStream, JobProblems, type JobState, type ResultFile, type TableProgress } from '../domain/job/index.js';
@@ -71,7 +72,8 @@ export async function runJob(context: JobContext, claimed: JobState, stopping: A
     await credits.settle(job.account_id, job.job_id, { tables: charges });
     settled = true;
     const charged = charges.reduce((sum, charge) => sum + charge.credits, 0);
-    await commands.handle(jobDecider, stream, { type: 'CompleteJob', instanceId, files, credits: charged, at: clock.now().toISOString() });
+    const complete = { type: 'CompleteJob', instanceId, files, credits: charged, at: clock.now().toISOString() } as const;
+    await withRetries(() => commands.handle(jobDecider, stream, complete), context.leaseMs);
   } catch (error) {
     await lease.stop();
     const reason = controller.signal.reason as StopReason | undefined;
@@ -81,8 +83,9 @@ export async function runJob(context: JobContext, claimed: JobState, stopping: A
       if (handOver()) await handBack(context, job.job_id);
       return;
     }
-    // Charged, and its files written: the job is not failed for want of its last event. The lease runs
-    // out, and the attempt that takes it over writes the same files and completes it, charging nothing twice.
+    // Charged, and its files written: the job is not failed for want of its last event, which was retried
+    // (withRetries). The lease runs out, and the attempt that takes it over writes the same files and
+    // completes it, charging nothing twice.
     if (settled) return context.onError(error);
     // The decider's holder check comes first, atomically: an attempt whose lease was taken over meanwhile
     // is refused there, and leaves the files and the reservation to the attempt that holds the job now.
@@ -103,6 +106,24 @@ export async function runJob(context: JobContext, claimed: JobState, stopping: A
   } finally {
     stopping.removeEventListener('abort', onStopping);
   }
+}
+
+/**
+ * Runs `append` again after a store error, at growing intervals that end well within the lease: a blip
+ * of the store (a dropped connection, a busy database) passes in that time, where a takeover would write
+ * every file of the job again. A refusal of the decider is final; so is a lost lease, which is also what
+ * a retry meets when the failed try had in fact been stored (the job is then no longer running).
+ */
+async function withRetries<T>(append: () => Promise<T>, leaseMs: number): Promise<T> {
+  for (const share of [1 / 150, 1 / 30, 2 / 15]) {
+    try {
+      return await append();
+    } catch (error) {
+      if (error instanceof ProblemError) throw error;
+    }
+    await delay(leaseMs * share);
+  }
+  return append();
 }
 
 const isLeaseLost = (error: unknown) => error instanceof ProblemError && error.type === JobProblems.leaseLost;

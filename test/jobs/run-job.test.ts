@@ -36,10 +36,15 @@ describe('an attempt of a job, between its steps', () => {
       progress: [],
     }) as unknown as JobState;
 
-  function context(generate: JobContext['generate'], { completeFails = false } = {}): JobContext {
+  /**
+   * `completeFails`: how many tries of CompleteJob the store fails (with a connection error); `storedAnyway`:
+   * the failed try was stored all the same (the answer was lost), so the job no longer runs under A.
+   */
+  function context(generate: JobContext['generate'], { completeFails = 0, storedAnyway = false } = {}): JobContext {
     return {
       instanceId: 'A',
-      leaseMs: 15_000,
+      // Short, so that the retries of the last event (spread over a fraction of the lease) take milliseconds.
+      leaseMs: 300,
       pollMs: 5_000,
       clock: systemClock,
       resultsDir,
@@ -55,7 +60,10 @@ describe('an attempt of a job, between its steps', () => {
         handle: async (_decider: unknown, _stream: string, command: { type: string; instanceId?: string }) => {
           calls.push(command.type);
           if (command.instanceId !== undefined && command.instanceId !== holder) throw problem(JobProblems.leaseLost, 'another instance holds the job');
-          if (command.type === 'CompleteJob' && completeFails) throw new Error('ECONNRESET');
+          if (command.type === 'CompleteJob' && completeFails-- > 0) {
+            if (storedAnyway) holder = 'nobody: succeeded';
+            throw new Error('ECONNRESET');
+          }
           return { events: [{}], state: claimed(), position: 1 };
         },
       } as unknown as JobContext['commands'],
@@ -64,12 +72,27 @@ describe('an attempt of a job, between its steps', () => {
   }
   const file = (name: string) => join(resultsDir, 'job_1', name);
 
-  it('charged and written, but not recorded as complete: nothing is failed, released or removed; the takeover completes it', async () => {
-    const rows: JobContext['generate'] = async function* () {
-      yield Buffer.from('value\r\n1\r\n');
-    };
-    await runJob(context(rows, { completeFails: true }), claimed(), new AbortController().signal, () => false);
-    expect(calls).to.deep.equal(['settle', 'CompleteJob']);
+  const oneRow: JobContext['generate'] = async function* () {
+    yield Buffer.from('value\r\n1\r\n');
+  };
+
+  it('a store blip after the settle: the last event is tried again, and the job completes in place', async () => {
+    await runJob(context(oneRow, { completeFails: 2 }), claimed(), new AbortController().signal, () => false);
+    expect(calls).to.deep.equal(['settle', 'CompleteJob', 'CompleteJob', 'CompleteJob']);
+    expect(errors).to.deep.equal([]);
+    expect(existsSync(file('t.csv'))).to.equal(true);
+  });
+
+  it('a try stored although its answer was lost: the next one is refused as not running, and that ends the attempt quietly', async () => {
+    await runJob(context(oneRow, { completeFails: 1, storedAnyway: true }), claimed(), new AbortController().signal, () => false);
+    expect(calls).to.deep.equal(['settle', 'CompleteJob', 'CompleteJob']);
+    expect(errors).to.deep.equal([]);
+    expect(existsSync(file('t.csv'))).to.equal(true);
+  });
+
+  it('charged and written, but not recorded as complete after every try: nothing is failed, released or removed; the takeover completes it', async () => {
+    await runJob(context(oneRow, { completeFails: Infinity }), claimed(), new AbortController().signal, () => false);
+    expect(calls).to.deep.equal(['settle', 'CompleteJob', 'CompleteJob', 'CompleteJob', 'CompleteJob']);
     expect(existsSync(file('t.csv'))).to.equal(true);
     expect(errors.map((error) => (error as Error).message)).to.deep.equal(['ECONNRESET']);
   });
