@@ -1,5 +1,6 @@
 import type { Rng } from '../prng.js';
 import { ibanFormatByCountry, ibanFormats, type Bank, type IbanFormat, type NationalCheck } from '../reference-data/iban-formats.js';
+import { accountCheckPasses, drawCheckedAccount } from './account-checks.js';
 import { lettersToDigits, luhnCheckDigit, mod97 } from './checksums.js';
 
 /**
@@ -40,7 +41,7 @@ function drawParts(rng: Rng, format: IbanFormat, bank: Bank): Parts {
       parts.branch = prefix + rng.chars(ALPHABETS[segment.chars], segment.length - prefix.length);
     } else if (segment.part === 'account') {
       // Account numbers are digits even where letters are allowed: that is what banks issue in practice.
-      parts.account = rng.digits(segment.length);
+      parts.account = bank.account_check ? drawCheckedAccount(rng, bank.account_check) : rng.digits(segment.length);
     }
   }
   return parts;
@@ -109,7 +110,10 @@ function italianCin(text: string): string {
   return String.fromCharCode(65 + (sum % 26));
 }
 
-/** A strict check: country format, length, structure, ISO 13616 check digits and the national check digits. */
+/**
+ * A strict check: country format, length, structure, ISO 13616 check digits, the national check digits,
+ * and the check digit inside the account number where one of the banks we list issued it.
+ */
 export function validateIban(iban: string): boolean {
   const country = iban.slice(0, 2);
   const format = ibanFormatByCountry.get(country);
@@ -123,9 +127,10 @@ export function validateIban(iban: string): boolean {
     if (![...value].every((char) => ALPHABETS[segment.chars].includes(char))) return false;
     segments[segment.part] = value;
   }
-  if (!format.national_check) return true;
   const parts = { bank: segments.bank ?? '', branch: segments.branch ?? '', account: segments.account ?? '' };
-  return nationalCheck(format.national_check, parts) === segments.check;
+  if (format.national_check && nationalCheck(format.national_check, parts) !== segments.check) return false;
+  const accountCheck = format.banks.find((bank) => bank.bank_code === parts.bank)?.account_check;
+  return !accountCheck || accountCheckPasses(parts.account, accountCheck);
 }
 
 type BbanSegmentPart = IbanFormat['bban'][number]['part'];

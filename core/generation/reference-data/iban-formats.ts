@@ -1,7 +1,8 @@
 /**
  * IBAN formats per country (ISO 13616 registry: length and BBAN structure) and a few real banks of each
  * country with their BIC and national bank code, so that an account's IBAN and BIC name the same bank.
- * `national_check` names the country's own BBAN check-digit scheme, computed in realism/iban.ts.
+ * `national_check` names the country's own BBAN check-digit scheme, computed in realism/iban.ts; a bank's
+ * `account_check` the scheme of the check digit inside its account numbers (Germany's differ by bank).
  * Segment characters: `n` digits, `a` upper-case letters, `c` digits or letters.
  */
 export interface BbanSegment {
@@ -16,7 +17,12 @@ export interface Bank {
   bank_code: string;
   /** Leading digits of the bank's branch (sort) codes, where they identify the bank. */
   branch_prefix?: string;
+  /** The check-digit scheme of the bank's account numbers, where they carry one (realism/account-checks.ts). */
+  account_check?: AccountCheck;
 }
+
+/** Germany's Bundesbank methods by their code (13, 24, 63, C1), and the Dutch eleven test. */
+export type AccountCheck = 'de-13' | 'de-24' | 'de-63' | 'de-c1' | 'nl-11';
 
 export type NationalCheck = 'be' | 'es' | 'fi' | 'fr' | 'it' | 'no' | 'pl' | 'pt';
 
@@ -59,10 +65,10 @@ export const ibanFormats: readonly IbanFormat[] = [
   {
     country: 'DE', length: 22, bban: [seg('bank', 8), seg('account', 10)],
     banks: [
-      { name: 'Deutsche Bank', bic: 'DEUTDEFF', bank_code: '50070010' },
-      { name: 'Commerzbank', bic: 'COBADEFF', bank_code: '50040000' },
-      { name: 'Postbank', bic: 'PBNKDEFF', bank_code: '10010010' },
-      { name: 'ING-DiBa', bic: 'INGDDEFF', bank_code: '50010517' },
+      { name: 'Deutsche Bank', bic: 'DEUTDEFF', bank_code: '50070010', account_check: 'de-63' },
+      { name: 'Commerzbank', bic: 'COBADEFF', bank_code: '50040000', account_check: 'de-13' },
+      { name: 'Postbank', bic: 'PBNKDEFF', bank_code: '10010010', account_check: 'de-24' },
+      { name: 'ING-DiBa', bic: 'INGDDEFF', bank_code: '50010517', account_check: 'de-c1' },
     ],
   },
   {
@@ -118,9 +124,9 @@ export const ibanFormats: readonly IbanFormat[] = [
   {
     country: 'NL', length: 18, bban: [seg('bank', 4, 'a'), seg('account', 10)],
     banks: [
-      { name: 'ING Bank', bic: 'INGBNL2A', bank_code: 'INGB' },
-      { name: 'ABN AMRO Bank', bic: 'ABNANL2A', bank_code: 'ABNA' },
-      { name: 'Rabobank', bic: 'RABONL2U', bank_code: 'RABO' },
+      { name: 'ING Bank', bic: 'INGBNL2A', bank_code: 'INGB', account_check: 'nl-11' },
+      { name: 'ABN AMRO Bank', bic: 'ABNANL2A', bank_code: 'ABNA', account_check: 'nl-11' },
+      { name: 'Rabobank', bic: 'RABONL2U', bank_code: 'RABO', account_check: 'nl-11' },
     ],
   },
   {
