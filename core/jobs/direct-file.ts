@@ -22,8 +22,8 @@ import { Writable } from 'node:stream';
  * buffered stream.
  */
 export async function openResultFile(path: string, { direct = true }: { direct?: boolean } = {}): Promise<Writable> {
-  const handle = direct && constants.O_DIRECT !== undefined ? await openDirect(path) : null;
-  return handle ? new DirectFile(handle) : createWriteStream(path, { flush: true });
+  const opened = direct && constants.O_DIRECT !== undefined ? await openDirect(path) : null;
+  return opened ? new DirectFile(opened.handle, opened.staging) : createWriteStream(path, { flush: true });
 }
 
 /** Bytes of one direct write's alignment: the largest logical block size in use (4096, or 512). */
@@ -32,17 +32,21 @@ const BLOCK = 4096;
 const HALF = 4 << 20;
 const WASM_PAGE = 65_536;
 
-/** The file opened for direct I/O, once a first aligned write succeeded; null where it did not. */
-async function openDirect(path: string): Promise<FileHandle | null> {
+/** The file opened for direct I/O and its staging memory, once a first aligned write from it succeeded; null where it did not. */
+async function openDirect(path: string): Promise<{ handle: FileHandle; staging: Uint8Array } | null> {
   let handle: FileHandle | null = null;
   try {
+    // Before the file: memory refused (a limit on the address space, each WebAssembly memory reserving
+    // gigabytes of it) is one more reason to write through the page cache, not a file left open.
+    const staging = stagingMemory(2 * HALF);
     handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_DIRECT, 0o666);
-    await handle.write(stagingMemory(BLOCK), 0, BLOCK, 0);
+    await handle.write(staging, 0, BLOCK, 0);
     await handle.truncate(0);
-    return handle;
+    return { handle, staging };
   } catch {
-    // tmpfs refuses O_DIRECT at open, a device may refuse the write (or fail it, as a full one would): the
-    // buffered stream opens the file again and meets any real failure on its own first write.
+    // Some file systems refuse O_DIRECT at open (tmpfs before Linux 6.6), a device may refuse the write (or
+    // fail it, as a full one would): the buffered stream opens the file again and meets any real failure
+    // on its own first write.
     await handle?.close().catch(() => undefined);
     return null;
   }
@@ -65,11 +69,10 @@ class DirectFile extends Writable {
   /** Where the current half's bytes go in the file. */
   #position = 0;
 
-  constructor(handle: FileHandle) {
+  constructor(handle: FileHandle, staging: Uint8Array) {
     super();
     this.#handle = handle;
-    const memory = stagingMemory(2 * HALF);
-    this.#halves = [memory.subarray(0, HALF), memory.subarray(HALF)];
+    this.#halves = [staging.subarray(0, HALF), staging.subarray(HALF)];
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {

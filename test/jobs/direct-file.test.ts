@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, statfsSync, WriteStream } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, rmSync, statfsSync, WriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { openResultFile } from '../../core/jobs/direct-file.js';
 import { tempDir } from './support/instance.js';
 
 const MiB = 1 << 20;
-/** tmpfs has no direct I/O: a result file there is written through the page cache. */
+/** tmpfs had no direct I/O before Linux 6.6: a result file there may be written through the page cache. */
 const TMPFS_MAGIC = 0x01021994;
 type Write = (...args: unknown[]) => Promise<unknown>;
 
@@ -122,6 +122,37 @@ describe('result files written around the page cache', () => {
       await writeAll(stream, chunks);
       expect(readFileSync(path).equals(Buffer.concat(chunks))).to.equal(true);
     });
+  });
+
+  it('staging memory refused (an address-space limit) writes through the page cache and leaves no file open', async function () {
+    if (process.platform !== 'linux' || statfsSync(tmpdir()).type === TMPFS_MAGIC) this.skip();
+    const webAssembly = (globalThis as unknown as { WebAssembly: { Memory: new (size: { initial: number }) => unknown } }).WebAssembly;
+    const Memory = webAssembly.Memory;
+    // A page or so is granted, the megabytes of a staging buffer are not: as under a limit already near.
+    webAssembly.Memory = function (size: { initial: number }) {
+      if (size.initial > 1) throw new RangeError('WebAssembly.Memory(): could not allocate memory');
+      return new Memory(size);
+    } as unknown as typeof Memory;
+    try {
+      // A copy of the module of its own, which takes the Memory it finds now.
+      const specifier = '../../core/jobs/direct-file.js?memory-refused';
+      const { openResultFile: openRefused } = (await import(specifier)) as typeof import('../../core/jobs/direct-file.js');
+      const path = join(directory(), 'table.csv');
+      const openOnFile = () => readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === path;
+        } catch {
+          return false; // closed since it was listed
+        }
+      });
+      const stream = await openRefused(path);
+      expect(stream).to.be.instanceOf(WriteStream);
+      await writeAll(stream, [Buffer.from('id\n')]);
+      expect(readFileSync(path, 'utf8')).to.equal('id\n');
+      expect(openOnFile()).to.deep.equal([]);
+    } finally {
+      webAssembly.Memory = Memory;
+    }
   });
 
   it('a device that refuses the probing write is written through the page cache, and its own error fails the stream (/dev/full: ENOSPC)', async () => {
