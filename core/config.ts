@@ -31,26 +31,39 @@ export interface Config {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const dataDir = resolve(overrides.dataDir ?? env.FINSYNTH_DATA_DIR ?? './data');
+  const setting = settingsOf(env);
+  const dataDir = resolve(overrides.dataDir ?? setting('FINSYNTH_DATA_DIR') ?? './data');
   const config: Config = {
-    port: Number(env.PORT ?? 3000),
+    port: Number(setting('PORT') ?? 3000),
     dataDir,
-    postgresUrl: env.FINSYNTH_POSTGRES_URL || undefined,
-    kurrentdbUrl: env.FINSYNTH_KURRENTDB_URL || undefined,
-    redisUrl: env.FINSYNTH_REDIS_URL || undefined,
-    keyPrefix: env.FINSYNTH_KEY_PREFIX ?? 'svc',
-    errorTypeBase: (env.FINSYNTH_ERROR_TYPE_BASE ?? 'https://errors.finsynth.dev').replace(/\/+$/, ''),
-    poolSize: Number(env.FINSYNTH_POOL_SIZE ?? availableParallelism()),
-    packs: (env.FINSYNTH_PACKS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
-    resultsDir: resolve(env.FINSYNTH_RESULTS_DIR ?? resolve(dataDir, 'results')),
-    resultsRetentionMs: Number(env.FINSYNTH_RESULTS_RETENTION_HOURS ?? 24 * 7) * 3_600_000,
-    jobLeaseMs: Number(env.FINSYNTH_JOB_LEASE_MS ?? 15_000),
-    jobsPerInstance: Number(env.FINSYNTH_JOBS_PER_INSTANCE ?? 2),
-    logLevel: env.FINSYNTH_LOG_LEVEL ?? 'info',
+    postgresUrl: setting('FINSYNTH_POSTGRES_URL'),
+    kurrentdbUrl: setting('FINSYNTH_KURRENTDB_URL'),
+    redisUrl: setting('FINSYNTH_REDIS_URL'),
+    keyPrefix: setting('FINSYNTH_KEY_PREFIX') ?? 'svc',
+    errorTypeBase: (setting('FINSYNTH_ERROR_TYPE_BASE') ?? 'https://errors.finsynth.dev').replace(/\/+$/, ''),
+    poolSize: Number(setting('FINSYNTH_POOL_SIZE') ?? availableParallelism()),
+    packs: (setting('FINSYNTH_PACKS') ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
+    resultsDir: resolve(setting('FINSYNTH_RESULTS_DIR') ?? resolve(dataDir, 'results')),
+    resultsRetentionMs: Number(setting('FINSYNTH_RESULTS_RETENTION_HOURS') ?? 24 * 7) * 3_600_000,
+    jobLeaseMs: Number(setting('FINSYNTH_JOB_LEASE_MS') ?? 15_000),
+    jobsPerInstance: Number(setting('FINSYNTH_JOBS_PER_INSTANCE') ?? 2),
+    logLevel: setting('FINSYNTH_LOG_LEVEL') ?? 'info',
     ...overrides,
   };
   checkConfig(config);
   return config;
+}
+
+/**
+ * A variable set to nothing (`PORT=` in an env file or a compose file, the usual way to clear one) is
+ * unset: its default holds. Read as a value, an empty PORT served on a random port and an empty data
+ * directory put the store in the working directory.
+ */
+function settingsOf(env: NodeJS.ProcessEnv): (name: string) => string | undefined {
+  return (name) => {
+    const value = env[name]?.trim();
+    return value ? value : undefined;
+  };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

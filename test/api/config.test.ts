@@ -8,6 +8,13 @@ describe('configuration from the environment', () => {
     expect(config).to.include({ port: 8080, keyPrefix: 'acme', errorTypeBase: 'https://errors.example.com', redisUrl: 'redis://r:6379' });
   });
 
+  it('takes a variable set to nothing as unset: its default holds', () => {
+    const empty = { PORT: '', FINSYNTH_DATA_DIR: ' ', FINSYNTH_POOL_SIZE: '', FINSYNTH_KEY_PREFIX: '', FINSYNTH_LOG_LEVEL: '', FINSYNTH_POSTGRES_URL: '', FINSYNTH_RESULTS_DIR: '' };
+    const config = loadConfig(empty);
+    const defaults = loadConfig({});
+    expect(config).to.include({ port: 3000, dataDir: defaults.dataDir, poolSize: defaults.poolSize, keyPrefix: 'svc', logLevel: 'info', resultsDir: defaults.resultsDir, postgresUrl: undefined });
+  });
+
   it('refuses a mistyped variable, naming it', () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ PORT: 'eighty' }, /PORT/],
