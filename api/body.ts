@@ -30,9 +30,15 @@ export async function readBody(ctx: ApiContext, route: RouteDefinition<unknown, 
   const spec = route.body;
   if (!spec) return { mediaType: undefined, value: undefined };
   const supported = Object.keys(spec.content);
-  const mediaType = ctx.request.type || undefined;
+  // Media types are case-insensitive (RFC 9110 8.3.1); Koa gives the header's text before any `;` as sent.
+  const mediaType = ctx.request.type.trim().toLowerCase() || undefined;
   const hasBody = ctx.request.length > 0 || ctx.get('Transfer-Encoding') !== '';
   if (!hasBody && !mediaType && spec.required === false) return { mediaType: undefined, value: undefined };
+  const coding = ctx.get('Content-Encoding').trim().toLowerCase();
+  if (coding !== '' && coding !== 'identity') {
+    // Its bytes would otherwise be read as text, and fail as a malformed body that the client sent well-formed.
+    throw problem(HttpProblems.unsupportedMediaType, `bodies are read without a content coding, not ${coding}; send it uncompressed`, { supported }, { 'Accept-Encoding': 'identity' });
+  }
   if (!mediaType || !supported.includes(mediaType)) {
     throw problem(
       HttpProblems.unsupportedMediaType,

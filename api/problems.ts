@@ -48,7 +48,7 @@ export const HttpProblems = {
     slug: 'unsupported-media-type',
     title: 'Unsupported Media Type',
     status: 415,
-    description: 'The Content-Type is missing or not one the operation reads (`supported` lists them); bodies are UTF-8.',
+    description: 'The Content-Type is missing or not one the operation reads (`supported` lists them), or the body has a Content-Encoding (`Accept-Encoding: identity`): bodies are UTF-8, uncompressed.',
   }),
   malformedJson: defineProblem({
     slug: 'malformed-json',

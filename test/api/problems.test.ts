@@ -69,6 +69,24 @@ describe('problem details on every path', () => {
     expect(wrong.body.supported).to.deep.equal(['application/json']);
   });
 
+  it('reads a media type written in any case and with spaces before its parameters (RFC 9110: case-insensitive)', async () => {
+    for (const contentType of ['Application/JSON', 'APPLICATION/JSON; charset=UTF-8', 'application/json ; charset=utf-8']) {
+      const response = await request(app, 'POST', '/v1/keys', { key: account.live, body: '{"name": "cased"}', headers: { 'content-type': contentType } });
+      expect(response.status, `${contentType}: ${response.text}`).to.equal(201);
+    }
+    const yaml = await request(app, 'POST', '/v1/configs/raw', { key: account.test, body: 'version: 1\nsector: cards\ntables: [{name: cardholders, rows: 5}]\n', headers: { 'content-type': 'Application/YAML' } });
+    expect(yaml.status, yaml.text).to.equal(200);
+  });
+
+  it('answers a compressed body with 415 and Accept-Encoding, rather than reading its bytes as text', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const response = await request(app, 'POST', '/v1/keys', { key: account.live, body: gzipSync('{"name": "zipped"}'), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    expectProblem(response, 415, 'unsupported-media-type', '/v1/keys');
+    expect(response.headers.get('accept-encoding')).to.equal('identity');
+    const identity = await request(app, 'POST', '/v1/keys', { key: account.live, body: '{"name": "plain"}', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' } });
+    expect(identity.status, identity.text).to.equal(201);
+  });
+
   it('answers a 10 MB body with 413, without reading it', async () => {
     const body = `{"name": "${'x'.repeat(10 * 1024 * 1024)}"}`;
     const response = await request(app, 'POST', '/v1/keys', { key: account.live, body, headers: { 'content-type': 'application/json' } });
