@@ -32,9 +32,9 @@ const headerRefs = Object.fromEntries(Object.keys(commonHeaders).map((name) => [
 
 /** The problems the shared pipeline can raise on a route, beyond those the route lists itself. */
 function pipelineProblems(route: AnyRoute): ProblemType[] {
-  const problems: ProblemType[] = [Problems.internal];
+  // Every operation refuses query parameters it does not take, also one that takes none.
+  const problems: ProblemType[] = [Problems.internal, Problems.validation];
   if (route.scope !== null) problems.push(HttpProblems.unauthorized, HttpProblems.forbidden, HttpProblems.rateLimited);
-  if (route.params || route.query || route.body) problems.push(Problems.validation);
   if (route.body) problems.push(HttpProblems.payloadTooLarge, HttpProblems.unsupportedMediaType, HttpProblems.malformedJson, HttpProblems.invalidEncoding, HttpProblems.nestingTooDeep, HttpProblems.reservedMember, HttpProblems.invalidText);
   if (isIdempotent(route)) {
     problems.push(HttpProblems.invalidIdempotencyKey, IdempotencyInFlight, IdempotencyKeyReused, IdempotentResponseNotKept);

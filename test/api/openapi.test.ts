@@ -98,4 +98,15 @@ describe('the OpenAPI document', () => {
       }
     }
   });
+
+  it('documents the 400 that every operation answers to a query parameter it does not take', async () => {
+    const checker = new ResponseChecker(document);
+    const operations = Object.entries(document.paths as Record<string, Record<string, any>>).filter(([path, operations]) => !path.includes('{') && operations.get);
+    for (const [path] of operations) {
+      const response = await request(app, 'GET', `${path}?colour=red`, { key: account.test });
+      expect(response.status, path).to.equal(400);
+      expect(response.body.type, path).to.equal('https://errors.finsynth.dev/validation-failed');
+      checker.check('GET', path, response);
+    }
+  });
 });
