@@ -92,6 +92,10 @@ async function syncDirectory(directory: string): Promise<void> {
   const handle = await open(directory, 'r');
   try {
     await handle.sync();
+  } catch (error) {
+    // A file system that cannot flush a directory (some network ones, as a fleet's shared directory may
+    // be) makes the rename as durable as it makes it: no reason to fail the job.
+    if (!['EINVAL', 'ENOTSUP'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
   } finally {
     await handle.close();
   }

@@ -1,18 +1,17 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, readlinkSync, rmSync, statfsSync, WriteStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { openResultFile } from '../../core/jobs/direct-file.js';
+import { withFileHandleMethod, type FileHandleMethod } from './support/file-handle.js';
 import { tempDir } from './support/instance.js';
 
 const MiB = 1 << 20;
 /** tmpfs had no direct I/O before Linux 6.6: a result file there may be written through the page cache. */
 const TMPFS_MAGIC = 0x01021994;
-type Write = (...args: unknown[]) => Promise<unknown>;
 
 /** Writes each chunk once the last is taken, as writeResultFile does, and ends the file. */
 async function writeAll(stream: Writable, chunks: Uint8Array[]): Promise<void> {
@@ -71,28 +70,14 @@ describe('result files written around the page cache', () => {
     expect(readFileSync(path).equals(shorter)).to.equal(true);
   });
 
-  /** Runs `body` with every FileHandle write going through `replace`, given the original write. */
-  async function withFileHandleWrite(replace: (write: Write) => Write, body: () => Promise<void>): Promise<void> {
-    const probe = await open(join(directory(), 'probe'), 'w');
-    const prototype = Object.getPrototypeOf(probe) as { write: Write };
-    await probe.close();
-    const write = prototype.write;
-    prototype.write = replace(write);
-    try {
-      await body();
-    } finally {
-      prototype.write = write;
-    }
-  }
-
   it('direct: a write that fails past the start (EIO) fails the stream and closes the file', async function () {
     if (process.platform !== 'linux' || statfsSync(tmpdir()).type === TMPFS_MAGIC) this.skip();
     // The probing write at the start succeeds; the device then fails, as a dying disk would.
-    const failing = (write: Write): Write =>
-      function (this: unknown, ...args: unknown[]) {
+    const failing = (write: FileHandleMethod): FileHandleMethod =>
+      function (this: { fd: number }, ...args: unknown[]) {
         return (args[3] as number) > 0 ? Promise.reject(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' })) : write.apply(this, args);
       };
-    await withFileHandleWrite(failing, async () => {
+    await withFileHandleMethod('write', failing, async () => {
       const stream = await openResultFile(join(directory(), 'table.csv'));
       expect(stream).to.not.be.instanceOf(WriteStream);
       const error = await writeAll(stream, [randomBytes(5 * MiB), randomBytes(5 * MiB), randomBytes(5 * MiB)]).then(
@@ -108,13 +93,13 @@ describe('result files written around the page cache', () => {
   it('direct: a short write (a device filling up writes part of what it was given) is carried on, not left as a hole', async function () {
     if (process.platform !== 'linux' || statfsSync(tmpdir()).type === TMPFS_MAGIC) this.skip();
     // Every write of more than a block writes only the first half of it, in whole blocks, as write(2) may.
-    const short = (write: Write): Write =>
-      function (this: unknown, ...args: unknown[]) {
+    const short = (write: FileHandleMethod): FileHandleMethod =>
+      function (this: { fd: number }, ...args: unknown[]) {
         const [buffer, offset, length, position] = args as [Uint8Array, number, number, number];
         const half = length > 4096 ? Math.floor(length / 2 / 4096) * 4096 : length;
         return write.call(this, buffer, offset, half, position);
       };
-    await withFileHandleWrite(short, async () => {
+    await withFileHandleMethod('write', short, async () => {
       const path = join(directory(), 'table.csv');
       const chunks = [randomBytes(5 * MiB + 3), randomBytes(4097)];
       const stream = await openResultFile(path);
