@@ -59,7 +59,7 @@ const tierChangeSchema = {
   properties: {
     change: { enum: ['upgraded', 'downgrade_scheduled', 'downgrade_cancelled', 'unchanged'] },
     effective_at: { ...time, description: 'Now for an upgrade; the end of the period for a downgrade.' },
-    credits_granted: { type: 'integer', description: 'Upgrade: the allowance difference, prorated for the rest of the period; granted once its fee is paid.' },
+    credits_granted: { type: 'integer', description: 'Upgrade: the allowance difference, prorated for the rest of the period; granted once its fee is paid (0 until then), or at once for an invoiced account, whose fee goes on its invoice.' },
     amount: { type: 'integer', description: 'Billed now, minor units: the price difference, prorated.' },
     currency: { type: 'string' },
     payment: {
@@ -71,7 +71,7 @@ const tierChangeSchema = {
           properties: { status: { enum: ['paid', 'declined', 'unavailable'] }, payment_id: { type: ['string', 'null'] }, decline_code: { type: ['string', 'null'] } },
         },
       ],
-      description: 'The charge of `amount` to the payment method on file; null when nothing was charged. `unavailable`: the provider did not answer, the billing run charges it again.',
+      description: 'The charge of `amount` to the payment method on file; null when nothing was charged (nothing to pay, or an invoiced account: its fee goes on its invoice). `unavailable`: the provider did not answer, the billing run charges it again.',
     },
     message: { type: 'string' },
     subscription: subscriptionSchema,
@@ -183,7 +183,7 @@ export const billingRoutes: RouteGroup = {
       operationId: 'changeTier',
       summary: 'Change tier',
       description:
-        'An upgrade takes effect now: the price difference, prorated for the rest of the period, is charged to the payment method on file (or to `payment_token`, which becomes it), and the allowance difference, prorated the same way, is granted once it is paid. A paid upgrade with no payment method is 402 `payment-method-required`. A downgrade takes effect at the end of the period; asking for the current tier cancels a scheduled downgrade. The answer says which. Live keys only; honours Idempotency-Key.',
+        'An upgrade takes effect now: the price difference, prorated for the rest of the period, is charged to the payment method on file (or to `payment_token`, which becomes it), and the allowance difference, prorated the same way, is granted once it is paid. A paid upgrade with no payment method is 402 `payment-method-required`. An invoiced account (opened by `finsynth accounts create`, and `acc_local`) is charged nothing here: its fee goes on its invoice, the allowance difference is granted at once, and no payment method is needed. A downgrade takes effect at the end of the period; asking for the current tier cancels a scheduled downgrade. The answer says which. Live keys only; honours Idempotency-Key.',
       scope: 'billing:write',
       body: { content: { 'application/json': { type: 'object', required: ['tier'], additionalProperties: false, properties: { tier, payment_token: paymentToken } } } },
       responses: { 200: { description: 'What changed, and when.', content: { 'application/json': tierChangeSchema } } },

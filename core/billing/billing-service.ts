@@ -51,12 +51,15 @@ export interface TierChangeAnswer {
   change: TierChange;
   /** When the change takes effect: now for an upgrade, the end of the period for a downgrade. */
   effective_at: string;
-  /** Credits granted now: the allowance difference prorated for the rest of the period, once its fee is paid (upgrades only). */
+  /**
+   * Credits granted now (upgrades only): the allowance difference prorated for the rest of the period,
+   * once its fee is paid; an invoiced account's at once, its fee going on the invoice.
+   */
   credits_granted: number;
   /** Billed now (minor units): the price difference prorated for the rest of the period (upgrades only). */
   amount: number;
   currency: string;
-  /** The charge of that amount; null when nothing was charged. */
+  /** The charge of that amount; null when nothing was charged (an invoiced account's fee is not charged here). */
   payment: FeePayment | null;
   /** The same, in a sentence for people. */
   message: string;
@@ -203,12 +206,15 @@ function describeChange(
   const none = { credits_granted: 0, amount: 0, currency, payment: null };
   switch (event?.type) {
     case 'SubscriptionUpgraded': {
-      const { to_tier, credits, amount, period_start, period_end } = event.data;
+      const { to_tier, credits, amount, currency: billedIn, period_start, period_end, charged } = event.data;
       const charge = collected.get(upgradeFeeReference(period_start, to_tier));
       const payment = charge ? feePayment(charge) : null;
-      const paid = amount === 0 || payment?.status === 'paid';
-      const upgraded = { change: 'upgraded' as const, effective_at: at, credits_granted: paid ? credits : 0, amount, currency: event.data.currency, payment };
-      if (paid) return { ...upgraded, message: `Upgraded to ${to_tier} now; ${credits} credits granted for the rest of the period, which ends ${period_end}.` };
+      // An invoiced account's fee is not charged here (`charged: false`): its credits came with the upgrade.
+      const granted = !charged || amount === 0 || payment?.status === 'paid';
+      const upgraded = { change: 'upgraded' as const, effective_at: at, credits_granted: granted ? credits : 0, amount, currency: billedIn, payment };
+      const done = `Upgraded to ${to_tier} now; ${credits} credits granted for the rest of the period, which ends ${period_end}.`;
+      if (!charged && amount > 0) return { ...upgraded, message: `${done} Its prorated fee, ${amount} (minor units of ${billedIn}), goes on the account's invoice: nothing is charged here.` };
+      if (granted) return { ...upgraded, message: done };
       const why = charge && charge.outcome !== 'approved' ? charge.message : 'The payment is pending.';
       return {
         ...upgraded,

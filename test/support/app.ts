@@ -6,7 +6,7 @@ import { loadConfig, type Config } from '../../core/config.js';
 import type { Clock } from '../../core/clock.js';
 import { createServices, type ServiceOverrides, type Services } from '../../core/services.js';
 import { createAccount } from '../../core/accounts/create-account.js';
-import type { Tier } from '../../core/domain/account/profile.js';
+import type { Billing, Tier } from '../../core/domain/account/profile.js';
 import { createApp, type App } from '../../api/app.js';
 import type { RouteGroup } from '../../api/route.js';
 import type { Logger } from 'pino';
@@ -65,10 +65,11 @@ export interface TestAccount {
 
 /**
  * Opens an account as the operator does (`finsynth accounts create`), and waits until the instance's
- * projections know its keys. Scale tier by default, so that ordinary tests never meet the rate limit.
+ * projections know its keys. Scale tier by default, so that ordinary tests never meet the rate limit;
+ * billed by card unless `billing` says `invoice` (as `finsynth accounts create` opens them).
  */
-export async function openAccount(testApp: Pick<TestApp, 'services'>, options: { tier?: Tier; credits?: number } = {}): Promise<TestAccount> {
-  const created = await createAccount(testApp.services, { tier: options.tier ?? 'scale', credits: options.credits });
+export async function openAccount(testApp: Pick<TestApp, 'services'>, options: { tier?: Tier; credits?: number; billing?: Billing } = {}): Promise<TestAccount> {
+  const created = await createAccount(testApp.services, { tier: options.tier ?? 'scale', credits: options.credits, billing: options.billing });
   await testApp.services.projections.waitFor(created.position);
   return { accountId: created.account_id, live: created.keys.live, test: created.keys.test };
 }
