@@ -2,18 +2,36 @@ import { expect } from 'chai';
 import { projections } from '../../projections/index.js';
 import { ProjectionRunner } from '../../projections/runner.js';
 import { MemorySnapshotStore } from '../../projections/snapshot-store.js';
-import { openAccount, request, startTestApp, type TestApp } from '../support/app.js';
+import { systemClock } from '../../core/clock.js';
+import { openAccount, request, type TestAccount, type TestApp } from '../support/app.js';
+import { startBillingInstance } from '../billing/billing-instance.js';
 
 /** Every read model serialized as its projection serializes it for snapshots. */
 function readModels(runner: ProjectionRunner): Record<string, string> {
   return Object.fromEntries(projections.map((projection) => [projection.name, JSON.stringify(projection.toJSON(runner.state(projection.name)))]));
 }
 
+const config = { version: 1, sector: 'cards', seed: 1, tables: [{ name: 'cards', rows: 100 }] };
+
 describe('rebuilding the read models', () => {
   let app: TestApp;
 
+  /** Saved documents of every state a replay must rebuild: one updated, one deleted, in both modes. */
+  async function saveUpdateAndDelete(account: TestAccount, path: string, member: 'config' | 'overlay', [content, changed]: [object, object]) {
+    for (const key of [account.live, account.test]) {
+      const saved = await Promise.all(['kept', 'dropped'].map((name) => request(app, 'POST', path, { key, body: { name, [member]: content } })));
+      const [kept, dropped] = saved.map((response) => {
+        expect(response.status, JSON.stringify(response.body)).to.equal(201);
+        return response.body.id as string;
+      });
+      expect((await request(app, 'POST', `${path}/${kept}`, { key, body: { name: 'renamed', [member]: changed } })).status).to.equal(200);
+      expect((await request(app, 'DELETE', `${path}/${dropped}`, { key })).status).to.equal(200);
+    }
+  }
+
   before(async () => {
-    app = await startTestApp();
+    // Rate limits lifted: a free account's 5 requests a second would refuse its saved documents.
+    app = await startBillingInstance({ clock: systemClock });
     const accounts = await Promise.all([openAccount(app, { tier: 'developer', credits: 500 }), openAccount(app, { tier: 'free', credits: 40 })]);
     const { credits } = app.services;
     for (const [index, account] of accounts.entries()) {
@@ -27,6 +45,8 @@ describe('rebuilding the read models', () => {
       await request(app, 'POST', '/v1/billing/credits', { key: account.live, body: { pack: 'small', payment_token: index ? 'tok_chargeDeclined' : 'tok_visa' } });
       await request(app, 'POST', '/v1/billing/subscription', { key: account.live, body: { tier: 'team' } });
       await request(app, 'POST', '/v1/keys', { key: account.live, body: { name: 'ci', scopes: ['usage:read'] } });
+      await saveUpdateAndDelete(account, '/v1/configs', 'config', [config, { ...config, seed: 2 }]);
+      await saveUpdateAndDelete(account, '/v1/overlays', 'overlay', [{ seed: null }, { tables: [{ name: 'cards', rows: 500 }] }]);
     }
     await app.services.projections.waitFor(await app.services.store.headPosition());
   });
@@ -37,6 +57,12 @@ describe('rebuilding the read models', () => {
     expect(JSON.parse(live.ledger!)).to.not.deep.equal({});
     expect(JSON.parse(live.usage!)).to.not.deep.equal({});
     expect(JSON.parse(live.billing!)).to.not.deep.equal({});
+    for (const documents of [live.configs!, live.overlays!]) {
+      const views = Object.values(JSON.parse(documents).documents) as { version: number; deleted_at: string | null }[];
+      expect(views).to.have.length(8);
+      expect(views.filter((view) => view.version === 2)).to.have.length(4);
+      expect(views.filter((view) => view.deleted_at !== null)).to.have.length(4);
+    }
 
     await app.services.projections.rebuild();
     expect(readModels(app.services.projections)).to.deep.equal(live);
