@@ -5,9 +5,11 @@ import { buildPlan, type PackSource, type Plan, type PlanRequest } from '../gene
 import { ProblemError } from '../problems.js';
 import { GenerationPool } from '../generation/pool.js';
 import { dataTypeByName } from '../generation/types/index.js';
+import { bicCountry, validateBic } from '../generation/realism/bic.js';
 import { validateIban } from '../generation/realism/iban.js';
 import { validateIsin } from '../generation/realism/isin.js';
 import { validatePan } from '../generation/realism/pan.js';
+import type { CardNetwork } from '../generation/reference-data/card-networks.js';
 import { countryByCode } from '../generation/reference-data/countries.js';
 import { currencyByCode } from '../generation/reference-data/currencies.js';
 import { merchantCategoryByCode } from '../generation/reference-data/merchant-categories.js';
@@ -25,7 +27,8 @@ import type { PackDefinition } from './sdk.js';
  * - every table generates, in NDJSON, CSV and JSON (the JSON output parses as one array);
  * - rows carry exactly the declared columns, in order, with values of the declared types, null only
  *   where the column is nullable, and unique keys; IBANs, card numbers, ISINs, BICs, currencies,
- *   countries and MCCs valid by their standards;
+ *   countries and MCCs valid by their standards; a BIC of its row's IBAN's country (`iban_column`), a
+ *   card number of its row's network (`network_column`);
  * - every reference resolves to a key of the referenced table;
  * - the same seed gives the same bytes with 1 and with 4 workers.
  */
@@ -52,10 +55,15 @@ const STANDARD_CHECKS: Record<string, (value: string) => boolean> = {
   iban: validateIban,
   pan: (value) => validatePan(value),
   isin: validateIsin,
-  bic: (value) => /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(value),
+  bic: validateBic,
   currency: (value) => currencyByCode.has(value),
   country: (value) => countryByCode.has(value),
   mcc: (value) => merchantCategoryByCode.has(value),
+};
+/** What a value promises about another column of its row: the BIC of the IBAN's country, a card number of the row's network. */
+const ROW_RELATIONS: Record<string, { column: string; holds: (value: string, other: string) => boolean; broken: string }> = {
+  bic: { column: 'iban_column', holds: (bic, iban) => bicCountry(bic) === iban.slice(0, 2), broken: 'is not of the country of' },
+  pan: { column: 'network_column', holds: (pan, network) => validatePan(pan, network as CardNetwork['name']), broken: 'is not a card number of' },
 };
 const FORMAT_PATTERNS: Record<string, RegExp> = {
   date: /^\d{4}-\d{2}-\d{2}$/,
@@ -177,6 +185,11 @@ function checkRows(pack: PackDefinition, table: string, rows: Record<string, unk
       if (column.type === 'enum' && !(column.values as string[]).includes(String(value))) fail(`${at}, column "${name}": ${JSON.stringify(value)} is not one of its values`);
       const standard = STANDARD_CHECKS[column.type];
       if (standard && !standard(String(value))) fail(`${at}, column "${name}": ${JSON.stringify(value)} is not a valid ${column.type}`);
+      const relation = ROW_RELATIONS[column.type];
+      const related = relation && column[relation.column] !== undefined ? row[String(column[relation.column])] : null;
+      if (related !== null && related !== undefined && !relation.holds(String(value), String(related))) {
+        fail(`${at}, column "${name}": ${JSON.stringify(value)} ${relation.broken} "${String(column[relation.column])}" (${String(related)})`);
+      }
       if (column.type === 'id') {
         if (seen.has(String(value))) fail(`${at}, column "${name}": key ${String(value)} repeats`);
         seen.add(String(value));

@@ -15,6 +15,19 @@ describe('the pack test kit', function () {
     expect((error as Error).message).to.equal('pack check failed: table "accounts", row 7, column "iban": "DE00500700100000000000" is not a valid iban');
   });
 
+  it("fails a pack whose BIC is not of its row's IBAN's country, or whose card number is not of its row's network", async () => {
+    const failure = (fixture: string) =>
+      checkPack(fileURLToPath(new URL(`./fixtures/${fixture}`, import.meta.url)), { rows: 20 }).then(
+        () => expect.fail('the kit should refuse the pack'),
+        (caught: Error) => caught,
+      );
+    const bic = await failure('bic-of-another-country');
+    expect(bic).to.be.instanceOf(AssertionError);
+    expect(bic.message).to.match(/^pack check failed: table "accounts", row 5, column "bic": "BNPAFRPP" is not of the country of "iban" \(DE\d{20}\)$/);
+    const pan = await failure('pan-of-another-network');
+    expect(pan.message).to.equal('pack check failed: table "cards", row 3, column "pan": "5555555555554444" is not a card number of "network" (visa)');
+  });
+
   it('fails a pack that its manifest refuses, with the loader\'s reasons', async () => {
     const error = await checkPack(fileURLToPath(new URL('./fixtures/bad-manifest', import.meta.url))).then(
       () => expect.fail('the kit should refuse the pack'),
