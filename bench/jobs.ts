@@ -1,8 +1,9 @@
 /**
- * `npm run bench -- jobs [--json] [--rows N]`: a job of N (default 5,000,000) cards transactions to CSV
- * and one to NDJSON, each timed end to end in the service (create → succeeded: reservation, plan,
- * claim, pool, file with SHA-256, rename, settlement), next to the pool alone generating the same table
- * of the same plan (the generation benchmark's pool rows/s, measured here on the same machine and run).
+ * `npm run bench -- jobs [--json] [--rows N] [--repeat R]`: a job of N (default 5,000,000) cards
+ * transactions to CSV and one to NDJSON, each timed end to end in the service (create → succeeded:
+ * reservation, plan, claim, pool, file with SHA-256, rename, settlement), next to the pool alone
+ * generating the same table of the same plan (the generation benchmark's pool rows/s, measured here on
+ * the same machine and run). Each figure is the best of R (default 3) interleaved rounds.
  * The service's resident memory is sampled every 50 ms while the jobs run: the rows are streamed to
  * the file, so it must stay flat (target < 512 MB) whatever N. The CPU time each run spends per row is
  * reported beside its wall time: on a shared machine it is the steadier figure.
@@ -104,8 +105,8 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
         const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
         const { timing, jobId } = await job(services, account.account_id, keyId, rows, format);
         clearInterval(sampler);
-        // The file was written, flushed and hashed: that is the work measured. Removed, its page cache
-        // goes back to the kernel, and the next run writes into memory the machine has already used.
+        // The file was written, flushed and hashed: that is the work measured. Removed, so that the
+        // rounds do not pile up gigabytes on the disk.
         await removeJobDirectory(config.resultsDir, jobId);
         record(best, firstRound, `job_${format}`, timing);
       }
@@ -123,8 +124,8 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
         `job csv ${cpu(jobCsv)} (pool/job ${pct(poolCsv.cpu_s_per_million, jobCsv.cpu_s_per_million)}), ndjson ${cpu(jobNdjson)} (pool/job ${pct(poolNdjson.cpu_s_per_million, jobNdjson.cpu_s_per_million)})`,
     );
     if (repeat > 1) {
-      // The first round writes into memory a freshly started virtual machine has never touched, which its
-      // hypervisor backs page by page, in kernel time the job's process pays for: shown, not hidden.
+      // The first round is the one a service just started gives (its first buffers and staging memory
+      // are new to the process, and on a virtual machine to its host): shown, not hidden by the best.
       const first = (name: Run) => `${perSecond(firstRound[name] as Timing)}, ${cpu(firstRound[name] as Timing)} CPU s`;
       say(`first round alone: job csv ${first('job_csv')}; job ndjson ${first('job_ndjson')}`);
     }
