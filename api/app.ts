@@ -8,6 +8,7 @@ import { requestId } from './middleware/request-id.js';
 import { closeWhenDraining } from './middleware/close-when-draining.js';
 import { accessLog } from './middleware/access-log.js';
 import { problemDetails } from './middleware/problem-details.js';
+import { httpConformance } from './middleware/http-conformance.js';
 import { buildRouter } from './router.js';
 import { openApiDocument } from './openapi.js';
 import { HttpProblems } from './problems.js';
@@ -70,6 +71,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   app.use(closeWhenDraining);
   app.use(accessLog(logger, durations));
   app.use(problemDetails(logger));
+  app.use(httpConformance);
   app.use(router.routes());
   app.use(function unmatched(ctx: ApiContext) {
     const allowed = new Set(router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods));

@@ -33,7 +33,8 @@ export async function readBody(ctx: ApiContext, route: RouteDefinition<unknown, 
   // Media types are case-insensitive (RFC 9110 8.3.1); Koa gives the header's text before any `;` as sent.
   const mediaType = ctx.request.type.trim().toLowerCase() || undefined;
   const hasBody = ctx.request.length > 0 || ctx.get('Transfer-Encoding') !== '';
-  if (!hasBody && !mediaType && spec.required === false) return { mediaType: undefined, value: undefined };
+  // An empty body is no body, also under a Content-Type (clients that set one on every request).
+  if (!hasBody && spec.required === false) return { mediaType: undefined, value: undefined };
   const coding = ctx.get('Content-Encoding').trim().toLowerCase();
   if (coding !== '' && coding !== 'identity') {
     // Its bytes would otherwise be read as text, and fail as a malformed body that the client sent well-formed.

@@ -30,13 +30,19 @@ export const HttpProblems = {
     slug: 'malformed-request',
     title: 'Bad Request',
     status: 400,
-    description: 'The request is not valid HTTP/1.1 (a control character in a header, a broken request line); the connection is closed.',
+    description: 'The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).',
   }),
   headersTooLarge: defineProblem({
     slug: 'headers-too-large',
     title: 'Request Header Fields Too Large',
     status: 431,
     description: 'The request headers exceed the limit of the server; the connection is closed.',
+  }),
+  expectationFailed: defineProblem({
+    slug: 'expectation-failed',
+    title: 'Expectation Failed',
+    status: 417,
+    description: 'The request has an `Expect` header other than `100-continue`, the only expectation the server meets.',
   }),
   payloadTooLarge: defineProblem({
     slug: 'payload-too-large',

@@ -13,7 +13,10 @@ export interface RunningServer {
 
 /** Listens on `port` (0: an ephemeral one). Closing drains: /readyz fails at once, open requests finish. */
 export async function listen(app: App, port: number, host?: string): Promise<RunningServer> {
-  const server = createServer(app.callback());
+  const callback = app.callback();
+  // Node answers these itself with an empty body; handed to the app, they are answered as problem details (http-conformance.ts).
+  const server = createServer({ requireHostHeader: false }, callback);
+  server.on('checkExpectation', callback);
   // Keep-alive sockets that a load balancer holds open must not outlive an idle timeout of its own.
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError(app.context.services.config));

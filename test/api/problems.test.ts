@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { request, openAccount, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
+import { rawRequest, request, openAccount, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
 import { routeGroups } from '../../api/app.js';
 import { defineRoute, type RouteGroup } from '../../api/route.js';
 
@@ -85,6 +85,33 @@ describe('problem details on every path', () => {
     expect(response.headers.get('accept-encoding')).to.equal('identity');
     const identity = await request(app, 'POST', '/v1/keys', { key: account.live, body: '{"name": "plain"}', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' } });
     expect(identity.status, identity.text).to.equal(201);
+  });
+
+  it('takes an empty body as no body where the body is optional, whatever its Content-Type', async () => {
+    const response = await request(app, 'POST', '/v1/keys', { key: account.live, body: '', headers: { 'content-type': 'application/json' } });
+    expect(response.status, response.text).to.equal(201);
+    expect(response.body.scopes).to.have.length(12);
+    const required = await request(app, 'POST', '/v1/generate/quick', { key: account.test, body: '', headers: { 'content-type': 'application/json' } });
+    expectProblem(required, 400, 'malformed-json', '/v1/generate/quick');
+  });
+
+  it('answers an HTTP/1.1 request without Host, and an Expect it cannot meet, with problem details too', async () => {
+    const hostless = await rawRequest(app, `GET /v1/keys HTTP/1.1\r\nAuthorization: Bearer ${account.live}\r\nConnection: close\r\n\r\n`);
+    expect(hostless.status).to.equal(400);
+    expect(hostless.headers['content-type']).to.equal('application/problem+json');
+    expect(hostless.body).to.include({ type: 'https://errors.finsynth.dev/malformed-request', instance: '/v1/keys' });
+    const expecting = await rawRequest(
+      app,
+      `POST /v1/keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${account.live}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n{}`,
+    );
+    expect(expecting.status).to.equal(417);
+    expect(expecting.headers['content-type']).to.equal('application/problem+json');
+    expect(expecting.body).to.include({ type: 'https://errors.finsynth.dev/expectation-failed', status: 417, instance: '/v1/keys' });
+    const continuing = await rawRequest(
+      app,
+      `POST /v1/keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${account.live}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n{}`,
+    );
+    expect(continuing.status).to.equal(100);
   });
 
   it('answers a 10 MB body with 413, without reading it', async () => {
