@@ -108,7 +108,8 @@ export function documentRoutes<Content extends object>(kind: DocumentRoutes<Cont
       responses: { 200: { description: `A page of ${member}s.`, content: json(pageSchema(view)) } },
       async handle(ctx, { query }) {
         const page = paginate(await listed(ctx, kind.projection), (document) => document.id, query, isLive);
-        ctx.body = { ...page, data: page.data.map((document) => documentBody(document, member)) };
+        const { show } = documents(ctx);
+        ctx.body = { ...page, data: page.data.map((document) => documentBody({ ...document, content: show(document.content) }, member)) };
       },
     }),
     defineRoute<{ id: string }>({

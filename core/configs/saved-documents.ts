@@ -18,21 +18,29 @@ export interface SavedDocument {
 
 /**
  * One kind of saved document (configs, overlays), read and written as its owner may: each document is an
- * event stream behind the kind's decider, so a read right after a write always sees it. `store` gives the
- * content its stored form (a config is kept normalised).
+ * event stream behind the kind's decider, so a read right after a write always sees it. `form.store`
+ * gives the content its stored form (a config is kept normalised); `form.show` the form every answer
+ * shows it in, whether it was just written or read back from the store, which keeps it as canonical JSON.
  */
 export class SavedDocuments<Content extends object> {
+  private readonly store: (content: Content) => DocumentContent;
+  /** The content as answers show it (GET /v1/configs shows the projection's documents through it too). */
+  readonly show: (content: DocumentContent) => DocumentContent;
+
   constructor(
     private readonly model: DocumentModel<string>,
     private readonly deps: { commands: CommandHandler; clock: Clock },
-    private readonly store: (content: Content) => DocumentContent = (content) => content as DocumentContent,
-  ) {}
+    form: { store?: (content: Content) => DocumentContent; show: (content: DocumentContent) => DocumentContent },
+  ) {
+    this.store = form.store ?? ((content) => content as DocumentContent);
+    this.show = form.show;
+  }
 
   async save(owner: Owner, name: string, content: Content, metadata?: EventMetadata): Promise<SavedDocument> {
     const id = this.model.newId();
     const command = { type: 'Save' as const, id, owner, name, content: this.store(content), at: this.now() };
     const result = await this.deps.commands.handle(this.model.decider, this.model.stream(id), command, { metadata });
-    return view(result.state, result.position);
+    return this.view(result.state, result.position);
   }
 
   async update(owner: Owner, id: string, changes: { name?: string; content?: Content }, metadata?: EventMetadata): Promise<SavedDocument> {
@@ -40,7 +48,7 @@ export class SavedDocuments<Content extends object> {
     const content = changes.content && this.store(changes.content);
     const command = { type: 'Update' as const, id, owner, name: changes.name, content, at: this.now() };
     const result = await this.deps.commands.handle(this.model.decider, this.model.stream(id), command, { metadata });
-    return view(result.state, result.position);
+    return this.view(result.state, result.position);
   }
 
   async delete(owner: Owner, id: string, metadata?: EventMetadata): Promise<number> {
@@ -52,7 +60,7 @@ export class SavedDocuments<Content extends object> {
     this.requireId(id);
     const { state, position } = await this.deps.commands.load(this.model.decider, this.model.stream(id));
     if (!this.model.visibleTo(state, owner)) throw problem(Problems.notFound, `no ${this.model.noun} ${id}`);
-    return view(state, position);
+    return this.view(state, position);
   }
 
   /** The content alone, as composition reads a layer. */
@@ -64,20 +72,20 @@ export class SavedDocuments<Content extends object> {
     if (!this.model.isId(id)) throw problem(Problems.notFound, `no ${this.model.noun} ${id}`);
   }
 
+  private view(state: DocumentState, position: number): SavedDocument {
+    return {
+      id: state.id!,
+      name: state.name!,
+      mode: state.owner!.mode,
+      version: state.version,
+      content: this.show(state.content!),
+      created_at: state.createdAt!,
+      updated_at: state.updatedAt!,
+      position,
+    };
+  }
+
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
-}
-
-function view(state: DocumentState, position: number): SavedDocument {
-  return {
-    id: state.id!,
-    name: state.name!,
-    mode: state.owner!.mode,
-    version: state.version,
-    content: state.content!,
-    created_at: state.createdAt!,
-    updated_at: state.updatedAt!,
-    position,
-  };
 }

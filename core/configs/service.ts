@@ -1,16 +1,19 @@
 import type { Clock } from '../clock.js';
 import type { CommandHandler } from '../domain/command-handler.js';
 import type { DocumentContent, Owner } from '../domain/config/document-decider.js';
+import type { JsonSchema } from '../events/registry.js';
 import { savedConfigs } from '../domain/config/index.js';
 import { savedOverlays } from '../domain/overlay/index.js';
 import { compose, type Composition, type Layer } from './compose.js';
 import { readConfigInput, readInlineConfig, requireValidOverlay, type ConfigInput, type DocumentLoader, type InlineConfig } from './config-input.js';
-import type { GenerationConfig } from './config-schema.js';
+import { configSchema, type GenerationConfig } from './config-schema.js';
 import { estimateConfig, type ConfigEstimate } from './estimate.js';
 import type { ConfigIssue } from './issues.js';
 import { normaliseConfig } from './normalise.js';
+import { overlaySchema } from './overlay-schema.js';
 import type { PackCatalog } from './pack-catalog.js';
 import { SavedDocuments } from './saved-documents.js';
+import { inSchemaOrder } from './schema-order.js';
 import { within, type SourceMap } from './source-map.js';
 import { requireValidConfig, validateConfig } from './validate.js';
 
@@ -75,13 +78,14 @@ export class ConfigService implements DocumentLoader {
   readonly catalog: PackCatalog;
   /** Saved configs, kept in their normal form. */
   readonly savedConfigs: SavedDocuments<GenerationConfig>;
-  /** Saved overlay layers, kept as given. */
+  /** Saved overlay layers, kept as given (shown in schema order). */
   readonly savedOverlays: SavedDocuments<Record<string, unknown>>;
 
   constructor(private readonly deps: ConfigServiceDeps) {
     this.catalog = deps.catalog;
-    this.savedConfigs = new SavedDocuments(savedConfigs, deps, (config) => normaliseConfig(config) as unknown as DocumentContent);
-    this.savedOverlays = new SavedDocuments(savedOverlays, deps);
+    const shownBy = (schema: JsonSchema) => (content: DocumentContent) => inSchemaOrder(schema, content) as DocumentContent;
+    this.savedConfigs = new SavedDocuments(savedConfigs, deps, { store: (config) => normaliseConfig(config) as unknown as DocumentContent, show: shownBy(configSchema) });
+    this.savedOverlays = new SavedDocuments(savedOverlays, deps, { show: shownBy(overlaySchema) });
   }
 
   /** For JOBS: `{config} | {config_yaml} | {config_id, overlays}` to a valid, normalised config and its estimate, or a ProblemError. */

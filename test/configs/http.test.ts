@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { openAccount, request, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
 
@@ -239,5 +242,68 @@ describe('configuration API over HTTP', () => {
     expect(refused.status).to.equal(403);
     expect(refused.body.required_scope).to.equal('configs:write');
     expect((await yaml('/v1/configs/raw', YAML, readOnly.body.secret)).status).to.equal(200);
+  });
+});
+
+describe('saved configs and overlays over HTTP: members in schema order in every answer', () => {
+  // Members given out of order, as a client may send them: every answer shows them in schema order.
+  const scrambled = {
+    tables: [{ options: { fraud_rate: 0.01 }, columns: { amount: { sigma: 1.1, mu: 3.2, distribution: 'lognormal' } }, rows: 10, name: 'transactions' }],
+    output: { compression: 'gzip', format: 'csv' },
+    seed: 5,
+    sector: 'cards',
+    version: 1,
+  };
+  const inOrder = JSON.stringify({
+    version: 1,
+    sector: 'cards',
+    seed: 5,
+    locale: 'en_GB',
+    tables: [{ name: 'transactions', rows: 10, columns: { amount: { distribution: 'lognormal', mu: 3.2, sigma: 1.1 } }, options: { fraud_rate: 0.01 } }],
+    output: { format: 'csv', compression: 'gzip' },
+  });
+  const overlayInOrder = JSON.stringify({ seed: null, tables: [{ name: 'cards', rows: 5 }] });
+  const everyAnswer = { config: inOrder, listedConfig: inOrder, overlay: overlayInOrder, listedOverlay: overlayInOrder };
+  let dataDir: string;
+
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'finsynth-configs-order-'));
+  });
+  after(() => rm(dataDir, { recursive: true, force: true }));
+
+  /** Each answer's content as JSON text, whose member order is what is asserted. */
+  async function answers(app: TestApp, key: string, ids: { config: string; overlay: string }) {
+    const get = async (path: string) => (await request(app, 'GET', path, { key })).body;
+    return {
+      config: JSON.stringify((await get(`/v1/configs/${ids.config}`)).config),
+      listedConfig: JSON.stringify((await get('/v1/configs')).data[0].config),
+      overlay: JSON.stringify((await get(`/v1/overlays/${ids.overlay}`)).overlay),
+      listedOverlay: JSON.stringify((await get('/v1/overlays')).data[0].overlay),
+    };
+  }
+
+  it('saved, read, listed, and read again after a restart (the store keeps canonical JSON)', async () => {
+    let app = await startTestApp({ dataDir });
+    let ids: { config: string; overlay: string };
+    let account: TestAccount;
+    try {
+      account = await openAccount(app);
+      const saved = await request(app, 'POST', '/v1/configs', { key: account.test, body: { name: 'scrambled', config: scrambled } });
+      const overlay = await request(app, 'POST', '/v1/overlays', { key: account.test, body: { name: 'scrambled', overlay: { tables: [{ rows: 5, name: 'cards' }], seed: null } } });
+      expect(saved.status, saved.text).to.equal(201);
+      expect(overlay.status, overlay.text).to.equal(201);
+      expect(JSON.stringify(saved.body.config)).to.equal(inOrder);
+      expect(JSON.stringify(overlay.body.overlay)).to.equal(overlayInOrder);
+      ids = { config: saved.body.id, overlay: overlay.body.id };
+      expect(await answers(app, account.test, ids)).to.deep.equal(everyAnswer);
+    } finally {
+      await app.close();
+    }
+    app = await startTestApp({ dataDir });
+    try {
+      expect(await answers(app, account.test, ids), 'after a restart').to.deep.equal(everyAnswer);
+    } finally {
+      await app.close();
+    }
   });
 });
