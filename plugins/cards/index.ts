@@ -19,6 +19,8 @@ interface CardState {
   home: string;
   regular_merchants: number[];
   clock: number;
+  /** The end of the card's expiry month: the issuer declines what comes later. */
+  expires: number;
   merchants: number;
   episode: { pattern: FraudPattern; left: number } | null;
   episode_start_rate: number;
@@ -28,6 +30,8 @@ interface CardState {
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 const MERCHANT_SEARCH = 64;
+/** A card expires at the end of its issue month, this many years on. */
+const CARD_LIFE_YEARS = 4;
 
 const homeCountries = Object.keys(HOME_COUNTRIES);
 const merchantCountries = { ...HOME_COUNTRIES, ...Object.fromEntries(FRAUD_ABROAD.map((code) => [code, 1])) };
@@ -93,7 +97,7 @@ export default definePack({
           card_type: type,
           currency: ctx.helpers.countryByCode.get(String(holder.country))?.currency ?? 'EUR',
           issued_on: issued,
-          expiry: `${issued.slice(5, 7)}/${String(Number(issued.slice(2, 4)) + 4).padStart(2, '0')}`,
+          expiry: `${issued.slice(5, 7)}/${String((Number(issued.slice(0, 4)) + CARD_LIFE_YEARS) % 100).padStart(2, '0')}`,
           credit_limit: type === 'credit' ? ctx.draw.credit_limit() : null,
         };
       },
@@ -122,7 +126,7 @@ export default definePack({
       per_parent: 'cards',
       options: {
         fraud_rate: { description: 'Share of transactions that are fraudulent.', schema: { type: 'number', minimum: 0, maximum: 0.5 }, default: 0.002 },
-        start_date: { description: 'First day of the period the transactions cover (YYYY-MM-DD, 1970 to 2100).', schema: { type: 'string', format: 'date', formatMinimum: '1970-01-01', formatMaximum: '2100-12-31' }, default: '2025-01-01' },
+        start_date: { description: 'First day of the period the transactions cover (YYYY-MM-DD, 1970 to 2100); a card issued later starts on its issue date.', schema: { type: 'string', format: 'date', formatMinimum: '1970-01-01', formatMaximum: '2100-12-31' }, default: '2025-01-01' },
         days: { description: 'Length of the period in days.', schema: { type: 'integer', minimum: 1, maximum: 3660 }, default: 90 },
       },
       columns: {
@@ -135,7 +139,7 @@ export default definePack({
         currency: { type: 'currency', description: "Transaction currency (ISO 4217): the merchant country's currency." },
         entry_mode: { type: 'enum', values: ['chip', 'contactless', 'online', 'magstripe'], weights: { chip: 30, contactless: 45, online: 23, magstripe: 2 }, description: 'How the card was presented.' },
         authorized_at: { type: 'timestamp', from: '2025-01-01T00:00:00Z', to: '2025-12-31T23:59:59Z', description: 'Authorisation time (UTC).' },
-        status: { type: 'enum', values: ['approved', 'declined', 'reversed'], weights: { approved: 955, declined: 35, reversed: 10 }, description: "The issuer's decision." },
+        status: { type: 'enum', values: ['approved', 'declined', 'reversed'], weights: { approved: 955, declined: 35, reversed: 10 }, description: "The issuer's decision; always declined once the card has expired." },
         auth_code: { type: 'code', length: 6, nullable: true, description: 'Authorisation code; null when declined.' },
         settled_at: { type: 'timestamp', from: '2025-01-01T00:00:00Z', to: '2026-01-31T23:59:59Z', nullable: true, description: 'Settlement time: one to three days after authorisation; null unless approved.' },
         is_fraud: { type: 'boolean', rate: 0, description: 'Labelled fraudulent.' },
@@ -152,11 +156,14 @@ export default definePack({
         }
         const period = ctx.options.days * DAY;
         const rate = ctx.options.fraud_rate;
+        const issued = String(card.issued_on);
         return {
           currency: String(card.currency),
           home,
           regular_merchants: regular,
-          clock: Date.parse(ctx.options.start_date) + ctx.rng.next() * (period / Math.max(1, ctx.count)),
+          clock: Math.max(Date.parse(ctx.options.start_date), Date.parse(issued)) + ctx.rng.next() * (period / Math.max(1, ctx.count)),
+          // Month numbers count from 1 and Date.UTC's from 0: the expiry month's number is the next month's index.
+          expires: Date.UTC(Number(issued.slice(0, 4)) + CARD_LIFE_YEARS, Number(issued.slice(5, 7)), 1),
           merchants: ctx.rowsOf('merchants'),
           episode: null,
           // An episode of mean length m started with probability s per row gives a fraud share r when s = r / (m(1 - r) + r).
@@ -186,6 +193,7 @@ export default definePack({
           card.clock += rng.exponential(1) * card.mean_gap_ms;
           merchantIndex = card.regular_merchants.length && rng.next() < 0.7 ? rng.pick(card.regular_merchants) : rng.int(0, card.merchants - 1);
         }
+        if (card.clock >= card.expires) status = 'declined';
         const merchant = ctx.lookup('merchants', merchantIndex);
         const country = String(merchant.country);
         const currency = helpers.countryByCode.get(country)?.currency ?? card.currency;
