@@ -24,15 +24,27 @@ export type BillingRecordType =
 /** The lines that bill an amount (the audit recomputes their sum); `fee_paid` lines collect them. */
 const BILLING_TYPES = new Set<BillingRecordType>(['upgrade', 'renewal', 'purchase']);
 
-/** One line of the billing history. Amounts are in the currency's minor unit; a declined charge charged nothing. */
+/**
+ * One line of the billing history. Amounts are in the currency's minor unit, as the events recorded
+ * them (the prices that applied then, never today's pricing file).
+ */
 export interface BillingRecord {
   /** `bil_<position>`: stable across rebuilds. */
   id: string;
   type: BillingRecordType;
   at: string;
   description: string;
-  /** Billed or charged: 0 for a decline or a change that costs nothing now. */
+  /**
+   * Billed (upgrade, renewal, purchase), collected (fee_paid), or tried and not charged (fee_declined,
+   * purchase_declined, purchase_abandoned: only the billed lines count in the billed total); 0 for a
+   * change that costs nothing now.
+   */
   amount: number;
+  /**
+   * Of the amount; a subscription change that costs nothing (a downgrade scheduled or cancelled, a
+   * lapse) is in the subscription's currency. null for a payment method set (no money), and for a
+   * change recorded before the account's first renewal or upgrade, which named none.
+   */
   currency: string | null;
   /** Credits granted by it. */
   credits: number;
@@ -48,11 +60,19 @@ export interface BillingAccount {
   period_end: string;
   first_period_billed: boolean;
   payment_method: boolean;
+  /** What the subscription is billed in: the currency of its last renewal or upgrade (null before either). */
+  currency: string | null;
   /** Fees of the period not paid yet, by reference. */
   unpaid_fees: Record<string, 'due' | 'declined'>;
-  /** Purchases without an outcome: when each started, by reference. */
-  open_purchases: Record<string, string>;
+  /** Purchases without an outcome, by reference: when each started, and the price asked. */
+  open_purchases: Record<string, OpenPurchase>;
   history: BillingRecord[];
+}
+
+export interface OpenPurchase {
+  at: string;
+  amount: number;
+  currency: string;
 }
 
 export type BillingModel = Map<string, BillingAccount>;
@@ -64,7 +84,7 @@ type BillingEvent = SubscriptionEvent | CreditsPurchased | CreditPurchaseDecline
 /** Every account's billing state (what the billing run needs to find its work) and billing history. */
 export const billingProjection: Projection<BillingModel> = {
   name: BILLING_PROJECTION,
-  version: 2,
+  version: 3,
   handles: [
     'AccountOpened', 'SubscriptionUpgraded', 'SubscriptionDowngradeScheduled', 'SubscriptionDowngradeCancelled', 'SubscriptionRenewed', 'SubscriptionLapsed',
     'PaymentMethodSet', 'SubscriptionFeePaid', 'SubscriptionFeeDeclined', 'CreditPurchaseStarted', 'CreditsPurchased', 'CreditPurchaseDeclined', 'CreditPurchaseAbandoned',
@@ -76,7 +96,7 @@ export const billingProjection: Projection<BillingModel> = {
     const event = recorded as unknown as BillingEvent & { position: number; recorded_at: string };
     if (event.type === 'AccountOpened') {
       const { tier, opened_at } = event.data;
-      state.set(accountId, { tier, period: 0, period_end: periodEnd(opened_at, 0), first_period_billed: false, payment_method: false, unpaid_fees: {}, open_purchases: {}, history: [] });
+      state.set(accountId, { tier, period: 0, period_end: periodEnd(opened_at, 0), first_period_billed: false, payment_method: false, currency: null, unpaid_fees: {}, open_purchases: {}, history: [] });
       return state;
     }
     const account = state.get(accountId);
@@ -87,32 +107,32 @@ export const billingProjection: Projection<BillingModel> = {
       case 'SubscriptionUpgraded': {
         const { to_tier, from_tier, credits, amount, currency, at, period_start, charged } = event.data;
         const reference = upgradeFeeReference(period_start, to_tier);
-        account.tier = to_tier;
+        Object.assign(account, { tier: to_tier, currency });
         if (charged && amount > 0) account.unpaid_fees[reference] = 'due';
         add({ at, type: 'upgrade', tier: to_tier, amount, currency, credits, reference, description: `Upgrade from ${from_tier} to ${to_tier}, prorated to the end of the period` });
         break;
       }
       case 'SubscriptionDowngradeScheduled': {
         const { from_tier, to_tier, at, effective_at } = event.data;
-        add({ at, type: 'downgrade_scheduled', tier: to_tier, description: `Downgrade from ${from_tier} to ${to_tier}, effective ${effective_at}` });
+        add({ at, type: 'downgrade_scheduled', tier: to_tier, currency: account.currency, description: `Downgrade from ${from_tier} to ${to_tier}, effective ${effective_at}` });
         break;
       }
       case 'SubscriptionDowngradeCancelled': {
         const { tier, cancelled_tier, at } = event.data;
-        add({ at, type: 'downgrade_cancelled', tier, description: `Scheduled downgrade to ${cancelled_tier} cancelled` });
+        add({ at, type: 'downgrade_cancelled', tier, currency: account.currency, description: `Scheduled downgrade to ${cancelled_tier} cancelled` });
         break;
       }
       case 'SubscriptionRenewed': {
         const { tier, period, period_start, period_end, amount, currency, credits, charged } = event.data;
         const reference = renewalFeeReference(period_start);
-        Object.assign(account, { tier, period, period_end, first_period_billed: true, unpaid_fees: charged && amount > 0 ? { [reference]: 'due' } : {} });
+        Object.assign(account, { tier, period, period_end, first_period_billed: true, currency, unpaid_fees: charged && amount > 0 ? { [reference]: 'due' } : {} });
         const what = period === 0 ? 'first period' : `${period_start.slice(0, 10)} to ${period_end.slice(0, 10)}`;
         add({ at: period_start, type: 'renewal', tier, amount, currency, credits, reference, description: `${tier} subscription, ${what}` });
         break;
       }
       case 'SubscriptionLapsed': {
         const { from_tier, to_tier, unpaid_amount, currency, at } = event.data;
-        add({ at, type: 'lapsed', tier: to_tier, description: `${unpaid_amount} ${currency} (minor units) unpaid at the end of the period: ${from_tier} lapsed to ${to_tier}` });
+        add({ at, type: 'lapsed', tier: to_tier, currency, description: `${unpaid_amount} ${currency} (minor units) unpaid at the end of the period: ${from_tier} lapsed to ${to_tier}` });
         break;
       }
       case 'PaymentMethodSet': {
@@ -130,12 +150,14 @@ export const billingProjection: Projection<BillingModel> = {
       case 'SubscriptionFeeDeclined': {
         const { reference, amount, currency, reason, attempt } = event.data;
         if (reference in account.unpaid_fees) account.unpaid_fees[reference] = 'declined';
-        add({ type: 'fee_declined', currency, reference, description: `Subscription fee ${reference} of ${amount} declined (attempt ${attempt}): ${reason}` });
+        add({ type: 'fee_declined', amount, currency, reference, description: `Subscription fee ${reference} of ${amount} declined (attempt ${attempt}): ${reason}` });
         break;
       }
-      case 'CreditPurchaseStarted':
-        account.open_purchases[event.data.reference] = event.data.at;
+      case 'CreditPurchaseStarted': {
+        const { reference, at, amount, currency } = event.data;
+        account.open_purchases[reference] = { at, amount, currency };
         break;
+      }
       case 'CreditsPurchased': {
         const { reference, pack, credits, amount, currency } = event.data;
         delete account.open_purchases[reference];
@@ -143,15 +165,17 @@ export const billingProjection: Projection<BillingModel> = {
         break;
       }
       case 'CreditPurchaseDeclined': {
-        const { reference, pack, reason, currency } = event.data;
+        const { reference, pack, reason, amount, currency } = event.data;
         delete account.open_purchases[reference];
-        add({ type: 'purchase_declined', reference, currency, description: `Credit pack ${pack} declined: ${reason}` });
+        add({ type: 'purchase_declined', reference, amount, currency, description: `Credit pack ${pack} declined: ${reason}` });
         break;
       }
       case 'CreditPurchaseAbandoned': {
         const { reference, reason } = event.data;
+        // The price asked when the purchase started; an abandonment records none of its own.
+        const asked = account.open_purchases[reference];
         delete account.open_purchases[reference];
-        add({ type: 'purchase_abandoned', reference, description: `Credit purchase abandoned: ${reason}` });
+        add({ type: 'purchase_abandoned', reference, amount: asked?.amount ?? 0, currency: asked?.currency ?? null, description: `Credit purchase abandoned: ${reason}` });
         break;
       }
     }
@@ -172,7 +196,7 @@ export function accountsWithBillingWork(state: BillingModel, now: Date): string[
     Date.parse(account.period_end) <= now.getTime() ||
     !account.first_period_billed ||
     (account.payment_method && Object.values(account.unpaid_fees).includes('due')) ||
-    Object.values(account.open_purchases).some((at) => Date.parse(at) <= stale);
+    Object.values(account.open_purchases).some(({ at }) => Date.parse(at) <= stale);
   return [...state.entries()].filter(([, account]) => hasWork(account)).map(([accountId]) => accountId);
 }
 

@@ -114,8 +114,11 @@ const historySchema = {
     type: { enum: ['upgrade', 'downgrade_scheduled', 'downgrade_cancelled', 'renewal', 'lapsed', 'payment_method_set', 'fee_paid', 'fee_declined', 'purchase', 'purchase_declined', 'purchase_abandoned'] },
     at: time,
     description: { type: 'string' },
-    amount: { type: 'integer', description: 'Billed (upgrade, renewal, purchase) or collected (fee_paid), in minor units; 0 for a decline or a change that costs nothing now.' },
-    currency: { type: ['string', 'null'] },
+    amount: {
+      type: 'integer',
+      description: 'In minor units, as recorded when it happened: billed (upgrade, renewal, purchase), collected (fee_paid), or tried and not charged (fee_declined, purchase_declined, purchase_abandoned); 0 for a change that costs nothing now (a downgrade, a lapse).',
+    },
+    currency: { type: ['string', 'null'], description: 'Of the amount; a downgrade or a lapse is in the subscription\'s currency. null for payment_method_set (no money).' },
     credits: { type: 'integer', description: 'Credits granted.' },
     tier: { oneOf: [tier, { type: 'null' }] },
     reference: { type: ['string', 'null'], description: 'The purchase id of a purchase; the fee\'s reference (`fee:<period start>`, `upgrade:<period start>:<tier>`) of a renewal, an upgrade and their payments.' },

@@ -47,7 +47,8 @@ describe('billing over HTTP', () => {
     expect(response.body.detail).to.equal('The card has insufficient funds. No credit was granted.');
     expect(await credits()).to.include({ credits_available: 60_000 });
     const history = await request(app, 'GET', '/v1/billing/history', { key: account.live });
-    expect(history.body.data[0]).to.include({ type: 'purchase_declined', amount: 0, currency: 'EUR', credits: 0 });
+    // The price tried, as the decline recorded it; nothing was charged nor granted.
+    expect(history.body.data[0]).to.include({ type: 'purchase_declined', amount: 9000, currency: 'EUR', credits: 0 });
   });
 
   it('a failing provider answers 502 and leaves the purchase open; an unknown pack is 400; a test key cannot buy', async () => {
@@ -140,7 +141,9 @@ describe('billing over HTTP', () => {
       'purchase_abandoned', 'renewal', 'downgrade_scheduled', 'fee_paid', 'upgrade', 'fee_paid', 'payment_method_set', 'renewal', 'purchase_declined', 'purchase',
     ]);
     const history = await request(app, 'GET', '/v1/billing/history', { key: account.live });
+    expect(history.body.data[0]).to.include({ type: 'purchase_abandoned', amount: 1000, currency: 'EUR', credits: 0 });
     expect(history.body.data[1]).to.include({ tier: 'free', amount: 0, credits: 1000, at: '2026-04-01T00:00:00.000Z' });
+    expect(history.body.data[2]).to.include({ type: 'downgrade_scheduled', tier: 'free', amount: 0, currency: 'EUR' });
   });
 
   it('pages the history with a cursor', async () => {
@@ -179,7 +182,7 @@ describe('subscription fees over HTTP', () => {
     expect(await subscription()).to.deep.include({ tier: 'developer', status: 'past_due', unpaid: { amount: 4900, currency: 'EUR' } });
     expect((await request(app, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({ credits_available: 0 });
     const declined = (await request(app, 'GET', '/v1/billing/history', { key: account.live })).body.data[0];
-    expect(declined).to.include({ type: 'fee_declined', amount: 0, currency: 'EUR', reference: 'fee:2026-07-01T00:00:00.000Z' });
+    expect(declined).to.include({ type: 'fee_declined', amount: 4900, currency: 'EUR', reference: 'fee:2026-07-01T00:00:00.000Z' });
     expect(declined.description).to.equal('Subscription fee fee:2026-07-01T00:00:00.000Z of 4900 declined (attempt 1): The card has insufficient funds.');
 
     // The run does not charge a declined fee again: only a new payment method does.
@@ -201,7 +204,7 @@ describe('subscription fees over HTTP', () => {
     expect((await request(app, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({ credits_available: 51_000 });
     const [renewal, lapsed] = (await request(app, 'GET', '/v1/billing/history', { key: account.live })).body.data;
     expect(renewal).to.include({ type: 'renewal', tier: 'free', amount: 0, credits: 1000 });
-    expect(lapsed).to.include({ type: 'lapsed', tier: 'free', description: '4900 EUR (minor units) unpaid at the end of the period: developer lapsed to free' });
+    expect(lapsed).to.include({ type: 'lapsed', tier: 'free', amount: 0, currency: 'EUR', description: '4900 EUR (minor units) unpaid at the end of the period: developer lapsed to free' });
     const audit = await request(app, 'GET', '/v1/audit/credits', { key: account.live });
     expect(audit.body.verdict).to.include({ holds: true });
   });
