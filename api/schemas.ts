@@ -11,6 +11,9 @@ export const problemSchema: JsonSchema = {
     detail: { type: 'string' },
     instance: { type: 'string' },
     request_id: { type: 'string' },
+    // Members the interface specification fixes for `insufficient-credits`.
+    credits_required: { type: 'integer', minimum: 0, description: '`insufficient-credits`: the credits the request needs.' },
+    credits_available: { type: 'integer', minimum: 0, description: '`insufficient-credits`: the credits remaining on the account.' },
     errors: {
       type: 'array',
       items: {

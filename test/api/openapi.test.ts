@@ -109,4 +109,16 @@ describe('the OpenAPI document', () => {
       checker.check('GET', path, response);
     }
   });
+
+  it("publishes the members the interface fixes for insufficient-credits, and the real 402 matches them", async () => {
+    expect(document.components.schemas.Problem.properties).to.deep.include({
+      credits_required: { type: 'integer', minimum: 0, description: '`insufficient-credits`: the credits the request needs.' },
+      credits_available: { type: 'integer', minimum: 0, description: '`insufficient-credits`: the credits remaining on the account.' },
+    });
+    const broke = await openAccount(app, { credits: 0 });
+    const response = await request(app, 'POST', '/v1/generate/quick', { key: broke.live, body: { sector: 'cards', tables: [{ name: 'cardholders', rows: 10 }] } });
+    expect(response.status).to.equal(402);
+    expect(response.body).to.include({ title: 'Insufficient Credits', credits_available: 0 });
+    new ResponseChecker(document).check('POST', '/v1/generate/quick', response);
+  });
 });
