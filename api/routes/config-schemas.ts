@@ -1,6 +1,5 @@
 import { configSchema } from '../../core/configs/config-schema.js';
 import { overlaySchema } from '../../core/configs/overlay-schema.js';
-import { MAX_YAML_BYTES } from '../../core/configs/yaml-source.js';
 import { MAX_NAME_LENGTH } from '../../core/domain/config/document-decider.js';
 import type { JsonSchema } from '../../core/events/registry.js';
 
@@ -16,7 +15,6 @@ export const embeddedConfig = embedded(configSchema);
 export const embeddedOverlay = embedded(overlaySchema);
 
 export const YAML_TYPES = ['application/yaml', 'text/yaml'] as const;
-export const yamlBody = { type: 'string', maxLength: MAX_YAML_BYTES, description: 'A generation config in YAML (GET /v1/configs/schema).' };
 export const name = { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH };
 
 const issue = {

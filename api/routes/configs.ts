@@ -2,12 +2,12 @@ import { configSchema } from '../../core/configs/config-schema.js';
 import type { ConfigInput } from '../../core/configs/config-input.js';
 import { ConfigProblems } from '../../core/configs/problems.js';
 import { issuesProblem } from '../../core/configs/validate.js';
-import { MAX_YAML_BYTES, parseYamlSource } from '../../core/configs/yaml-source.js';
+import { parseYamlSource } from '../../core/configs/yaml-source.js';
 import { Problems } from '../../core/problems.js';
 import { requireScope } from '../middleware/authenticate.js';
 import { defineRoute, type RouteGroup } from '../route.js';
-import { configInput, documentId } from './config-input-schema.js';
-import { embeddedConfig, estimateSchema, name, validationSchema, YAML_TYPES, yamlBody } from './config-schemas.js';
+import { configInput, documentId, MAX_CONFIG_BODY_BYTES, yamlBody } from './config-input-schema.js';
+import { embeddedConfig, estimateSchema, name, validationSchema, YAML_TYPES } from './config-schemas.js';
 import { configProblems, savedConfigRoutes, savedOverlayRoutes } from './document-kinds.js';
 import { documentBody, documentView, metadataOf, owner } from './saved-documents.js';
 
@@ -50,7 +50,7 @@ export const configsRoutes: RouteGroup = {
       description:
         'Reads a YAML config and answers its normalised JSON form, the validation result (each error with its line and column) and the credit estimate. ' +
         'With `?save=true&name=…` a valid config is also saved (needs `configs:write`; 201, with `saved`); an invalid one is then refused with 400. ' +
-        'Several documents, custom tags, aliases that expand beyond 100 nodes: 400 `invalid-yaml`. More than 1 MiB: 413.',
+        'Several documents, custom tags, aliases that expand too far: 400 `invalid-yaml`. More than 1 MiB: 413 `yaml-too-large`.',
       scope: 'configs:read',
       query: {
         properties: {
@@ -58,7 +58,7 @@ export const configsRoutes: RouteGroup = {
           name: { ...name, description: 'The name to save it under (required with save=true).' },
         },
       },
-      body: { content: Object.fromEntries(YAML_TYPES.map((type) => [type, yamlBody])), maxBytes: MAX_YAML_BYTES },
+      body: { content: Object.fromEntries(YAML_TYPES.map((type) => [type, yamlBody])), maxBytes: MAX_CONFIG_BODY_BYTES },
       responses: {
         200: { description: 'The validation result.', content: { 'application/json': validationSchema } },
         201: { description: 'Valid and saved.', content: { 'application/json': { ...validationSchema, properties: { ...validationSchema.properties, saved: documentView('config', embeddedConfig) } } } },
@@ -86,7 +86,7 @@ export const configsRoutes: RouteGroup = {
       summary: 'Validate a config',
       description: 'Validates a config given as JSON (`config`), YAML (`config_yaml`, or a YAML body), or a saved config with overlays. An invalid config is a 200 answer with `valid: false` and its `errors`; YAML that cannot be read is a 400.',
       scope: 'configs:read',
-      body: { content: { 'application/json': configInput, ...Object.fromEntries(YAML_TYPES.map((type) => [type, yamlBody])) }, maxBytes: MAX_YAML_BYTES },
+      body: { content: { 'application/json': configInput, ...Object.fromEntries(YAML_TYPES.map((type) => [type, yamlBody])) }, maxBytes: MAX_CONFIG_BODY_BYTES },
       responses: { 200: { description: 'The validation result, with the normal form and estimate when valid.', content: { 'application/json': validationSchema } } },
       problems: [ConfigProblems.invalidYaml, ConfigProblems.yamlTooLarge, Problems.notFound],
       async handle(ctx, { body, source }) {
@@ -101,7 +101,7 @@ export const configsRoutes: RouteGroup = {
       summary: 'Estimate the credits of a config',
       description: 'Credits in total and per table, rows, and whether the account\'s balance covers it. The config is named as for validate; an invalid one is a 400 `invalid-config`.',
       scope: 'configs:read',
-      body: { content: { 'application/json': configInput, ...Object.fromEntries(YAML_TYPES.map((type) => [type, yamlBody])) }, maxBytes: MAX_YAML_BYTES },
+      body: { content: { 'application/json': configInput, ...Object.fromEntries(YAML_TYPES.map((type) => [type, yamlBody])) }, maxBytes: MAX_CONFIG_BODY_BYTES },
       responses: { 200: { description: 'The estimate.', content: { 'application/json': estimateSchema } } },
       problems: [...configProblems, Problems.notFound],
       async handle(ctx, { body, source }) {

@@ -50,7 +50,7 @@ export const savedOverlayRoutes = documentRoutes<Record<string, unknown>>({
     const source = parseYamlSource(inline.yaml);
     return requireValidOverlay(source.value, source);
   },
-  problems: [ConfigProblems.invalidOverlay, ConfigProblems.invalidYaml],
+  problems: [ConfigProblems.invalidOverlay, ConfigProblems.invalidYaml, ConfigProblems.yamlTooLarge],
   documents: (configs) => configs.savedOverlays,
   docs: {
     save: { summary: 'Save an overlay layer', description: 'A named partial config (JSON or YAML), to compose over saved configs. `null` members remove what the base sets.' },

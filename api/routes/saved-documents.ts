@@ -1,6 +1,5 @@
 import type { SavedDocument, SavedDocuments } from '../../core/configs/saved-documents.js';
 import type { ConfigService } from '../../core/configs/service.js';
-import { MAX_YAML_BYTES } from '../../core/configs/yaml-source.js';
 import type { SourceMap } from '../../core/configs/source-map.js';
 import type { Owner } from '../../core/domain/config/document-decider.js';
 import type { JsonSchema } from '../../core/events/registry.js';
@@ -10,7 +9,7 @@ import type { ApiContext } from '../context.js';
 import { paginate } from '../pagination.js';
 import { defineRoute, type RouteDefinition } from '../route.js';
 import { listQuery, pageSchema, type ListQuery } from '../schemas.js';
-import { configYaml, documentId } from './config-input-schema.js';
+import { configYaml, documentId, MAX_CONFIG_BODY_BYTES } from './config-input-schema.js';
 import { name } from './config-schemas.js';
 
 /** Content given inline in a request: as JSON (`config`) or as YAML (`config_yaml`). */
@@ -88,7 +87,7 @@ export function documentRoutes<Content extends object>(kind: DocumentRoutes<Cont
             { type: 'object', required: ['name', yamlMember], additionalProperties: false, properties: { name, [yamlMember]: configYaml } },
           ],
         }),
-        maxBytes: MAX_YAML_BYTES,
+        maxBytes: MAX_CONFIG_BODY_BYTES,
       },
       responses: { 201: { description: `The saved ${member}.`, content: json(view) } },
       problems: kind.problems,
@@ -140,7 +139,7 @@ export function documentRoutes<Content extends object>(kind: DocumentRoutes<Cont
           not: { required: [member, yamlMember] },
           properties: { name, [member]: kind.given, [yamlMember]: configYaml },
         }),
-        maxBytes: MAX_YAML_BYTES,
+        maxBytes: MAX_CONFIG_BODY_BYTES,
       },
       responses: { 200: { description: `The updated ${member}.`, content: json(view) } },
       problems: [...kind.problems, Problems.notFound],

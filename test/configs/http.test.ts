@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { MAX_YAML_BYTES } from '../../core/configs/yaml-source.js';
 import { openAccount, request, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
 
 const ERRORS = 'https://errors.finsynth.dev';
@@ -73,7 +74,8 @@ describe('configuration API over HTTP', () => {
       ['version: !!python/object:os.system 1\n', 400, 'invalid-yaml'],
       ['version: 1\n---\nversion: 1\n', 400, 'invalid-yaml'],
       ['tables: [\n', 400, 'invalid-yaml'],
-      [`# ${'x'.repeat(1024 * 1024)}\n`, 413, 'payload-too-large'],
+      [`# ${'x'.repeat(1024 * 1024)}\n`, 413, 'yaml-too-large'],
+      [`# ${'x'.repeat(4 * 1024 * 1024)}\n`, 413, 'payload-too-large'],
     ];
     for (const [body, status, slug] of cases) {
       const response = await yaml('/v1/configs/raw', body);
@@ -83,6 +85,24 @@ describe('configuration API over HTTP', () => {
     }
     const tag = await yaml('/v1/configs/raw', 'version: 1\nsector: !secret cards\n');
     expect(tag.body.errors[0]).to.include({ line: 2, column: 9 });
+  });
+
+  it('refuses a YAML config over 1 MiB given as a JSON string with 413 yaml-too-large, wherever one is taken', async () => {
+    // Newlines and quotes: the JSON string is larger than the YAML, yet the YAML's size is what is refused.
+    const large = `version: 1\n${'# "x"\n'.repeat(MAX_YAML_BYTES / 6)}`;
+    expect(Buffer.byteLength(large)).to.be.above(MAX_YAML_BYTES);
+    const cases: [string, string, Record<string, string>][] = [
+      ['POST', '/v1/configs/validate', { config_yaml: large }],
+      ['POST', '/v1/configs/estimate', { config_yaml: large }],
+      ['POST', '/v1/configs', { name: 'large', config_yaml: large }],
+      ['POST', '/v1/overlays', { name: 'large', overlay_yaml: large }],
+    ];
+    for (const [method, path, body] of cases) {
+      const response = await request(app, method, path, { key: account.test, body });
+      expect(response.status, path).to.equal(413);
+      expect(response.body, path).to.include({ type: `${ERRORS}/yaml-too-large`, status: 413, instance: path });
+      expect(response.body.detail, path).to.equal(`the YAML is ${Buffer.byteLength(large)} bytes; at most ${MAX_YAML_BYTES} are accepted`);
+    }
   });
 
   it('POST /v1/configs/raw?save=true saves a valid config under its name, and refuses to save an invalid one', async () => {
