@@ -1,11 +1,21 @@
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../core/config.js';
+import type { ProblemType } from '../core/problems.js';
 import { HttpProblems } from './problems.js';
 import { PROBLEM_MEDIA_TYPE } from './problem-response.js';
 
+const MALFORMED = { type: HttpProblems.malformedRequest, detail: 'the request is not valid HTTP/1.1 and cannot be read' };
+
+/** Node's error codes that are not a malformed request: what Node itself would answer, as problem details. */
+const REFUSALS: Record<string, { type: ProblemType; detail: string }> = {
+  HPE_HEADER_OVERFLOW: { type: HttpProblems.headersTooLarge, detail: 'the request headers are larger than the server reads' },
+  // headersTimeout (60 s to send the headers) and requestTimeout (300 s for the whole request).
+  ERR_HTTP_REQUEST_TIMEOUT: { type: HttpProblems.requestTimeout, detail: 'the request was not received in time' },
+};
+
 /**
- * A request that Node's HTTP parser refuses (control characters in a header, oversized headers) never
+ * A request that Node's HTTP parser refuses (control characters in a header, oversized headers, too slow) never
  * reaches Koa. It is still answered with problem details, then the connection is closed, since the
  * parser cannot tell where the next request would begin.
  */
@@ -15,14 +25,14 @@ export function answerClientError(config: Config) {
       socket.destroy();
       return;
     }
-    const type = error.code === 'HPE_HEADER_OVERFLOW' ? HttpProblems.headersTooLarge : HttpProblems.malformedRequest;
+    const { type, detail } = REFUSALS[error.code ?? ''] ?? MALFORMED;
     const requestId = `req_${randomUUID().replaceAll('-', '')}`;
     const path = /^[A-Z]+ (\/[^ ?\r\n]*)/.exec(error.rawPacket?.toString('latin1') ?? '')?.[1] ?? '/';
     const body = JSON.stringify({
       type: `${config.errorTypeBase}/${type.slug}`,
       title: type.title,
       status: type.status,
-      detail: 'the request is not valid HTTP/1.1 and cannot be read',
+      detail,
       instance: path,
       request_id: requestId,
     });

@@ -44,6 +44,12 @@ export const HttpProblems = {
     status: 417,
     description: 'The request has an `Expect` header other than `100-continue`, the only expectation the server meets.',
   }),
+  requestTimeout: defineProblem({
+    slug: 'request-timeout',
+    title: 'Request Timeout',
+    status: 408,
+    description: 'The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed.',
+  }),
   payloadTooLarge: defineProblem({
     slug: 'payload-too-large',
     title: 'Payload Too Large',
