@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import { LineCounter, isAlias, isCollection, isMap, isPair, isScalar, isSeq, parseAllDocuments, visit, type Document, type Node } from 'yaml';
+import { LineCounter, isAlias, isCollection, isMap, isPair, isScalar, isSeq, parseAllDocuments, visit, type Alias, type Document, type Node } from 'yaml';
 import { problem } from '../problems.js';
 import type { ConfigIssue } from './issues.js';
 import { ConfigProblems } from './problems.js';
@@ -8,11 +8,14 @@ import { documentFlaw } from '../document-flaws.js';
 
 /** A YAML config may not be larger than this: it is a config, not data. */
 export const MAX_YAML_BYTES = 1024 * 1024;
+/** Aliases a document may hold. A config needs few (a shared column override). */
+export const MAX_ALIASES = 100;
 /**
- * Aliases a document may expand. A config needs few (a shared column override); billion-laughs
- * documents need millions, and yaml counts expanded nodes against this cap before building them.
+ * Nodes the aliases of a document may bring in, all together: each alias brings in every node of what
+ * it names, the aliases inside that expanded. Billion-laughs documents bring in millions from a few
+ * lines; a config's shared overrides, some dozens.
  */
-export const MAX_ALIAS_COUNT = 100;
+export const MAX_ALIASED_NODES = 10_000;
 /** Deeper than any config; a deeper document is an attack on the parser's stack, not a config. */
 export const MAX_DEPTH = 32;
 
@@ -49,14 +52,11 @@ export function parseYamlSource(text: string): YamlSource {
   }));
   if (syntaxErrors.length > 0) throw invalidYaml(`the YAML is not well formed: ${syntaxErrors[0].message}`, syntaxErrors);
   checkTagsAndDepth(document, lines);
+  checkAliases(document, lines);
 
-  let value: unknown;
-  try {
-    value = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw invalidYaml(`the YAML cannot be expanded: ${message} (at most ${MAX_ALIAS_COUNT} alias expansions)`, [{ pointer: '', message }]);
-  }
+  // The aliases were counted above, each at its place: yaml's own count (maxAliasCount) would refuse
+  // some documents counted as small there, with no position, so it is turned off.
+  const value = document.toJS({ maxAliasCount: -1 });
   const flaw = documentFlaw(value, Infinity);
   if (flaw?.kind === 'invalid-text') {
     const message = 'text with U+0000 or a lone surrogate is not allowed';
@@ -82,6 +82,54 @@ function checkTagsAndDepth(document: Document.Parsed, lines: LineCounter): void 
     return undefined;
   });
   if (issues.length > 0) throw invalidYaml(issues[0].message, issues);
+}
+
+/**
+ * Counts the aliases, in document order, and the nodes they bring in (MAX_ALIASES, MAX_ALIASED_NODES)
+ * without expanding them: the size of each anchored node is computed once. The error names the alias
+ * where a limit is crossed, or that names no anchor before it, or a node that holds it (an endless
+ * expansion). An alias names the last node anchored with its name before it, as yaml resolves it.
+ */
+function checkAliases(document: Document.Parsed, lines: LineCounter): void {
+  const anchored = new Map<string, Node>();
+  const targets = new Map<Alias, Node>();
+  const sizes = new Map<Node, number>();
+  const measuring = new Set<Node>();
+  const size = (node: unknown): number => {
+    if (isAlias(node)) return size(targets.get(node));
+    if (isPair(node)) return size(node.key) + size(node.value);
+    if (!isCollection(node)) return node ? 1 : 0;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    if (measuring.has(node)) return Infinity;
+    measuring.add(node);
+    const total = node.items.reduce((sum: number, item) => sum + size(item), 1);
+    measuring.delete(node);
+    sizes.set(node, total);
+    return total;
+  };
+  let aliases = 0;
+  let brought = 0;
+  let refusal: string | undefined;
+  let where = 0;
+  visit(document, (_key, node) => {
+    if ((isScalar(node) || isCollection(node)) && node.anchor) anchored.set(node.anchor, node);
+    if (!isAlias(node)) return undefined;
+    const target = anchored.get(node.source);
+    aliases += 1;
+    if (target) {
+      targets.set(node, target);
+      brought += size(target);
+    }
+    if (!target) refusal = `the alias *${node.source} names no anchor before it`;
+    else if (brought === Infinity) refusal = `the alias *${node.source} is inside the node it names: its expansion never ends`;
+    else if (aliases > MAX_ALIASES) refusal = `more than ${MAX_ALIASES} aliases`;
+    else if (brought > MAX_ALIASED_NODES) refusal = `the aliases expand to ${brought} nodes up to this one; at most ${MAX_ALIASED_NODES} are allowed`;
+    if (refusal === undefined) return undefined;
+    where = node.range?.[0] ?? 0;
+    return visit.BREAK;
+  });
+  if (refusal !== undefined) throw invalidYaml(`the YAML cannot be expanded: ${refusal}`, [{ pointer: '', message: refusal, ...at(lines, where) }]);
 }
 
 function locate(document: Document.Parsed, lines: LineCounter, pointer: string, key: boolean): Position | undefined {

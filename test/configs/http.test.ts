@@ -85,6 +85,9 @@ describe('configuration API over HTTP', () => {
     }
     const tag = await yaml('/v1/configs/raw', 'version: 1\nsector: !secret cards\n');
     expect(tag.body.errors[0]).to.include({ line: 2, column: 9 });
+    // Line 5 is `e: &e [*d, …`: its first alias brings the total past the limit.
+    const exploding = await yaml('/v1/configs/raw', laughs);
+    expect(exploding.body.errors).to.deep.equal([{ pointer: '', message: 'the aliases expand to 15670 nodes up to this one; at most 10000 are allowed', line: 5, column: 8 }]);
   });
 
   it('refuses a YAML config over 1 MiB given as a JSON string with 413 yaml-too-large, wherever one is taken', async () => {

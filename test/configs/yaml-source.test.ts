@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ProblemError } from '../../core/problems.js';
-import { MAX_YAML_BYTES, parseYamlSource } from '../../core/configs/yaml-source.js';
+import { MAX_ALIASES, MAX_YAML_BYTES, parseYamlSource } from '../../core/configs/yaml-source.js';
 
 function refusal(text: string): ProblemError {
   try {
@@ -25,10 +25,25 @@ describe('YAML config source', () => {
     expect(source.locate('/tables/3')).to.equal(undefined);
   });
 
-  it('refuses billion laughs: alias expansion is capped before values are built', () => {
+  it('refuses billion laughs: alias expansion is capped before values are built, at the alias that crosses it', () => {
     const refused = refusal(laughs);
     expect(refused.type.slug).to.equal('invalid-yaml');
     expect(refused.detail).to.match(/alias/);
+    // a: 10 nodes; b brings 9 × 10; c 9 × 91; d 9 × 820; e's first *d, 7,381 more: past 10,000.
+    expect(refused.extensions.errors).to.deep.equal([{ pointer: '', message: 'the aliases expand to 15670 nodes up to this one; at most 10000 are allowed', line: 5, column: 8 }]);
+  });
+
+  it('counts aliases and what they bring in, and refuses those without an anchor or inside their own', () => {
+    const shared = (count: number) => ['shared: &o { distribution: lognormal, mu: 1, sigma: 2 }', ...Array.from({ length: count }, (_, i) => `c${i}: *o`)].join('\n');
+    expect(parseYamlSource(shared(MAX_ALIASES)).value).to.have.property(`c${MAX_ALIASES - 1}`).that.deep.equals({ distribution: 'lognormal', mu: 1, sigma: 2 });
+    const cases: [string, string, number, number][] = [
+      [shared(MAX_ALIASES + 1), `more than ${MAX_ALIASES} aliases`, MAX_ALIASES + 2, 7],
+      ['a: 1\nb: *x\n', 'the alias *x names no anchor before it', 2, 4],
+      ['a: 1\nb: &b [1, [*b]]\n', 'the alias *b is inside the node it names: its expansion never ends', 2, 12],
+    ];
+    for (const [text, message, line, column] of cases) expect(refusal(text).extensions.errors, message).to.deep.equal([{ pointer: '', message, line, column }]);
+    // An alias names the last node anchored with its name before it, as yaml resolves it.
+    expect(parseYamlSource('a: &x 1\nb: &x 2\nc: *x\n').value).to.deep.equal({ a: 1, b: 2, c: 2 });
   });
 
   it('refuses custom and non-core tags with their position', () => {
