@@ -137,3 +137,24 @@ export interface PackDefinition {
 export function definePack<P extends PackDefinition>(pack: P): P {
   return pack;
 }
+
+/** The day a person born on `dateOfBirth` (YYYY-MM-DD) turns `age`, as YYYY-MM-DD (1 March for a 29 February birthday in a common year). */
+export function birthday(dateOfBirth: string, age: number): string {
+  const [year, month, day] = dateOfBirth.slice(0, 10).split('-').map(Number);
+  return new Date(Date.UTC(year + age, month - 1, day)).toISOString().slice(0, 10);
+}
+
+/**
+ * A date or timestamp column's value on or after `earliest` (YYYY-MM-DD), for an event that cannot come
+ * before another (an account opened before its holder came of age, a card issued before the relationship
+ * began): the column's own draw, repeated while it falls earlier, so that its distribution and a config's
+ * override still decide it; after `tries` early draws, the start of `earliest` itself.
+ */
+export function drawOnOrAfter(draw: () => unknown, earliest: string, tries = 16): string {
+  let value = '';
+  for (let i = 0; i < tries; i++) {
+    value = String(draw());
+    if (value >= earliest) return value;
+  }
+  return value.length > earliest.length ? `${earliest}T00:00:00.000Z` : earliest;
+}

@@ -1,4 +1,4 @@
-import { definePack, type Rng, type RowContext } from '../../core/packs/sdk.js';
+import { birthday, definePack, drawOnOrAfter, type Rng, type RowContext } from '../../core/packs/sdk.js';
 import { BALANCE_FACTOR, BOOKING_KINDS, CUSTOMER_COUNTRIES, PRICE_LEVEL, SAVINGS_BALANCE_FACTOR, SALARY, TRANSACTION_TYPES, type BookingKind } from './reference-data.js';
 
 /**
@@ -74,14 +74,18 @@ export default definePack({
         name: { type: 'person_name', description: 'Full name of the customer (the account holder).', example: 'Amelia Clarke' },
         email: { type: 'email', name_column: 'name', description: 'E-mail address.', example: 'amelia.clarke@outlook.com' },
         phone: { type: 'phone', description: 'Phone number, international format.', nullable: true, null_rate: 0.04 },
-        date_of_birth: { type: 'date', from: '1940-01-01', to: '2007-12-31', description: 'Date of birth.' },
+        date_of_birth: { type: 'date', from: '1940-01-01', to: '2006-12-31', description: 'Date of birth.' },
         country: { type: 'country', codes: COUNTRIES, weights: CUSTOMER_COUNTRIES, description: 'Country of residence (ISO 3166-1 alpha-2); the accounts are held there.', example: 'GB' },
         street_address: { type: 'street_address', description: 'Street address.' },
         city: { type: 'city', description: 'City.' },
         postcode: { type: 'postcode', description: 'Postal code.' },
         segment: { type: 'enum', values: ['retail', 'premier', 'private', 'small_business'], weights: { retail: 78, premier: 12, private: 2, small_business: 8 }, description: 'Customer segment.' },
         risk_rating: { type: 'enum', values: ['low', 'medium', 'high'], weights: { low: 82, medium: 15, high: 3 }, description: 'Anti-money-laundering (KYC) risk rating.' },
-        customer_since: { type: 'date', from: '2005-01-01', to: '2024-12-31', description: 'When the relationship began.' },
+        customer_since: { type: 'date', from: '2005-01-01', to: '2024-12-31', description: "When the relationship began: on or after the customer's 18th birthday." },
+      },
+      row: (ctx) => {
+        const born = String(ctx.draw.date_of_birth());
+        return { date_of_birth: born, customer_since: drawOnOrAfter(ctx.draw.customer_since, birthday(born, 18)) };
       },
     },
     accounts: {

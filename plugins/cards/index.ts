@@ -1,4 +1,4 @@
-import { definePack, type Helpers, type Row, type RowContext } from '../../core/packs/sdk.js';
+import { birthday, definePack, drawOnOrAfter, type Helpers, type Row, type RowContext } from '../../core/packs/sdk.js';
 import { UNITS_PER_EURO } from './euro-rates.js';
 import { FRAUD_ABROAD, HOME_COUNTRIES, fraudPatterns, meanBurst, type FraudPattern } from './fraud-patterns.js';
 
@@ -70,7 +70,11 @@ export default definePack({
         country: { type: 'country', codes: homeCountries, weights: HOME_COUNTRIES, description: 'Country of residence (ISO 3166-1 alpha-2).' },
         city: { type: 'city', description: 'City of residence.' },
         date_of_birth: { type: 'date', from: '1945-01-01', to: '2006-12-31', description: 'Date of birth.' },
-        created_at: { type: 'timestamp', from: '2015-01-01T00:00:00Z', to: '2024-12-31T23:59:59Z', description: 'When the customer relationship began.' },
+        created_at: { type: 'timestamp', from: '2015-01-01T00:00:00Z', to: '2024-12-31T23:59:59Z', description: "When the customer relationship began: on or after the holder's 18th birthday." },
+      },
+      row: (ctx) => {
+        const born = String(ctx.draw.date_of_birth());
+        return { date_of_birth: born, created_at: drawOnOrAfter(ctx.draw.created_at, birthday(born, 18)) };
       },
     },
     cards: {
@@ -85,13 +89,13 @@ export default definePack({
         card_type: { type: 'enum', values: ['debit', 'credit', 'prepaid'], weights: { debit: 62, credit: 33, prepaid: 5 }, description: 'Debit, credit or prepaid.' },
         currency: { type: 'currency', description: "Billing currency (ISO 4217): the holder's country's currency." },
         credit_limit: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 8.1, sigma: 0.6, min: 250, max: 50000, nullable: true, description: 'Credit limit; null for debit and prepaid cards.' },
-        issued_on: { type: 'date', from: '2021-01-01', to: '2025-06-30', description: 'Issue date.' },
+        issued_on: { type: 'date', from: '2021-01-01', to: '2025-06-30', description: 'Issue date: on or after the day the relationship began.' },
         expiry: { type: 'string', description: 'Expiry month, MM/YY: four years after issue.', example: '09/28' },
         status: { type: 'enum', values: ['active', 'blocked', 'closed'], weights: { active: 92, blocked: 3, closed: 5 }, description: 'Card status.' },
       },
       row: (ctx) => {
         const holder = ctx.lookup('cardholders', ctx.ref('cardholder_id'));
-        const issued = String(ctx.draw.issued_on());
+        const issued = drawOnOrAfter(ctx.draw.issued_on, String(holder.created_at).slice(0, 10));
         const type = String(ctx.draw.card_type());
         return {
           card_type: type,

@@ -1,4 +1,4 @@
-import { definePack, type Rng, type RowContext } from '../../core/packs/sdk.js';
+import { birthday, definePack, drawOnOrAfter, type Rng, type RowContext } from '../../core/packs/sdk.js';
 import { claimCount } from './claim-count.js';
 import { INSURANCE_PRODUCTS, PERILS, POLICYHOLDER_COUNTRIES, PRICE_LEVEL, type InsuranceProduct } from './products.js';
 
@@ -91,7 +91,7 @@ export default definePack({
         policyholder_id: { type: 'reference', table: 'policyholders', description: 'The policyholder.' },
         policy_number: { type: 'string', computed: true, description: 'Policy number as printed on the schedule: product code, start year, sequence.', example: 'MOT-2024-4821937' },
         product: { type: 'enum', values: INSURANCE_PRODUCTS.map((p) => p.product), weights: Object.fromEntries(INSURANCE_PRODUCTS.map((p) => [p.product, p.weight])), description: 'Line of business.' },
-        start_date: { type: 'date', from: '2022-01-01', to: '2025-06-30', description: 'First day of cover.' },
+        start_date: { type: 'date', from: '2022-01-01', to: '2025-06-30', description: "First day of cover: on or after the policyholder's 18th birthday." },
         end_date: { type: 'date', computed: true, description: 'Last day of cover: one year after the start, less a day.' },
         currency: { type: 'currency', computed: true, description: "Policy currency (ISO 4217): the policyholder's country's." },
         sum_insured: { type: 'money', currency_column: 'currency', computed: true, description: 'Most the insurer pays on one claim (for life cover, the benefit).', example: 250000 },
@@ -106,7 +106,7 @@ export default definePack({
         const product = productByName.get(String(ctx.draw.product()))!;
         const currency = helpers.countryByCode.get(String(holder.country))?.currency ?? 'EUR';
         const scale = PRICE_LEVEL[currency] ?? 1;
-        const start = String(ctx.draw.start_date());
+        const start = drawOnOrAfter(ctx.draw.start_date, birthday(String(holder.date_of_birth), 18));
         const end = Date.UTC(Number(start.slice(0, 4)) + 1, Number(start.slice(5, 7)) - 1, Number(start.slice(8, 10))) - DAY;
         return {
           policy_number: `${product.product.slice(0, 3).toUpperCase()}-${start.slice(0, 4)}-${rng.digits(7)}`,

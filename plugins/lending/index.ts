@@ -1,4 +1,4 @@
-import { definePack, type RowContext } from '../../core/packs/sdk.js';
+import { birthday, definePack, drawOnOrAfter, type RowContext } from '../../core/packs/sdk.js';
 import { levelPayment, nextInstalment } from './annuity.js';
 import { BORROWER_COUNTRIES, LOAN_PRODUCTS, PRICE_LEVEL, SCORE_RANGE } from './products.js';
 
@@ -74,7 +74,7 @@ export default definePack({
         principal: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 9, sigma: 0.7, description: "Amount lent, in the loan currency: log-normal per product (a config's override applies to every product).", example: 12000 },
         currency: { type: 'currency', computed: true, description: "Loan currency (ISO 4217): the borrower's." },
         annual_rate: { type: 'decimal', scale: 4, computed: true, description: "Nominal annual interest rate as a fraction: the product's base rate plus a spread that grows as the credit score falls.", example: 0.0749 },
-        origination_date: { type: 'date', from: '2018-01-01', to: '2025-06-30', description: 'Date the money was paid out.' },
+        origination_date: { type: 'date', from: '2018-01-01', to: '2025-06-30', description: 'Date the money was paid out: on or after the borrower\'s 18th birthday.' },
         first_due_date: { type: 'date', computed: true, description: 'Due date of the first monthly instalment: one month after origination.' },
         term_months: { type: 'integer', computed: true, description: 'Term in months, by product (personal 1–5 years, mortgages 10–30): the number of monthly instalments of its repayment schedule.', example: 60 },
         channel: { type: 'enum', values: ['branch', 'online', 'broker', 'dealer'], weights: { branch: 25, online: 45, broker: 18, dealer: 12 }, description: 'How the loan was sold.' },
@@ -90,7 +90,7 @@ export default definePack({
         const principal = Math.min(product.max_principal, Math.max(product.min_principal, euros));
         const score = Number(borrower.credit_score);
         const risk = (SCORE_RANGE[1] - score) / (SCORE_RANGE[1] - SCORE_RANGE[0]);
-        const originated = String(ctx.draw.origination_date());
+        const originated = drawOnOrAfter(ctx.draw.origination_date, birthday(String(borrower.date_of_birth), 18));
         return {
           product: product.product,
           purpose: rng.pick(product.purposes),

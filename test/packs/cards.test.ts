@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { checkPack } from '../../core/packs/test-kit.js';
 import cards from '../../plugins/cards/index.js';
-import { generateTables } from '../plugins/support/rows.js';
+import { ageOn, generateTables } from '../plugins/support/rows.js';
 
 describe('the cards pack', () => {
   it('passes the pack test kit (manifest, types, references, same bytes with 1 and 4 workers)', async function () {
@@ -26,6 +26,15 @@ describe('the cards pack', () => {
         }
       }
       if (start_date === '2026-03-01') expect(expired, 'cards issued in 2021-22 have expired by then').to.be.above(0);
+    }
+  });
+
+  it('opens each cardholder relationship on or after the holder\'s 18th birthday, and issues cards only once it has begun', () => {
+    for (const seed of [1, 2, 3]) {
+      const { cardholders, cards: issued } = generateTables(cards, { seed, tables: [{ name: 'cardholders', rows: 1500 }, { name: 'cards', rows: 3000 }] });
+      const holderById = new Map(cardholders.map((holder) => [holder.cardholder_id, holder]));
+      for (const holder of cardholders) expect(ageOn(holder.date_of_birth, holder.created_at), JSON.stringify(holder)).to.be.at.least(18);
+      for (const card of issued) expect(String(card.issued_on) >= String(holderById.get(card.cardholder_id)!.created_at).slice(0, 10), JSON.stringify(card)).to.equal(true);
     }
   });
 });

@@ -6,7 +6,7 @@ import { knownBank, validateBic } from '../../../core/generation/realism/bic.js'
 import { helpers } from '../../../core/generation/helpers.js';
 import { checkManifest } from '../../../core/packs/manifest.js';
 import { checkPack } from '../../../core/packs/test-kit.js';
-import { generateTables, groupBy, minor } from '../support/rows.js';
+import { ageOn, generateTables, groupBy, minor } from '../support/rows.js';
 
 const digitsOf = (currency: unknown) => helpers.minorUnits(String(currency));
 
@@ -87,5 +87,15 @@ describe('banking pack', () => {
     const base = request();
     const pricier = request({ amount: { distribution: 'lognormal', mu: 5.5, sigma: 0.5 } });
     expect(cardSpend(pricier)).to.be.greaterThan(cardSpend(base) * 3);
+  });
+
+  it('begins every customer relationship on or after the customer\'s 18th birthday', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 }), (seed) => {
+        const { customers } = generateTables(pack, { seed, tables: [{ name: 'customers', rows: 2000 }] });
+        for (const customer of customers) expect(ageOn(customer.date_of_birth, customer.customer_since), JSON.stringify(customer)).to.be.at.least(18);
+      }),
+      { numRuns: 5 },
+    );
   });
 });

@@ -6,7 +6,7 @@ import { helpers } from '../../../core/generation/helpers.js';
 import { checkManifest } from '../../../core/packs/manifest.js';
 import { checkPack } from '../../../core/packs/test-kit.js';
 import { planFor } from '../../generation/support.js';
-import { generateTables, groupBy, minor } from '../support/rows.js';
+import { ageOn, generateTables, groupBy, minor } from '../support/rows.js';
 
 const digitsOf = (currency: unknown) => helpers.minorUnits(String(currency));
 
@@ -110,5 +110,16 @@ describe('insurance pack', () => {
       expect(variance / mean, product).to.be.greaterThan(1 + expected / 1.5 / 2);
       expect(values.filter((count) => count === 0).length, product).to.be.greaterThan(0);
     }
+  });
+
+  it('starts every policy on or after its policyholder\'s 18th birthday', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 }), (seed) => {
+        const { policyholders, policies } = generateTables(pack, { seed, tables: [{ name: 'policyholders', rows: 1500 }, { name: 'policies', rows: 3000 }] });
+        const bornOn = new Map(policyholders.map((holder) => [holder.policyholder_id, holder.date_of_birth]));
+        for (const policy of policies) expect(ageOn(bornOn.get(policy.policyholder_id), policy.start_date), JSON.stringify(policy)).to.be.at.least(18);
+      }),
+      { numRuns: 5 },
+    );
   });
 });

@@ -8,7 +8,7 @@ import { planFor } from '../../generation/support.js';
 import { helpers } from '../../../core/generation/helpers.js';
 import { checkManifest } from '../../../core/packs/manifest.js';
 import { checkPack } from '../../../core/packs/test-kit.js';
-import { generateTables, groupBy, minor, type Rows } from '../support/rows.js';
+import { ageOn, generateTables, groupBy, minor, type Rows } from '../support/rows.js';
 
 const digitsOf = (currency: unknown) => helpers.minorUnits(String(currency));
 const defaulted = (schedule: Rows) => schedule.some((row) => row.status === 'missed' || row.status === 'defaulted');
@@ -130,5 +130,16 @@ describe('lending pack', () => {
 
   it('refuses a rate outside [0, 1] with a problem naming the option', () => {
     expect(() => generateTables(pack, { seed: 1, tables: [{ name: 'repayment_schedule', rows: 10, options: { default_rate: 1.5 } }] })).to.throw(/default_rate/);
+  });
+
+  it('lends only to borrowers who are 18 or older on the day the money is paid out', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 }), (seed) => {
+        const { borrowers, loans } = generateTables(pack, { seed, tables: [{ name: 'borrowers', rows: 1500 }, { name: 'loans', rows: 3000 }] });
+        const bornOn = new Map(borrowers.map((borrower) => [borrower.borrower_id, borrower.date_of_birth]));
+        for (const loan of loans) expect(ageOn(bornOn.get(loan.borrower_id), loan.origination_date), JSON.stringify(loan)).to.be.at.least(18);
+      }),
+      { numRuns: 5 },
+    );
   });
 });

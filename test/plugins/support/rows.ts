@@ -29,3 +29,10 @@ export function groupBy(rows: Rows, column: string): Map<unknown, Rows> {
 
 /** A decimal amount as an integer of minor units, exactly (the writers print fixed-point decimals). */
 export const minor = (amount: unknown, digits = 2): number => Math.round(Number(amount) * 10 ** digits);
+
+/** A person's age in whole years on a date, from the date of birth (ISO dates or timestamps). */
+export function ageOn(dateOfBirth: unknown, date: unknown): number {
+  const [bornYear, bornMonth, bornDay] = String(dateOfBirth).slice(0, 10).split('-').map(Number);
+  const [year, month, day] = String(date).slice(0, 10).split('-').map(Number);
+  return year - bornYear - (month < bornMonth || (month === bornMonth && day < bornDay) ? 1 : 0);
+}
