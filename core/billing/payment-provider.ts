@@ -37,7 +37,7 @@ export class PaymentProviderError extends Error {
 
 export const PaymentDeclined = defineProblem({
   slug: 'payment-declined',
-  title: 'Payment Declined',
+  title: 'Payment Required',
   status: 402,
   description: 'The payment provider declined the payment; `decline_code` says why. No credit was granted and nothing was charged. The decline is listed in the billing history.',
 });

@@ -4,6 +4,7 @@ import { ResponseChecker } from '../support/openapi.js';
 import { routeGroups } from '../../api/app.js';
 import { buildRouter } from '../../api/router.js';
 import { allProblemTypes } from '../../core/problems.js';
+import { STATUS_CODES } from 'node:http';
 
 describe('the OpenAPI document', () => {
   let app: TestApp;
@@ -52,6 +53,16 @@ describe('the OpenAPI document', () => {
     const listed = document['x-problem-types'].map((type: { slug: string }) => type.slug);
     expect(listed).to.include.members(allProblemTypes().map((type) => type.slug));
     for (const type of document['x-problem-types']) expect(type.type).to.equal(`https://errors.finsynth.dev/${type.slug}`);
+  });
+
+  it("gives every problem the title of its status, as the interface's status table does (7.2)", () => {
+    // The table's titles where it has the status; elsewhere the status's reason phrase (RFC 9110's names).
+    const byStatus: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error' };
+    const rfc9110: Record<number, string> = { 413: 'Content Too Large', 422: 'Unprocessable Content' };
+    const expected = (slug: string, status: number) =>
+      slug === 'insufficient-credits' ? ['Insufficient Credits'] : [byStatus[status] ?? STATUS_CODES[status], rfc9110[status]].filter(Boolean);
+    const off = allProblemTypes().filter((type) => !expected(type.slug, type.status).includes(type.title));
+    expect(off.map((type) => `${type.slug} (${type.status}): "${type.title}"`)).to.deep.equal([]);
   });
 
   it("has the groups of the interface as tags", () => {

@@ -42,7 +42,7 @@ describe('billing over HTTP', () => {
     const response = await request(app, 'POST', '/v1/billing/credits', { key: account.live, body: { pack: 'medium', payment_token: 'tok_chargeDeclinedInsufficientFunds' } });
     expect(response.status).to.equal(402);
     expect(response.headers.get('content-type')).to.match(/application\/problem\+json/);
-    expect(response.body).to.include({ title: 'Payment Declined', decline_code: 'insufficient_funds', instance: '/v1/billing/credits' });
+    expect(response.body).to.include({ title: 'Payment Required', decline_code: 'insufficient_funds', instance: '/v1/billing/credits' });
     expect(response.body.type).to.match(/\/payment-declined$/);
     expect(response.body.detail).to.equal('The card has insufficient funds. No credit was granted.');
     expect(await credits()).to.include({ credits_available: 60_000 });
