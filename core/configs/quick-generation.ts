@@ -5,7 +5,7 @@ import type { Format } from '../generation/writers.js';
 import { estimateConfig } from './estimate.js';
 import type { PackCatalog } from './pack-catalog.js';
 import { quickPlan } from './quick-plans.js';
-import { quickConfig, type QuickRequest } from './quick-request.js';
+import { quickConfig, requireQuickLimits, type QuickRequest } from './quick-request.js';
 import type { SourceMap } from './source-map.js';
 import { requireValidConfig } from './validate.js';
 
@@ -37,7 +37,7 @@ export interface QuickResult {
 
 /**
  * Quick generation: check, charge, generate, and give the charge back if generation fails. Every
- * refusal (limits, pack rules, 402) comes before any byte is generated; a test key's debit records
+ * refusal (pack rules, then limits, 402) comes before any byte is generated; a test key's debit records
  * sandbox usage and moves no credit. The answer is buffered (quick limits bound it), so a failure can
  * still be refunded and reported as a problem instead of a truncated body.
  */
@@ -45,6 +45,7 @@ export async function quickGenerate(deps: QuickDeps, call: QuickCall): Promise<Q
   // The config has the request's members at the same pointers but for the options (`/options/<table>` in
   // the request): an issue about an option is placed at its table.
   const config = requireValidConfig(quickConfig(call.request, call.source), deps.catalog, call.source);
+  requireQuickLimits(config);
   const plan = await quickPlan(deps.pool, config, call.request.seed !== undefined);
   const estimate = estimateConfig(config, deps.catalog);
   await deps.credits.debit({

@@ -61,18 +61,10 @@ export const quickRequestSchema: JsonSchema = {
 };
 
 /**
- * The generation config of a quick request, within the quick limits (else 400 pointing at the jobs
- * API). A request without a seed gets one drawn here, so that its answer can be reproduced.
+ * The generation config of a quick request. A request without a seed gets one drawn here, so that its
+ * answer can be reproduced. Its limits are checked once it is a valid config (`requireQuickLimits`).
  */
 export function quickConfig(request: QuickRequest, source?: SourceMap): GenerationConfig {
-  const tooLarge = request.tables.find((table) => table.rows > QUICK_LIMITS.max_rows_per_table);
-  if (tooLarge) {
-    throw limitProblem(`the table "${tooLarge.name}" asks for ${tooLarge.rows} rows; quick generation returns at most ${QUICK_LIMITS.max_rows_per_table} per table`);
-  }
-  const rows = request.tables.reduce((sum, table) => sum + table.rows, 0);
-  if (rows > QUICK_LIMITS.max_rows_per_request) {
-    throw limitProblem(`the request asks for ${rows} rows; quick generation returns at most ${QUICK_LIMITS.max_rows_per_request} per request`);
-  }
   const stray = Object.keys(request.options ?? {}).filter((name) => !request.tables.some((table) => table.name === name));
   if (stray.length > 0) {
     const errors = locateIssues(stray.map((name) => ({ pointer: `/options/${name}`, message: `"${name}" is not a table of this request`, key: true })), source);
@@ -85,6 +77,22 @@ export function quickConfig(request: QuickRequest, source?: SourceMap): Generati
     ...(request.locale ? { locale: request.locale } : {}),
     tables: request.tables.map((table) => ({ name: table.name, rows: table.rows, ...(request.options?.[table.name] ? { options: request.options[table.name] } : {}) })),
   };
+}
+
+/**
+ * The quick limits of a valid config, else 400 pointing at the jobs API. Checked after the config's
+ * rules, which refuse a table listed twice as jobs and saved configs do: the rows of a request are
+ * those of distinct tables, and a request that repeats one is told so, not sent to the jobs API.
+ */
+export function requireQuickLimits(config: GenerationConfig): void {
+  const tooLarge = config.tables.find((table) => table.rows > QUICK_LIMITS.max_rows_per_table);
+  if (tooLarge) {
+    throw limitProblem(`the table "${tooLarge.name}" asks for ${tooLarge.rows} rows; quick generation returns at most ${QUICK_LIMITS.max_rows_per_table} per table`);
+  }
+  const rows = config.tables.reduce((sum, table) => sum + table.rows, 0);
+  if (rows > QUICK_LIMITS.max_rows_per_request) {
+    throw limitProblem(`the request asks for ${rows} rows; quick generation returns at most ${QUICK_LIMITS.max_rows_per_request} per request`);
+  }
 }
 
 function limitProblem(detail: string) {

@@ -146,6 +146,11 @@ describe('configuration API over HTTP', () => {
     expect(refused.body.errors).to.have.length(1);
     expect(refused.body.errors[0]).to.include({ pointer: '/sector' });
     expect(refused.body.errors[0].message).to.match(/^unknown sector "crypto"; known: .*cards/);
+    // A table named twice is refused at the repeated name, here as by quick generation and jobs (the same rules).
+    const twice = await request(app, 'POST', '/v1/configs/estimate', { key: account.live, body: { config: { ...config, tables: [{ name: 'cards', rows: 1 }, { name: 'cards', rows: 2 }] } } });
+    expect(twice.status).to.equal(400);
+    expect(twice.body.errors).to.have.length(1);
+    expect(twice.body.errors[0]).to.include({ pointer: '/tables/1/name', message: 'the table "cards" is listed twice' });
     const neither = await request(app, 'POST', '/v1/configs/validate', { key: account.live, body: { something: 1 } });
     expect(neither.status).to.equal(400);
   });

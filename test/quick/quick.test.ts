@@ -88,17 +88,26 @@ describe('quick generation over HTTP', () => {
     expect((await quick(account.test, transactions(1), 'application/xml')).status).to.equal(406);
   });
 
-  it('refuses more than the quick limits with a 400 that points at the jobs API', async () => {
+  it('refuses more than 10,000 rows of a table with a 400 that points at the jobs API', async () => {
     const perTable = await quick(account.test, transactions(10_001));
     expect(perTable.status).to.equal(400);
     expect(perTable.body).to.include({ type: `${ERRORS}/quick-limit-exceeded`, jobs_url: '/v1/jobs' });
     expect(perTable.body.detail).to.match(/POST \/v1\/jobs/);
-    const tables = ['cardholders', 'cards', 'merchants', 'transactions', 'cards', 'merchants'].map((name) => ({ name, rows: 9_000 }));
-    const perRequest = await quick(account.test, { sector: 'cards', tables });
-    expect(perRequest.status).to.equal(400);
-    expect(perRequest.body.detail).to.match(/54000 rows/);
     const openapi = JSON.parse((await request(app, 'GET', '/v1/openapi.json', { key: account.test })).text);
     expect(openapi.paths['/v1/generate/quick'].post.description).to.match(/at most 10000 rows per table and 50000 per request/);
+  });
+
+  it('refuses a table named twice, at the repeated name, before any limit (as jobs and saved configs do)', async () => {
+    // 54,000 rows, which would be past the per-request limit if the tables were distinct.
+    const tables = ['cardholders', 'cards', 'merchants', 'transactions', 'cards', 'merchants'].map((name) => ({ name, rows: 9_000 }));
+    const body = JSON.stringify({ sector: 'cards', tables }, null, 1);
+    const repeated = await request(app, 'POST', '/v1/generate/quick', { key: account.test, body, headers: { 'content-type': 'application/json' } });
+    expect(repeated.status).to.equal(400);
+    expect(repeated.body.type).to.equal(`${ERRORS}/invalid-config`);
+    expect(repeated.body.errors).to.deep.equal([
+      { pointer: '/tables/4/name', message: 'the table "cards" is listed twice', line: 21, column: 12 },
+      { pointer: '/tables/5/name', message: 'the table "merchants" is listed twice', line: 25, column: 12 },
+    ]);
   });
 
   it('reaches through at most 100,000 parents for a table whose parents decide its rows, and says a job reaches further', async () => {
@@ -140,6 +149,28 @@ describe('quick generation over HTTP', () => {
     expect(short.status).to.equal(402);
     expect(short.body).to.include({ type: `${ERRORS}/insufficient-credits`, title: 'Insufficient Credits', credits_required: 20, credits_available: before - 2 });
     expect(await balance(account.live)).to.equal(before - 2);
+  });
+});
+
+describe('quick generation of a pack with more tables than the built-in ones', () => {
+  let app: TestApp;
+  let account: TestAccount;
+  const six = (rows: number) => ({ sector: 'wide', tables: ['one', 'two', 'three', 'four', 'five', 'six'].map((name) => ({ name, rows })) });
+  before(async () => {
+    app = await startTestApp({ config: { packs: [fileURLToPath(new URL('./fixtures/wide/', import.meta.url))] } });
+    account = await openAccount(app);
+  });
+  after(() => app.close());
+
+  it('answers 50,000 rows of distinct tables, and refuses more with a 400 that points at the jobs API', async () => {
+    const atTheLimit = await request(app, 'POST', '/v1/generate/quick', { key: account.test, body: { ...six(10_000), tables: six(10_000).tables.slice(1) } });
+    expect(atTheLimit.status, atTheLimit.text.slice(0, 300)).to.equal(200);
+    expect(atTheLimit.body.rows).to.equal(50_000);
+    const beyond = await request(app, 'POST', '/v1/generate/quick', { key: account.test, body: six(9_000) });
+    expect(beyond.status).to.equal(400);
+    expect(beyond.body).to.include({ type: `${ERRORS}/quick-limit-exceeded`, jobs_url: '/v1/jobs' });
+    expect(beyond.body.detail).to.equal('the request asks for 54000 rows; quick generation returns at most 50000 per request. Use the jobs API (POST /v1/jobs) for more.');
+    expect(beyond.body.limits).to.include({ max_rows_per_table: 10_000, max_rows_per_request: 50_000 });
   });
 });
 
