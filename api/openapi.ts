@@ -42,6 +42,12 @@ function pipelineProblems(route: AnyRoute): ProblemType[] {
   return problems;
 }
 
+/** Headers that come with the problems of a status, whichever problem it is. */
+const PROBLEM_HEADERS: Record<number, Record<string, unknown>> = {
+  416: { 'Content-Range': { description: '`bytes */<size>`: the size of the file the range missed.', schema: { type: 'string' } } },
+  429: { 'Retry-After': { description: 'Whole seconds to wait, at least 1.', schema: { type: 'integer', minimum: 1 } } },
+};
+
 function problemResponses(problems: ProblemType[]): Record<string, unknown> {
   const byStatus = new Map<number, ProblemType[]>();
   for (const type of problems) {
@@ -54,7 +60,7 @@ function problemResponses(problems: ProblemType[]): Record<string, unknown> {
       String(status),
       {
         description: types.map((type) => `\`${type.slug}\`: ${type.description}`).join('\n\n'),
-        headers: status === 429 ? { ...headerRefs, 'Retry-After': { description: 'Whole seconds to wait, at least 1.', schema: { type: 'integer', minimum: 1 } } } : headerRefs,
+        headers: { ...headerRefs, ...PROBLEM_HEADERS[status] },
         content: { [PROBLEM_MEDIA_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } },
         'x-problem-slugs': types.map((type) => type.slug),
       },
@@ -79,7 +85,8 @@ function parameters(route: AnyRoute): unknown[] {
     ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
     schema,
   }));
-  return [...path, ...query, ...(isIdempotent(route) ? [idempotencyKeyParameter] : [])];
+  const headers = Object.entries(route.requestHeaders ?? {}).map(([name, { description, schema }]) => ({ name, in: 'header', required: false, description, schema }));
+  return [...path, ...query, ...headers, ...(isIdempotent(route) ? [idempotencyKeyParameter] : [])];
 }
 
 const media = (content: Record<string, JsonSchema>) => Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema }]));
@@ -101,7 +108,7 @@ function operation(route: AnyRoute, tag: Tag): Record<string, unknown> {
     tags: [tag],
     security: route.scope === null ? [] : [{ bearer: [] }],
     ...(route.scope === null ? {} : { 'x-required-scope': route.scope }),
-    ...(route.params || route.query || isIdempotent(route) ? { parameters: parameters(route) } : {}),
+    ...(route.params || route.query || route.requestHeaders || isIdempotent(route) ? { parameters: parameters(route) } : {}),
     ...(route.body
       ? {
           requestBody: {

@@ -44,6 +44,8 @@ export interface RouteDefinition<Params = Record<string, string>, Query = Record
   params?: Record<string, JsonSchema>;
   /** Query parameters; any other is refused. */
   query?: { properties: Record<string, JsonSchema>; required?: string[] };
+  /** Request headers the operation reads beyond those every operation reads (Authorization, Idempotency-Key); all optional. */
+  requestHeaders?: Record<string, { description: string; schema: JsonSchema }>;
   /**
    * Media type → schema. JSON media types (`application/json`, `*+json`) are parsed and validated; any
    * other arrives as its UTF-8 text, validated as a string.

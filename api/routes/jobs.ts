@@ -1,6 +1,5 @@
 import { JOB_STATES, JobProblems, type JobStatus } from '../../core/domain/job/index.js';
 import type { ConfigInput } from '../../core/configs/config-input.js';
-import { ConfigProblems } from '../../core/configs/problems.js';
 import { Problems } from '../../core/problems.js';
 import { InsufficientCredits } from '../../core/credits/problems.js';
 import type { JobView } from '../../projections/jobs.js';
@@ -11,6 +10,7 @@ import { defineRoute, type RouteGroup } from '../route.js';
 import { listQuery, pageSchema, problemSchema, type ListQuery } from '../schemas.js';
 import { RangeNotSatisfiable, sendResultFile } from './jobs-download.js';
 import { configInput } from './config-input-schema.js';
+import { configProblems } from './document-kinds.js';
 
 const jobId = { type: 'string', minLength: 1, maxLength: 64, pattern: '^job_[0-9a-f]+$' };
 const tableName = { type: 'string', minLength: 1, maxLength: 63 };
@@ -63,6 +63,24 @@ const resultFileSchema = {
 
 const binary = { type: 'string', format: 'binary' };
 const downloadContent = { 'text/csv': binary, 'application/x-ndjson': binary, 'application/json': binary, 'application/gzip': binary };
+
+const header = (description: string) => ({ description, schema: { type: 'string' } });
+
+/** What a download reads of the request: a range to resume from, and the client's copy. */
+const downloadRequestHeaders = {
+  Range: header('One byte range: `bytes=<first>-<last>`, `bytes=<first>-` or `bytes=-<suffix length>`; answered 206, or 416 when it starts past the end. Several ranges, or another unit, are answered with the whole file.'),
+  'If-Range': header('An ETag: the Range is honoured only if the file still has it, otherwise the whole file is sent (200).'),
+  'If-None-Match': header('ETags (weakly compared) or `*`: 304 when the file has one of them.'),
+};
+
+/** The headers of every answer about the file (200, 206, 304). */
+const fileHeaders = {
+  ETag: header('Strong: the SHA-256 of the file as downloaded, in quotes (`"<sha256>"`).'),
+  'Accept-Ranges': header('`bytes`: a download can resume with `Range`.'),
+  'Content-Disposition': header('`attachment; filename="<table>.<format>[.gz]"`.'),
+  'Cache-Control': header('`private, max-age=0, must-revalidate`: a cached copy is revalidated with `If-None-Match`.'),
+};
+const contentLength = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
 
 const owner = (ctx: ApiContext) => ({ accountId: ctx.state.auth.accountId, mode: ctx.state.auth.mode });
 const path = (job: JobView) => `/v1/jobs/${job.id}`;
@@ -129,7 +147,7 @@ export const jobsRoutes: RouteGroup = {
           headers: { Location: { description: 'The job.', schema: { type: 'string' } } },
         },
       },
-      problems: [ConfigProblems.invalidConfig, InsufficientCredits, JobProblems.tooManyJobs, Problems.notFound],
+      problems: [...configProblems, InsufficientCredits, JobProblems.tooManyJobs, Problems.notFound],
       async handle(ctx, { body, source }) {
         const { accountId, mode, keyId } = ctx.state.auth;
         const job = await ctx.services.jobs.create({ accountId, mode, keyId, input: body, inputSource: source, metadata: metadataOf(ctx) });
@@ -223,12 +241,21 @@ export const jobsRoutes: RouteGroup = {
         'The table\'s file, streamed: CSV, NDJSON or JSON as the config asked, or the gzip file of it (`application/gzip`) when it asked for gzip. `Content-Length`, a strong `ETag` (the SHA-256), and single byte ranges (`Range`, `If-Range`) so a download can resume.',
       scope: 'jobs:read',
       params: { id: jobId, table: tableName },
+      requestHeaders: downloadRequestHeaders,
       responses: {
-        200: { description: 'The whole file.', content: downloadContent },
-        206: { description: 'The requested range; `Content-Range` says which.', content: downloadContent },
-        304: { description: 'The client\'s copy (If-None-Match) is current.' },
+        200: { description: 'The whole file.', content: downloadContent, headers: { ...fileHeaders, 'Content-Length': contentLength('The size of the file.') } },
+        206: {
+          description: 'The requested range; `Content-Range` says which.',
+          content: downloadContent,
+          headers: {
+            ...fileHeaders,
+            'Content-Length': contentLength('The size of the range.'),
+            'Content-Range': header('`bytes <first>-<last>/<size of the file>`.'),
+          },
+        },
+        304: { description: 'The client\'s copy (If-None-Match) is current.', headers: fileHeaders },
       },
-      problems: [JobProblems.notFound, JobProblems.notSucceeded, JobProblems.resultsExpired, RangeNotSatisfiable],
+      problems: [JobProblems.notFound, JobProblems.resultTableNotFound, JobProblems.notSucceeded, JobProblems.resultsExpired, RangeNotSatisfiable],
       async handle(ctx, { params }) {
         await sendResultFile(ctx, ctx.services.jobs.resultFile(owner(ctx), params.id, params.table));
       },

@@ -138,8 +138,12 @@ export class JobsService {
 
   /** One table's result file and where it lies on disk. */
   resultFile(owner: JobOwner, jobId: string, table: string) {
-    const file = this.results(owner, jobId).files.find((candidate) => candidate.table === table);
-    if (!file) throw problem(JobProblems.notFound, `job ${jobId} has no table ${table}`);
+    const { files } = this.results(owner, jobId);
+    const file = files.find((candidate) => candidate.table === table);
+    if (!file) {
+      const tables = files.map((candidate) => candidate.table);
+      throw problem(JobProblems.resultTableNotFound, `job ${jobId} has no result table ${table}; its tables are ${tables.join(', ')}`, { tables });
+    }
     return { ...file, path: join(jobDirectory(this.deps.resultsDir, jobId), file.file) };
   }
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { gunzipSync } from 'node:zlib';
 import { rm } from 'node:fs/promises';
 import { request, openAccount, startTestApp, type TestAccount, type TestApp, type TestResponse } from '../support/app.js';
-import { ResponseChecker } from '../support/openapi.js';
+import { ExchangeChecker } from './support/documented.js';
 import { cardsConfig, countRows, download, pollJob, sha256 } from './support/http.js';
 
 describe('jobs over HTTP', function () {
@@ -10,17 +10,18 @@ describe('jobs over HTTP', function () {
   this.timeout(120_000);
   let app: TestApp;
   let account: TestAccount;
-  let checker: ResponseChecker;
-  /** Every JSON answer below is also checked against the OpenAPI document the service publishes. */
-  const documented = (method: string, template: string, response: TestResponse): TestResponse => {
-    checker.check(method, template, response);
-    return response;
-  };
+  let checker: ExchangeChecker;
+  /** The answers below are also checked against the OpenAPI document the service publishes: status, body, problem slug, headers. */
+  const documented = <Response extends TestResponse>(method: string, template: string, response: Response, sent?: Record<string, string>): Response =>
+    checker.check(method, template, response, sent) as Response;
+  const RESULT = '/v1/jobs/{id}/results/{table}';
+  /** A download of a result file, checked against the document (the request headers it sent too). */
+  const documentedDownload = async (key: string, url: string, headers: Record<string, string> = {}) => documented('GET', RESULT, await download(app, key, url, headers), headers);
 
   before(async () => {
     app = await startTestApp();
     account = await openAccount(app, { credits: 1000 });
-    checker = new ResponseChecker((await request(app, 'GET', '/v1/openapi.json')).body);
+    checker = new ExchangeChecker((await request(app, 'GET', '/v1/openapi.json')).body);
   });
   after(() => app.close());
 
@@ -53,7 +54,7 @@ describe('jobs over HTTP', function () {
       ['merchants', 500],
     ]);
     for (const file of results.body.data) {
-      const body = await download(app, account.live, file.download_url);
+      const body = await documentedDownload(account.live, file.download_url);
       expect(body.status).to.equal(200);
       expect(body.headers.get('content-type')).to.match(/^text\/csv/);
       expect(Number(body.headers.get('content-length'))).to.equal(file.bytes);
@@ -91,36 +92,36 @@ describe('jobs over HTTP', function () {
     const created = await request(app, 'POST', '/v1/jobs', { key: account.test, body: { config: cardsConfig({ merchants: 2000 }, { format: 'csv' }) } });
     await pollJob(app, account.test, created.body.id, ['succeeded']);
     const [file] = (await request(app, 'GET', `/v1/jobs/${created.body.id}/results`, { key: account.test })).body.data;
-    const whole = (await download(app, account.test, file.download_url)).bytes;
+    const whole = (await documentedDownload(account.test, file.download_url)).bytes;
 
-    const head = await download(app, account.test, file.download_url, { range: 'bytes=0-99' });
+    const head = await documentedDownload(account.test, file.download_url, { range: 'bytes=0-99' });
     expect(head.status).to.equal(206);
     expect(head.headers.get('content-range')).to.equal(`bytes 0-99/${file.bytes}`);
     expect(head.headers.get('content-length')).to.equal('100');
-    const rest = await download(app, account.test, file.download_url, { range: 'bytes=100-', 'if-range': `"${file.sha256}"` });
+    const rest = await documentedDownload(account.test, file.download_url, { range: 'bytes=100-', 'if-range': `"${file.sha256}"` });
     expect(rest.status).to.equal(206);
     expect(Buffer.concat([head.bytes, rest.bytes]).equals(whole)).to.equal(true);
-    const tail = await download(app, account.test, file.download_url, { range: 'bytes=-10' });
+    const tail = await documentedDownload(account.test, file.download_url, { range: 'bytes=-10' });
     expect(tail.bytes.equals(whole.subarray(whole.length - 10))).to.equal(true);
 
-    const stale = await download(app, account.test, file.download_url, { range: 'bytes=100-', 'if-range': '"other"' });
+    const stale = await documentedDownload(account.test, file.download_url, { range: 'bytes=100-', 'if-range': '"other"' });
     expect(stale.status).to.equal(200);
     expect(stale.bytes.length).to.equal(file.bytes);
 
-    const beyond = await download(app, account.test, file.download_url, { range: `bytes=${file.bytes}-` });
+    const beyond = await documentedDownload(account.test, file.download_url, { range: `bytes=${file.bytes}-` });
     expect(beyond.status).to.equal(416);
     expect(beyond.headers.get('content-range')).to.equal(`bytes */${file.bytes}`);
     expect(JSON.parse(beyond.bytes.toString())).to.include({ status: 416, instance: file.download_url });
 
-    const current = await download(app, account.test, file.download_url, { 'if-none-match': `"${file.sha256}"` });
+    const current = await documentedDownload(account.test, file.download_url, { 'if-none-match': `"${file.sha256}"` });
     expect(current.status).to.equal(304);
     for (const tag of [`W/"${file.sha256}"`, '*', `"other", W/"${file.sha256}"`]) {
-      expect((await download(app, account.test, file.download_url, { 'if-none-match': tag })).status, tag).to.equal(304);
+      expect((await documentedDownload(account.test, file.download_url, { 'if-none-match': tag })).status, tag).to.equal(304);
     }
 
     await rm(app.services.jobs.resultFile({ accountId: account.accountId, mode: 'test' }, created.body.id, file.table).path);
     for (const headers of [{}, { range: 'bytes=0-99' }] as Record<string, string>[]) {
-      const removed = await download(app, account.test, file.download_url, headers);
+      const removed = await documentedDownload(account.test, file.download_url, headers);
       expect(removed.status, 'a file removed since its job was read').to.equal(410);
       expect(JSON.parse(removed.bytes.toString())).to.include({ type: 'https://errors.finsynth.dev/job-results-expired', instance: file.download_url });
     }
@@ -184,9 +185,15 @@ describe('jobs over HTTP', function () {
     expect(created.status, created.text).to.equal(202);
     expect(created.body.output).to.deep.equal({ format: 'ndjson', compression: 'none' });
 
-    const invalid = await request(app, 'POST', '/v1/jobs', { key: account.test, body: { config_yaml: 'version: 1\nsector: cards\ntables:\n  - name: nope\n    rows: 5\n' } });
+    const invalid = documented('POST', '/v1/jobs', await request(app, 'POST', '/v1/jobs', { key: account.test, body: { config_yaml: 'version: 1\nsector: cards\ntables:\n  - name: nope\n    rows: 5\n' } }));
     expect(invalid.status).to.equal(400);
     expect(invalid.body.errors[0]).to.include({ line: 4 });
+    const unreadable = documented('POST', '/v1/jobs', await request(app, 'POST', '/v1/jobs', { key: account.test, body: { config_yaml: 'version: 1\ntables: [\n' } }));
+    expect(unreadable.status).to.equal(400);
+    expect(unreadable.body.type).to.match(/\/invalid-yaml$/);
+    // The YAML travels in a JSON body of at most 1 MiB, the YAML limit too: the body's limit answers first.
+    const oversized = documented('POST', '/v1/jobs', await request(app, 'POST', '/v1/jobs', { key: account.test, body: { config_yaml: `# ${'x'.repeat(1024 * 1024)}\n` } }));
+    expect(oversized.status).to.equal(413);
     const inline = { config: { version: 1, sector: 'cards', tables: [{ name: 'nope', rows: 5 }] } };
     const located = await request(app, 'POST', '/v1/jobs', { key: account.test, body: inline });
     expect(located.status).to.equal(400);
@@ -242,14 +249,18 @@ describe('jobs over HTTP', function () {
     expect((await request(app, 'GET', '/v1/jobs?cursor=bm9wZQ', { key: lister.test })).status).to.equal(400);
   });
 
-  it('unknown jobs and tables are 404 problems; results before success are 409', async () => {
-    expect((await request(app, 'GET', '/v1/jobs/job_0123', { key: account.live })).status).to.equal(404);
+  it('unknown jobs are 404 problems, and so is a table a job has no result for, which lists the tables it has', async () => {
+    expect(documented('GET', '/v1/jobs/{id}', await request(app, 'GET', '/v1/jobs/job_0123', { key: account.live })).status).to.equal(404);
     expect((await request(app, 'GET', '/v1/jobs/not-a-job', { key: account.live })).status).to.equal(400);
-    const created = await request(app, 'POST', '/v1/jobs', { key: account.test, body: { config: cardsConfig({ merchants: 10 }, { format: 'csv' }) } });
+    const unknownJob = await documentedDownload(account.test, '/v1/jobs/job_0123/results/merchants');
+    expect(unknownJob.body.type).to.match(/\/job-not-found$/);
+    const created = await request(app, 'POST', '/v1/jobs', { key: account.test, body: { config: cardsConfig({ merchants: 10, cards: 20 }, { format: 'csv' }) } });
     await pollJob(app, account.test, created.body.id, ['succeeded']);
-    const missing = await request(app, 'GET', `/v1/jobs/${created.body.id}/results/transactions`, { key: account.test });
+    const missing = await documentedDownload(account.test, `/v1/jobs/${created.body.id}/results/transactions`);
     expect(missing.status).to.equal(404);
-    expect(missing.body.type).to.match(/\/job-not-found$/);
+    expect(missing.body).to.include({ type: 'https://errors.finsynth.dev/job-result-table-not-found', status: 404 });
+    expect(missing.body.detail).to.match(/no result table transactions/);
+    expect(missing.body.tables).to.deep.equal(['merchants', 'cards']);
   });
 });
 

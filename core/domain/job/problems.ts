@@ -8,6 +8,12 @@ export const JobProblems = {
     status: 404,
     description: 'No job has this id, or it belongs to the other mode (test jobs are visible only to test keys, live jobs to live keys).',
   }),
+  resultTableNotFound: defineProblem({
+    slug: 'job-result-table-not-found',
+    title: 'Not Found',
+    status: 404,
+    description: 'The job has no result file for this table: it did not generate it. `tables` lists the tables it has results for.',
+  }),
   alreadyExists: defineProblem({
     slug: 'job-exists',
     title: 'Conflict',

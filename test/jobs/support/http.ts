@@ -15,10 +15,13 @@ export async function pollJob(app: Pick<TestApp, 'url'>, key: string, jobId: str
   }
 }
 
-/** Downloads a result as raw bytes. */
-export async function download(app: Pick<TestApp, 'url'>, key: string, path: string, headers: Record<string, string> = {}) {
+/** Downloads a result as raw bytes; `text` and `body` (a problem parsed) as `request` gives them, for the OpenAPI checks. */
+export async function download(app: Pick<TestApp, 'url'>, key: string, path: string, headers: Record<string, string> = {}): Promise<TestResponse & { bytes: Buffer }> {
   const response = await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
-  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const text = bytes.toString();
+  const problem = (response.headers.get('content-type') ?? '').startsWith('application/problem+json');
+  return { status: response.status, headers: response.headers, bytes, text, body: problem ? JSON.parse(text) : text };
 }
 
 /** Rows in a downloaded CSV (header excluded) or NDJSON text. */
