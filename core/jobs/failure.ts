@@ -1,14 +1,17 @@
 import { JobProblems } from '../domain/job/problems.js';
 import type { StoredProblem } from '../domain/job/events.js';
-import { ProblemError, type ProblemType } from '../problems.js';
+import type { ProblemType } from '../problems.js';
 
 /** Error codes of the file system that mean "the result could not be written", not "the generator broke". */
 const WRITE_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'EFBIG', 'ENOTDIR', 'EISDIR', 'EMFILE']);
 
-/** The problem a failed job shows its client: what went wrong and with which table, never a stack trace. */
+/**
+ * The problem a failed job shows its client: what went wrong and with which table, never a stack trace.
+ * Always one of the job's own slugs: the pool's `generation-failed` (whose detail names the pack, table
+ * and chunk) becomes `job-generation-failed`, which also says that the reserved credits were released.
+ */
 export function failureProblem(error: unknown, table: string | null): StoredProblem {
   const where = table === null ? '' : ` (table ${table})`;
-  if (error instanceof ProblemError) return stored(error.type, `${error.detail}${where}`);
   const code = (error as NodeJS.ErrnoException | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
   if (code && WRITE_ERRORS.has(code)) {
