@@ -2,66 +2,105 @@ import type { ByteSink } from './byte-sink.js';
 import { isoDateOfDay, isoTimestamp } from './time-format.js';
 
 /**
- * Numbers and instants written as ASCII digits straight into a ByteSink. The text is the same as
+ * Numbers and instants written as ASCII digits straight into a ByteSink's buffer. The text is the same as
  * String(n), formatFixed and isoTimestamp give, without building a string per cell: the writers spent
  * more on making, flattening and copying those short strings than on the values themselves.
+ *
+ * Each writer takes the sink's buffer and the position to write at (the row writer keeps both in locals
+ * and has made room for the cell's bound, given below, before the row: one check per row instead of one
+ * per cell). It returns the position after the cell, or -1 when the value is beyond its fast path and
+ * was written through the sink instead (out.length then says where the row goes on).
  */
 const DAY_MS = 86_400_000;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const INT32_LIMIT = 2_147_483_648;
 
-/** A non-negative safe integer's digits. */
-function writeDigits(out: ByteSink, value: number): void {
+/** Room for writeNumber's fast path: a sign and the 16 digits of a safe integer. */
+export const NUMBER_BYTES = 17;
+/** Room for writeFixed's fast path: a sign, 16 digits, the point and 4 decimals. */
+export const FIXED_BYTES = 22;
+/** Room for writeIsoTimestamp's fast path (years 0000-9999). */
+export const TIMESTAMP_BYTES = 24;
+
+/** "00" to "99" as byte pairs: digits are written two at a time (half the divisions). */
+const DIGIT_PAIRS = new Uint8Array(200);
+for (let i = 0; i < 100; i++) {
+  DIGIT_PAIRS[2 * i] = 48 + Math.floor(i / 10);
+  DIGIT_PAIRS[2 * i + 1] = 48 + (i % 10);
+}
+
+function digitCount(value: number): number {
   let digits = 1;
   for (let limit = 10; value >= limit; limit *= 10) digits++;
-  out.reserve(digits);
-  const buffer = out.buffer;
-  let at = out.length + digits;
-  out.length = at;
-  let rest = value;
-  do {
-    const next = Math.floor(rest / 10);
-    buffer[--at] = 48 + (rest - next * 10);
+  return digits;
+}
+
+/** A non-negative safe integer's digits ending just before `end`; int32 arithmetic once the rest fits in it. */
+function digitsBefore(buffer: Uint8Array, end: number, value: number): void {
+  let at = end;
+  while (value >= INT32_LIMIT) {
+    const next = Math.floor(value / 10);
+    buffer[--at] = 48 + (value - next * 10);
+    value = next;
+  }
+  let rest = value | 0;
+  while (rest >= 100) {
+    const next = (rest / 100) | 0;
+    const pair = (rest - next * 100) << 1;
+    buffer[--at] = DIGIT_PAIRS[pair + 1];
+    buffer[--at] = DIGIT_PAIRS[pair];
     rest = next;
-  } while (rest > 0);
+  }
+  if (rest >= 10) {
+    buffer[--at] = DIGIT_PAIRS[(rest << 1) + 1];
+    buffer[--at] = DIGIT_PAIRS[rest << 1];
+  } else buffer[--at] = 48 + rest;
 }
 
 /** `value` as JSON writes it (String(value) for a safe integer; the runtime's own text otherwise). */
-export function writeNumber(out: ByteSink, value: number): void {
-  if (Number.isInteger(value) && value <= MAX_SAFE && value >= -MAX_SAFE) {
-    if (value < 0) {
-      out.reserve(1);
-      out.buffer[out.length++] = 45;
-      value = -value;
-    }
-    writeDigits(out, value);
-  } else out.ascii(String(value));
+export function writeNumber(out: ByteSink, buffer: Uint8Array, at: number, value: number): number {
+  if (!Number.isInteger(value) || value > MAX_SAFE || value < -MAX_SAFE) {
+    out.length = at;
+    out.ascii(String(value));
+    return -1;
+  }
+  if (value < 0) {
+    buffer[at++] = 45;
+    value = -value;
+  }
+  const end = at + digitCount(value);
+  digitsBefore(buffer, end, value);
+  return end;
 }
 
 const POW10 = [1, 10, 100, 1000, 10000];
 
 /** `value` with exactly `digits` decimals (0–4), the same text as formatFixed. */
-export function writeFixed(out: ByteSink, value: number, digits: number): void {
+export function writeFixed(out: ByteSink, buffer: Uint8Array, at: number, value: number, digits: number): number {
   const factor = POW10[digits];
   const scaled = Math.round(Math.abs(value) * factor);
-  if (digits > 4 || scaled > MAX_SAFE) return out.ascii(value.toFixed(digits));
-  if (value < 0 && scaled !== 0) {
-    out.reserve(1);
-    out.buffer[out.length++] = 45;
+  if (digits > 4 || scaled > MAX_SAFE) {
+    out.length = at;
+    out.ascii(value.toFixed(digits));
+    return -1;
   }
-  if (digits === 0) return writeDigits(out, scaled);
+  if (value < 0 && scaled !== 0) buffer[at++] = 45;
+  if (digits === 0) {
+    const end = at + digitCount(scaled);
+    digitsBefore(buffer, end, scaled);
+    return end;
+  }
   const whole = Math.floor(scaled / factor);
-  writeDigits(out, whole);
-  out.reserve(digits + 1);
-  const buffer = out.buffer;
-  let at = out.length + digits + 1;
-  out.length = at;
+  const point = at + digitCount(whole);
+  digitsBefore(buffer, point, whole);
+  buffer[point] = 46;
   let fraction = scaled - whole * factor;
-  for (let i = 0; i < digits; i++) {
+  for (let i = point + digits; i > point; i--) {
     const next = Math.floor(fraction / 10);
-    buffer[--at] = 48 + (fraction - next * 10);
+    buffer[i] = 48 + (fraction - next * 10);
     fraction = next;
   }
-  buffer[--at] = 46;
+  return point + digits + 1;
 }
 
 /** YYYY-MM-DD of recent days as bytes, direct-mapped by day number (a chunk's rows span few days). */
@@ -82,43 +121,44 @@ function cacheDate(slot: number, day: number): void {
 
 /**
  * YYYY-MM-DDTHH:MM:SS.mmmZ of an instant in ms since the epoch (fractions of a ms dropped), the same
- * text as isoTimestamp: the date's bytes from a cache of days, the time by arithmetic.
+ * text as isoTimestamp: the date's bytes from a cache of days, the time by int32 arithmetic in pairs of digits.
  */
-export function writeIsoTimestamp(out: ByteSink, ms: number): void {
+export function writeIsoTimestamp(out: ByteSink, buffer: Uint8Array, at: number, ms: number): number {
   const whole = Math.floor(ms);
   const day = Math.floor(whole / DAY_MS);
-  let rest = whole - day * DAY_MS;
-  out.reserve(DATE_BYTES + 14);
-  const buffer = out.buffer;
-  let at = out.length;
   const slot = day & (DATE_SLOTS - 1);
   if (dateSlotDays[slot] !== day) cacheDate(slot, day);
-  if (dateBytes[slot * DATE_BYTES + 4] !== 45) return out.ascii(isoTimestamp(ms)); // a year of more than four digits
-  for (let i = slot * DATE_BYTES, end = i + DATE_BYTES; i < end; i++) buffer[at++] = dateBytes[i];
-  const hours = Math.floor(rest / 3_600_000);
-  rest -= hours * 3_600_000;
-  const minutes = Math.floor(rest / 60_000);
-  rest -= minutes * 60_000;
-  const seconds = Math.floor(rest / 1000);
+  const from = slot * DATE_BYTES;
+  if (dateBytes[from + 4] !== 45) {
+    // a year of more than four digits
+    out.length = at;
+    out.ascii(isoTimestamp(ms));
+    return -1;
+  }
+  for (let i = 0; i < DATE_BYTES; i++) buffer[at + i] = dateBytes[from + i];
+  const rest = (whole - day * DAY_MS) | 0;
+  const seconds = (rest / 1000) | 0;
   const millis = rest - seconds * 1000;
-  const hoursTens = Math.floor(hours / 10);
-  const minutesTens = Math.floor(minutes / 10);
-  const secondsTens = Math.floor(seconds / 10);
-  const hundreds = Math.floor(millis / 100);
-  const tens = Math.floor(millis / 10) - hundreds * 10;
-  buffer[at] = 84; // T
-  buffer[at + 1] = 48 + hoursTens;
-  buffer[at + 2] = 48 + hours - hoursTens * 10;
-  buffer[at + 3] = 58; // :
-  buffer[at + 4] = 48 + minutesTens;
-  buffer[at + 5] = 48 + minutes - minutesTens * 10;
-  buffer[at + 6] = 58;
-  buffer[at + 7] = 48 + secondsTens;
-  buffer[at + 8] = 48 + seconds - secondsTens * 10;
-  buffer[at + 9] = 46; // .
-  buffer[at + 10] = 48 + hundreds;
-  buffer[at + 11] = 48 + tens;
-  buffer[at + 12] = 48 + millis - hundreds * 100 - tens * 10;
-  buffer[at + 13] = 90; // Z
-  out.length = at + 14;
+  const minutes = (seconds / 60) | 0;
+  const hours = (minutes / 60) | 0;
+  const hh = hours << 1;
+  const mm = (minutes - hours * 60) << 1;
+  const ss = (seconds - minutes * 60) << 1;
+  const hundreds = (millis / 100) | 0;
+  const below = (millis - hundreds * 100) << 1;
+  buffer[at + 10] = 84; // T
+  buffer[at + 11] = DIGIT_PAIRS[hh];
+  buffer[at + 12] = DIGIT_PAIRS[hh + 1];
+  buffer[at + 13] = 58; // :
+  buffer[at + 14] = DIGIT_PAIRS[mm];
+  buffer[at + 15] = DIGIT_PAIRS[mm + 1];
+  buffer[at + 16] = 58;
+  buffer[at + 17] = DIGIT_PAIRS[ss];
+  buffer[at + 18] = DIGIT_PAIRS[ss + 1];
+  buffer[at + 19] = 46; // .
+  buffer[at + 20] = 48 + hundreds;
+  buffer[at + 21] = DIGIT_PAIRS[below];
+  buffer[at + 22] = DIGIT_PAIRS[below + 1];
+  buffer[at + 23] = 90; // Z
+  return at + TIMESTAMP_BYTES;
 }

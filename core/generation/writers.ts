@@ -1,8 +1,8 @@
 import type { ByteSink } from './byte-sink.js';
-import { writeFixed, writeIsoTimestamp, writeNumber } from './cell-bytes.js';
+import { FIXED_BYTES, NUMBER_BYTES, TIMESTAMP_BYTES, writeFixed, writeIsoTimestamp, writeNumber } from './cell-bytes.js';
 import { currencyByCode } from './reference-data/currencies.js';
 import type { CompiledColumn } from './runtime.js';
-import { writeRowKey } from './types/identifiers.js';
+import { rowKeyBytes, writeRowKey } from './types/identifiers.js';
 import type { Row } from './types/index.js';
 
 /**
@@ -24,27 +24,22 @@ export interface TableWriter {
   row(out: ByteSink, row: Row, index: number): void;
 }
 
-type Encode = (out: ByteSink, value: unknown, row: Row, index: number) => void;
-
 /**
- * A JSON string, copied straight into the buffer while it is printable ASCII with nothing to escape
- * (almost every cell); otherwise written by JSON.stringify's rules (escapes only where JSON requires them).
+ * Writes one cell's value at `at` of `buffer` (out.buffer), where the row writer has made room for the
+ * encoder's `bound`; returns the position after it, or -1 when the value is beyond that fast path and was
+ * written through the sink instead (out.length then says where the row goes on).
  */
-function jsonString(out: ByteSink, value: string): void {
-  const n = value.length;
-  out.reserve(n + 2);
-  const buffer = out.buffer;
-  let at = out.length;
-  buffer[at++] = 34;
-  for (let i = 0; i < n; i++) {
-    const code = value.charCodeAt(i);
-    if (code < 32 || code > 126 || code === 34 || code === 92) return out.text(jsonStringSlow(value));
-    buffer[at++] = code;
-  }
-  buffer[at++] = 34;
-  out.length = at;
+type Encode = (out: ByteSink, buffer: Uint8Array, at: number, value: unknown, row: Row, index: number) => number;
+type Generic = (out: ByteSink, buffer: Uint8Array, at: number, value: unknown) => number;
+interface Encoder {
+  write: Encode;
+  bound: number;
 }
 
+/**
+ * A JSON string by JSON.stringify's rules (escapes only where JSON requires them), for the rare string the
+ * row writer does not copy inline (it copies printable ASCII with nothing to escape, almost every cell).
+ */
 function jsonStringSlow(value: string): string {
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
@@ -56,34 +51,33 @@ function jsonStringSlow(value: string): string {
 const NULL = bytesOf('null');
 const TRUE = bytesOf('true');
 const FALSE = bytesOf('false');
+/** Room for a generic value's fast path: a safe integer, true, false or null. */
+const GENERIC_BYTES = NUMBER_BYTES;
 
-function jsonValue(out: ByteSink, value: unknown): void {
+function bytesAt(buffer: Uint8Array, at: number, bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) buffer[at + i] = bytes[i];
+  return at + bytes.length;
+}
+
+function jsonValue(out: ByteSink, buffer: Uint8Array, at: number, value: unknown): number {
   switch (typeof value) {
-    case 'string':
-      return jsonString(out, value);
     case 'number':
-      return Number.isFinite(value) ? writeNumber(out, value) : out.constant(NULL);
+      return Number.isFinite(value) ? writeNumber(out, buffer, at, value) : bytesAt(buffer, at, NULL);
     case 'boolean':
-      return out.constant(value ? TRUE : FALSE);
+      return bytesAt(buffer, at, value ? TRUE : FALSE);
+    case 'string':
+      out.length = at;
+      out.text(jsonStringSlow(value));
+      return -1;
     default:
-      return value === null || value === undefined ? out.constant(NULL) : out.text(JSON.stringify(value) ?? 'null');
+      if (value === null || value === undefined) return bytesAt(buffer, at, NULL);
+      out.length = at;
+      out.text(JSON.stringify(value) ?? 'null');
+      return -1;
   }
 }
 
-/** A CSV field, copied as is unless it holds a comma, a quote, a line break or non-ASCII text. */
-function csvString(out: ByteSink, text: string): void {
-  const n = text.length;
-  out.reserve(n);
-  const buffer = out.buffer;
-  let at = out.length;
-  for (let i = 0; i < n; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 126 || code === 44 || code === 34 || code === 10 || code === 13) return out.text(csvField(text));
-    buffer[at++] = code;
-  }
-  out.length = at;
-}
-
+/** A CSV field: as is unless it holds a comma, a quote or a line break (then quoted, quotes doubled). */
 function csvField(text: string): string {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -92,21 +86,38 @@ function csvField(text: string): string {
   return text;
 }
 
-function csvValue(out: ByteSink, value: unknown): void {
-  if (value === null || value === undefined) return;
-  if (typeof value === 'string') return csvString(out, value);
-  if (typeof value === 'number') return writeNumber(out, value);
-  if (typeof value === 'object') return csvString(out, JSON.stringify(value));
-  out.text(String(value));
+function csvValue(out: ByteSink, buffer: Uint8Array, at: number, value: unknown): number {
+  if (value === null || value === undefined) return at;
+  if (typeof value === 'number') return writeNumber(out, buffer, at, value);
+  if (typeof value === 'boolean') return bytesAt(buffer, at, value ? TRUE : FALSE);
+  out.length = at;
+  out.text(typeof value === 'object' ? csvField(JSON.stringify(value)) : String(value));
+  return -1;
 }
 
+const genericEncoder = (generic: Generic): Encoder => ({ write: generic, bound: GENERIC_BYTES });
+
 /** Money as a fixed-point literal with its currency's minor units; a non-number falls back to the generic form. */
-function moneyEncoder(column: CompiledColumn, fallback: (out: ByteSink, value: unknown) => void): Encode {
+function moneyEncoder(column: CompiledColumn, generic: Generic): Encoder {
   const fixed = column.currency ? currencyByCode.get(column.currency)?.minor_units ?? 2 : undefined;
   const currencyColumn = column.currencyColumn;
-  return (out, value, row) => {
-    if (typeof value !== 'number' || !Number.isFinite(value)) return fallback(out, value);
-    writeFixed(out, value, fixed ?? (currencyColumn ? currencyByCode.get(row[currencyColumn] as string)?.minor_units ?? 2 : 2));
+  // Rows of a table repeat a few currencies: the last one's minor units are kept at hand.
+  let lastCurrency: unknown;
+  let lastDigits = 2;
+  const digitsOf = (row: Row) => {
+    const code = row[currencyColumn!];
+    if (code !== lastCurrency) {
+      lastDigits = currencyByCode.get(code as string)?.minor_units ?? 2;
+      lastCurrency = code;
+    }
+    return lastDigits;
+  };
+  return {
+    bound: Math.max(FIXED_BYTES, GENERIC_BYTES),
+    write: (out, buffer, at, value, row) => {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return generic(out, buffer, at, value);
+      return writeFixed(out, buffer, at, value, fixed ?? (currencyColumn ? digitsOf(row) : 2));
+    },
   };
 }
 
@@ -114,29 +125,38 @@ function moneyEncoder(column: CompiledColumn, fallback: (out: ByteSink, value: u
  * A timestamp column also takes its instant as a number (ms since the epoch), the fast path a generator
  * may use instead of helpers.isoTimestamp: the writer prints it without building a string.
  */
-function timestampEncoder(fallback: (out: ByteSink, value: unknown) => void, quoted: boolean): Encode {
-  return (out, value) => {
-    if (typeof value !== 'number' || !Number.isFinite(value)) return fallback(out, value);
-    if (!quoted) return writeIsoTimestamp(out, value);
-    out.reserve(1);
-    out.buffer[out.length++] = 34;
-    writeIsoTimestamp(out, value);
-    out.reserve(1);
-    out.buffer[out.length++] = 34;
+function timestampEncoder(generic: Generic, quoted: boolean): Encoder {
+  if (!quoted) return { bound: TIMESTAMP_BYTES, write: (out, buffer, at, value) => (typeof value === 'number' && Number.isFinite(value) ? writeIsoTimestamp(out, buffer, at, value) : generic(out, buffer, at, value)) };
+  return {
+    bound: TIMESTAMP_BYTES + 2,
+    write: (out, buffer, at, value) => {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return generic(out, buffer, at, value);
+      buffer[at] = 34;
+      const end = writeIsoTimestamp(out, buffer, at + 1, value);
+      if (end >= 0) {
+        buffer[end] = 34;
+        return end + 1;
+      }
+      out.ascii('"');
+      return -1;
+    },
   };
 }
 
 /** A key or reference column the engine left out of the row (see CompiledColumn.key): printed from the row's index. */
-function keyEncoder({ prefix, tableSeed, rowOf }: NonNullable<CompiledColumn['key']>, fallback: (out: ByteSink, value: unknown) => void, quoted: boolean): Encode {
+function keyEncoder({ prefix, tableSeed, rowOf }: NonNullable<CompiledColumn['key']>, generic: Generic, quoted: boolean): Encoder {
   const prefixBytes = bytesOf(prefix);
-  return (out, value, _row, index) => (value === undefined ? writeRowKey(out, prefixBytes, tableSeed, rowOf(index), quoted) : fallback(out, value));
+  return {
+    bound: Math.max(rowKeyBytes(prefixBytes, quoted), GENERIC_BYTES),
+    write: (out, buffer, at, value, _row, index) => (value === undefined ? writeRowKey(buffer, at, prefixBytes, tableSeed, rowOf(index), quoted) : generic(out, buffer, at, value)),
+  };
 }
 
-function encoderOf(column: CompiledColumn, generic: (out: ByteSink, value: unknown) => void, quoted: boolean): Encode {
+function encoderOf(column: CompiledColumn, generic: Generic, quoted: boolean): Encoder {
   if (column.key) return keyEncoder(column.key, generic, quoted);
   if (column.type.name === 'money') return moneyEncoder(column, generic);
   if (column.type.name === 'timestamp') return timestampEncoder(generic, quoted);
-  return generic;
+  return genericEncoder(generic);
 }
 
 export function tableWriter(columns: CompiledColumn[], format: Format): TableWriter {
@@ -144,23 +164,11 @@ export function tableWriter(columns: CompiledColumn[], format: Format): TableWri
     return {
       start: `${columns.map((column) => column.name).join(',')}\r\n`,
       end: () => '',
-      row: compileRowWriter(columns, csvValue, false, columns.map((_, i) => (i ? ',' : '')), '\r\n'),
+      row: compileRowWriter(columns, 'csv', columns.map((_, i) => (i ? ',' : '')), '\r\n'),
     };
   }
-  if (format === 'ndjson') {
-    return { start: '', end: () => '', row: compileRowWriter(columns, jsonValue, true, jsonPrefixes(columns), '}\n') };
-  }
-  const object = compileRowWriter(columns, jsonValue, true, jsonPrefixes(columns), '}');
-  const first = bytesOf('\n');
-  const next = bytesOf(',\n');
-  return {
-    start: '[',
-    end: (total) => (total > 0 ? '\n]\n' : ']\n'),
-    row: (out, row, index) => {
-      out.constant(index > 0 ? next : first);
-      object(out, row, index);
-    },
-  };
+  if (format === 'ndjson') return { start: '', end: () => '', row: compileRowWriter(columns, 'ndjson', jsonPrefixes(columns), '}\n') };
+  return { start: '[', end: (total) => (total > 0 ? '\n]\n' : ']\n'), row: compileRowWriter(columns, 'json', jsonPrefixes(columns), '}') };
 }
 
 const jsonPrefixes = (columns: CompiledColumn[]) => columns.map((column, i) => `${i ? ',' : '{'}${JSON.stringify(column.name)}:`);
@@ -173,42 +181,71 @@ function bytesOf(text: string): Uint8Array {
  * A row writer generated for the table's columns: one statement per cell reading it by a constant
  * property name (that keeps every access monomorphic, where a loop over column names made property
  * lookup a large share of the cost of a row), and the keys and separators between cells, which are
- * most of a row's bytes, written as unrolled stores of constant bytes. In JSON, a string cell is copied
- * inline, with its key, after one check of the room it needs (a call and a check per cell were a third
- * of the writer's time). Names are checked identifiers (manifest schema) and are quoted here anyway.
+ * most of a row's bytes, written as unrolled stores of constant bytes. The buffer and the write position
+ * live in locals for the whole row, after one check of room for everything of bounded size (separators,
+ * keys, numbers, instants: a check and a call per cell were a large share of the writer's time); a string
+ * cell, copied inline while it has nothing to escape, checks for its own length. JSON output separates
+ * rows with a comma and a line break. Names are checked identifiers (manifest schema) and quoted anyway.
  */
-function compileRowWriter(columns: CompiledColumn[], generic: (out: ByteSink, value: unknown) => void, quoted: boolean, prefixes: string[], suffix: string): TableWriter['row'] {
-  const encoders: Encode[] = columns.map((column) => encoderOf(column, generic, quoted));
+function compileRowWriter(columns: CompiledColumn[], format: Format, prefixes: string[], suffix: string): TableWriter['row'] {
+  const quoted = format !== 'csv';
+  const generic = quoted ? jsonValue : csvValue;
+  const encoders = columns.map((column) => encoderOf(column, generic, quoted));
+  const prefixBytes = prefixes.map(bytesOf);
+  const suffixBytes = bytesOf(suffix);
+  const lead = format === 'json' ? 2 : 0;
+  // needs[i]: the room the cells from i on take at most, strings aside.
+  const needs = new Array<number>(columns.length + 1);
+  needs[columns.length] = suffixBytes.length;
+  for (let i = columns.length - 1; i >= 0; i--) needs[i] = needs[i + 1] + prefixBytes[i].length + encoders[i].bound;
   const cells = columns.map((column, i) => {
+    const p = prefixBytes[i].length;
+    const encoded = [`  ${storesAt(prefixBytes[i], 'at')} at += ${p};`, `  at = e${i}(out, buffer, at, v, row, index);`, `  if (at < 0) {\n${resumed(needs[i + 1])}\n  }`].join('\n');
     const read = `  v = row[${JSON.stringify(column.name)}];`;
-    const encoded = `${constantStores(prefixes[i])}\n  e${i}(out, v, row, index);`;
-    if (!quoted || column.type.json_type !== 'string' || column.type.name === 'timestamp') return `${read}\n${encoded}`;
-    return `${read}\n  if (typeof v === 'string') {\n${inlineJsonString(prefixes[i])}\n  } else {\n${encoded}\n  }`;
+    if (column.type.json_type !== 'string') return `${read}\n${encoded}`;
+    return `${read}\n  if (typeof v === 'string') {\n${inlineString(prefixBytes[i], needs[i + 1], quoted)}\n  } else {\n${encoded}\n  }`;
   });
+  const body = [
+    'return function writeRow(out, row, index) {',
+    '  let buffer = out.buffer, at = out.length, v, n, i, c, j;',
+    `  if (buffer.length - at < ${lead + needs[0]}) { out.reserve(${lead + needs[0]}); buffer = out.buffer; }`,
+    lead ? '  if (index > 0) buffer[at++] = 44;\n  buffer[at++] = 10;' : '',
+    ...cells,
+    `  ${storesAt(suffixBytes, 'at')}`,
+    `  out.length = at + ${suffixBytes.length};`,
+    '};',
+  ].join('\n');
   const names = encoders.map((_, i) => `e${i}`);
-  const body = `return function writeRow(out, row, index) {\n  let buffer, at, v, n, i, c, j;\n${cells.join('\n')}\n${constantStores(suffix)}\n};`;
-  return new Function('jsonStringSlow', ...names, body)(jsonStringSlow, ...encoders) as TableWriter['row'];
+  return new Function('jsonStringSlow', 'csvField', ...names, body)(jsonStringSlow, csvField, ...encoders.map((encoder) => encoder.write)) as TableWriter['row'];
 }
 
-/** Statements that write `text`'s bytes at the sink's end. */
-function constantStores(text: string): string {
-  const bytes = bytesOf(text);
-  if (bytes.length === 0) return '';
-  return `  out.reserve(${bytes.length}); buffer = out.buffer; at = out.length;\n  ${storesAt(bytes)}\n  out.length = at + ${bytes.length};`;
+/** Statements that take up the row again after a cell written through the sink, with room for `need` bytes. */
+function resumed(need: number): string {
+  return `    buffer = out.buffer; at = out.length;\n    if (buffer.length - at < ${need}) { out.reserve(${need}); buffer = out.buffer; }`;
 }
 
-function storesAt(bytes: Uint8Array): string {
-  return Array.from(bytes, (byte, i) => `buffer[at${i ? ` + ${i}` : ''}] = ${byte};`).join(' ');
+/** Statements that store `bytes` from position `base` on. */
+function storesAt(bytes: Uint8Array, base: string): string {
+  return Array.from(bytes, (byte, i) => `buffer[${base}${i ? ` + ${i}` : ''}] = ${byte};`).join(' ');
 }
 
-/** Statements that write `prefix` and the JSON string `v`, copied while it has nothing to escape. */
-function inlineJsonString(prefix: string): string {
-  const bytes = bytesOf(`${prefix}"`);
-  const p = bytes.length;
+/**
+ * Statements that write `prefix` and the string `v` after checking room for it and `need` bytes more:
+ * copied while it has nothing to escape (JSON: printable ASCII but for quote and backslash; CSV: ASCII
+ * but for comma, quote and line breaks), else through the sink by the general rule.
+ */
+function inlineString(prefix: Uint8Array, need: number, quoted: boolean): string {
+  const p = prefix.length;
+  const q = quoted ? 1 : 0;
+  const plain = quoted ? 'c >= 32 && c <= 126 && c !== 34 && c !== 92' : 'c <= 126 && c !== 44 && c !== 34 && c !== 10 && c !== 13';
   return [
-    `    n = v.length; out.reserve(${p + 1} + n); buffer = out.buffer; at = out.length;`,
-    `    ${storesAt(bytes)}`,
-    `    for (i = 0, j = at + ${p}; i < n; i++) { c = v.charCodeAt(i); if (c < 32 || c > 126 || c === 34 || c === 92) break; buffer[j++] = c; }`,
-    `    if (i === n) { buffer[j] = 34; out.length = j + 1; } else { out.length = at + ${p - 1}; out.text(jsonStringSlow(v)); }`,
+    `    n = v.length;`,
+    `    if (buffer.length - at < n + ${p + 2 * q + need}) { out.length = at; out.reserve(n + ${p + 2 * q + need}); buffer = out.buffer; }`,
+    `    ${storesAt(prefix, 'at')}${quoted ? ` buffer[at + ${p}] = 34;` : ''}`,
+    `    for (i = 0, j = at + ${p + q}; i < n; i++) { c = v.charCodeAt(i); if (!(${plain})) break; buffer[j++] = c; }`,
+    `    if (i === n) { ${quoted ? 'buffer[j] = 34; at = j + 1;' : 'at = j;'} } else {`,
+    `      out.length = at + ${p}; out.text(${quoted ? 'jsonStringSlow(v)' : 'csvField(v)'});`,
+    resumed(need).replace(/^/gm, '  '),
+    `    }`,
   ].join('\n');
 }

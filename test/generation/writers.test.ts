@@ -3,7 +3,9 @@ import fc from 'fast-check';
 import { definePack } from '../../core/packs/sdk.js';
 import { ByteSink } from '../../core/generation/byte-sink.js';
 import { writeFixed, writeIsoTimestamp, writeNumber } from '../../core/generation/cell-bytes.js';
+import { PlanRuntime } from '../../core/generation/runtime.js';
 import { formatFixed, isoTimestamp } from '../../core/generation/time-format.js';
+import { FORMATS, tableWriter } from '../../core/generation/writers.js';
 import { generateInline, planFor } from './support.js';
 
 const awkward = definePack({
@@ -57,19 +59,22 @@ describe('the writers', () => {
   });
 
   it('writes the same text into bytes as the string formatters: instants, fixed-point money, numbers', () => {
-    const written = (write: (out: ByteSink) => void) => {
+    // As the row writer calls them: room made, the position after the cell returned (or -1 when written through the sink).
+    const written = (write: (out: ByteSink, buffer: Uint8Array, at: number) => number) => {
       const out = new ByteSink(64);
-      write(out);
-      return new TextDecoder().decode(out.bytes());
+      out.ascii('>');
+      const end = write(out, out.buffer, out.length);
+      if (end >= 0) out.length = end;
+      return new TextDecoder().decode(out.bytes()).slice(1);
     };
     fc.assert(fc.property(fc.integer({ min: -62_000_000_000_000, max: 253_402_300_799_999 }), fc.double({ min: 0, max: 0.999, noNaN: true }), (ms, fraction) => {
-      expect(written((out) => writeIsoTimestamp(out, ms + fraction))).to.equal(isoTimestamp(ms + fraction));
+      expect(written((out, buffer, at) => writeIsoTimestamp(out, buffer, at, ms + fraction))).to.equal(isoTimestamp(ms + fraction));
     }), { numRuns: 5000 });
     fc.assert(fc.property(fc.double({ min: -1e12, max: 1e12, noNaN: true }), fc.integer({ min: 0, max: 4 }), (value, digits) => {
-      expect(written((out) => writeFixed(out, value, digits))).to.equal(formatFixed(value, digits));
+      expect(written((out, buffer, at) => writeFixed(out, buffer, at, value, digits))).to.equal(formatFixed(value, digits));
     }), { numRuns: 5000 });
     fc.assert(fc.property(fc.oneof(fc.maxSafeInteger(), fc.double({ noNaN: true })), (value) => {
-      expect(written((out) => writeNumber(out, value))).to.equal(String(value));
+      expect(written((out, buffer, at) => writeNumber(out, buffer, at, value))).to.equal(String(value));
     }), { numRuns: 5000 });
   });
 
@@ -91,6 +96,51 @@ describe('the writers', () => {
     const twoRows = planFor(instants, { seed: 1, tables: [{ name: 'events', rows: 2 }] });
     expect(generateInline(instants, twoRows, 'events', 'ndjson')).to.equal('{"at":"2025-03-14T09:26:53.589Z"}\n{"at":"2025-03-14T09:26:53.590Z"}\n');
     expect(generateInline(instants, twoRows, 'events', 'csv')).to.equal('at\r\n2025-03-14T09:26:53.589Z\r\n2025-03-14T09:26:53.590Z\r\n');
+  });
+
+  it('writes the same bytes wherever in a row the buffer runs out of room, slow paths included', () => {
+    const mixed = definePack({
+      name: 'mixed',
+      version: '1.0.0',
+      description: 'Every kind of cell, fast and slow.',
+      tables: {
+        cells: {
+          description: 'Cells.',
+          default_rows: 8,
+          credits_per_1000_rows: 1,
+          columns: {
+            cell_id: { type: 'id', prefix: 'cell', description: 'Key.' },
+            text: { type: 'string', description: 'Free text.' },
+            price: { type: 'money', currency_column: 'currency', min: 1, max: 1e6, description: 'Money.' },
+            currency: { type: 'currency', codes: ['EUR', 'JPY', 'KWD'], description: 'Currency.' },
+            at: { type: 'timestamp', from: '2025-01-01T00:00:00Z', to: '2025-12-31T00:00:00Z', description: 'When.' },
+            ratio: { type: 'decimal', min: 0, max: 1, description: 'Not an integer.' },
+            flag: { type: 'boolean', nullable: true, description: 'Maybe.' },
+          },
+          row: (ctx) => ({
+            text: ['plain', 'a, b', 'say "hi"', 'line\nbreak and ü€', 'x'.repeat(300)][ctx.index % 5],
+            at: [Date.UTC(2025, 2, 14, 9, 26, 53, 589), 4e14, '2025-03-14T09:26:53.589Z'][ctx.index % 3],
+            flag: ctx.index % 2 ? null : true,
+          }),
+        },
+      },
+    });
+    const rows = 8;
+    const runtime = new PlanRuntime(mixed, planFor(mixed, { seed: 3, tables: [{ name: 'cells', rows }] }));
+    const table = runtime.table('cells');
+    for (const format of FORMATS) {
+      const writer = tableWriter(table.columns, format);
+      const roomy = new ByteSink(1 << 16);
+      for (let index = 0; index < rows; index++) writer.row(roomy, table.flatRow(index, true), index);
+      const expected = new TextDecoder().decode(roomy.bytes());
+      // A sink of 64 bytes filled to `used` first: the row meets the end of the buffer at every cell in turn.
+      for (let used = 0; used < 64; used++) {
+        const out = new ByteSink(64);
+        out.ascii('-'.repeat(used));
+        for (let index = 0; index < rows; index++) writer.row(out, table.flatRow(index, true), index);
+        expect(new TextDecoder().decode(out.bytes()).slice(used), `${format}, ${used} bytes used`).to.equal(expected);
+      }
+    }
   });
 
   it('formats fixed-point numbers to the value rounded at that many digits', () => {

@@ -1,4 +1,3 @@
-import type { ByteSink } from '../byte-sink.js';
 import { fmix32, mix } from '../prng.js';
 import { defineDataType } from './data-type.js';
 
@@ -32,24 +31,47 @@ export function rowKey(prefix: string, tableSeed: number, index: number): string
   return String.fromCharCode.apply(null, keyCodes);
 }
 
+/** "00" to "ff" as byte pairs: a key's 16 digits are written in 8 lookups. */
+const HEX_PAIRS = new Uint8Array(512);
+for (let byte = 0; byte < 256; byte++) {
+  HEX_PAIRS[2 * byte] = HEX_CODES[byte >>> 4];
+  HEX_PAIRS[2 * byte + 1] = HEX_CODES[byte & 15];
+}
+
+/** The bytes writeRowKey writes: the prefix, `_`, 16 digits, and the quotes of a JSON string. */
+export const rowKeyBytes = (prefix: Uint8Array, quoted: boolean) => prefix.length + 17 + (quoted ? 2 : 0);
+
 /**
- * Writes rowKey(prefix, tableSeed, index) as a JSON string (`quoted`) or bare, straight into the sink:
- * a table's own key needs no string when the writer prints it from the row's index.
+ * Writes rowKey(prefix, tableSeed, index) as a JSON string (`quoted`) or bare at `at` of a buffer with
+ * room for rowKeyBytes, and returns the position after it: a table's own key needs no string when the
+ * writer prints it from the row's index.
  */
-export function writeRowKey(out: ByteSink, prefix: Uint8Array, tableSeed: number, index: number, quoted: boolean): void {
+export function writeRowKey(buffer: Uint8Array, at: number, prefix: Uint8Array, tableSeed: number, index: number, quoted: boolean): number {
   const low = keyLow(tableSeed, index);
   const high = mix(tableSeed, low);
-  const n = prefix.length;
-  out.reserve(n + 19);
-  const buffer = out.buffer;
-  let at = out.length;
   if (quoted) buffer[at++] = 34;
-  for (let i = 0; i < n; i++) buffer[at++] = prefix[i];
-  buffer[at++] = 95; // _
-  for (let shift = 28; shift >= 0; shift -= 4) buffer[at++] = HEX_CODES[(high >>> shift) & 15];
-  for (let shift = 28; shift >= 0; shift -= 4) buffer[at++] = HEX_CODES[(low >>> shift) & 15];
+  for (let i = 0; i < prefix.length; i++) buffer[at++] = prefix[i];
+  buffer[at] = 95; // _
+  hexPairs(buffer, at + 1, high);
+  hexPairs(buffer, at + 9, low);
+  at += 17;
   if (quoted) buffer[at++] = 34;
-  out.length = at;
+  return at;
+}
+
+function hexPairs(buffer: Uint8Array, at: number, value: number): void {
+  const a = (value >>> 23) & 510;
+  const b = (value >>> 15) & 510;
+  const c = (value >>> 7) & 510;
+  const d = (value << 1) & 510;
+  buffer[at] = HEX_PAIRS[a];
+  buffer[at + 1] = HEX_PAIRS[a + 1];
+  buffer[at + 2] = HEX_PAIRS[b];
+  buffer[at + 3] = HEX_PAIRS[b + 1];
+  buffer[at + 4] = HEX_PAIRS[c];
+  buffer[at + 5] = HEX_PAIRS[c + 1];
+  buffer[at + 6] = HEX_PAIRS[d];
+  buffer[at + 7] = HEX_PAIRS[d + 1];
 }
 
 export const id = defineDataType<{ prefix: string }>({
