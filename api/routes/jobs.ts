@@ -9,7 +9,7 @@ import { paginate } from '../pagination.js';
 import { defineRoute, type RouteGroup } from '../route.js';
 import { listQuery, pageSchema, problemSchema, type ListQuery } from '../schemas.js';
 import { RangeNotSatisfiable, sendResultFile } from './jobs-download.js';
-import { configInput } from './config-input-schema.js';
+import { configInput, MAX_CONFIG_BODY_BYTES } from './config-input-schema.js';
 import { configProblems } from './document-kinds.js';
 
 const jobId = { type: 'string', minLength: 1, maxLength: 64, pattern: '^job_[0-9a-f]+$' };
@@ -139,7 +139,7 @@ export const jobsRoutes: RouteGroup = {
       description:
         'Queues a job from a config (`config`, `config_yaml`, or `config_id` with ordered `overlays`). Live keys reserve the estimated credits now (402 when short) and are charged at the end for what was produced. A job over the tier\'s concurrent-job limit is refused with 429, never queued.',
       scope: 'jobs:write',
-      body: { content: { 'application/json': configInput }, required: true, maxBytes: 1_048_576 },
+      body: { content: { 'application/json': configInput }, required: true, maxBytes: MAX_CONFIG_BODY_BYTES },
       responses: {
         202: {
           description: 'The queued job, its estimate and links; `Location` is its URL.',
