@@ -8,6 +8,7 @@ import { drawPan, panNetwork, validatePan } from '../../core/generation/realism/
 import { bicCountry } from '../../core/generation/realism/bic.js';
 import { cardNetworks } from '../../core/generation/reference-data/card-networks.js';
 import { helpers } from '../../core/generation/helpers.js';
+import { bic } from '../../core/generation/types/financial.js';
 
 const seeds = fc.integer({ min: 0, max: 2 ** 32 - 1 });
 
@@ -68,6 +69,21 @@ describe('realistic identifiers, over seeds', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it("a bic column with iban_column: the IBAN's bank's BIC, a bank of its country for a bank code unknown, null without an IBAN", () => {
+    const sample = bic.compile({ iban_column: 'iban' }, { tableSeed: 1, pools: undefined as never });
+    fc.assert(
+      fc.property(seeds, fc.constantFrom(...IBAN_COUNTRIES), (seed, country) => {
+        const drawn = helpers.iban(new Rng(seed), country);
+        expect(sample(new Rng(seed), { iban: drawn.iban }, 0)).to.equal(drawn.bic);
+        // The same country, a bank code no listed bank has: the pair still names one country.
+        const foreign = `${drawn.iban.slice(0, 4)}${'9'.repeat(drawn.iban.length - 4)}`;
+        expect(bicCountry(String(sample(new Rng(seed), { iban: foreign }, 0))), foreign).to.equal(country);
+      }),
+      { numRuns: 500 },
+    );
+    expect(sample(new Rng(1), { iban: null }, 0)).to.equal(null);
   });
 
   it("every card number is Luhn-valid and in its network's IIN ranges and length", () => {
