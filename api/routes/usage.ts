@@ -64,9 +64,18 @@ const recordView = ({ id, reference, operation, mode, key_id, sector, tables, ro
  * carry the store's time of recording). Refuses a period that ends before it starts.
  */
 async function periodOf(ctx: ApiContext, query: UsagePeriod): Promise<{ from: string; to: string | null }> {
-  const from = new Date(query.from ?? (await ctx.services.billing.subscription(ctx.state.auth.accountId)).current_period_start).toISOString();
-  const to = query.to === undefined ? null : new Date(query.to).toISOString();
-  if (to !== null && to < from) throw problem(Problems.badRequest, `the period ends (${to}) before it starts (${from})`);
+  const { from, to } = instantsOf({ from: query.from ?? (await ctx.services.billing.subscription(ctx.state.auth.accountId)).current_period_start, to: query.to });
+  return { from: from!, to: to ?? null };
+}
+
+/**
+ * A period's bounds in UTC as the store writes its times (so that they compare as text), refused when
+ * it ends before it starts: the summary and the records of the same period answer alike.
+ */
+function instantsOf(period: UsagePeriod): UsagePeriod {
+  const from = period.from === undefined ? undefined : new Date(period.from).toISOString();
+  const to = period.to === undefined ? undefined : new Date(period.to).toISOString();
+  if (from !== undefined && to !== undefined && to < from) throw problem(Problems.badRequest, `the period ends (${to}) before it starts (${from})`);
   return { from, to };
 }
 
@@ -80,8 +89,10 @@ async function usageTable(ctx: ApiContext): Promise<UsageRecordTable> {
 function positionOfCursor(cursor: string | undefined): number | undefined {
   if (cursor === undefined) return undefined;
   const match = /^usg_(\d+)$/.exec(decodeCursor(cursor));
-  if (!match) throw problem(Problems.badRequest, 'the cursor does not belong to this list');
-  return Number(match[1]);
+  // Positions are safe integers: a larger one was never given out, and a database's bigint cannot hold every such number.
+  const position = match ? Number(match[1]) : NaN;
+  if (!Number.isSafeInteger(position)) throw problem(Problems.badRequest, 'the cursor does not belong to this list');
+  return position;
 }
 
 export const usageRoutes: RouteGroup = {
@@ -113,7 +124,7 @@ export const usageRoutes: RouteGroup = {
       responses: { 200: { description: 'A page of usage records.', content: { 'application/json': pageSchema(recordSchema) } } },
       async handle(ctx, { query }) {
         const { limit, cursor, mode, from, to } = query;
-        const filter = { mode, from: from && new Date(from).toISOString(), to: to && new Date(to).toISOString(), before: positionOfCursor(cursor) };
+        const filter = { mode, ...instantsOf({ from, to }), before: positionOfCursor(cursor) };
         // One more than the page: whether there is a next page, without counting.
         const records = await (await usageTable(ctx)).page(ctx.state.auth.accountId, filter, limit + 1);
         const data = records.slice(0, limit);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { encodeCursor } from '../../api/pagination.js';
 import { TestClock } from '../../core/clock.js';
 import type { DebitRequest } from '../../core/credits/credits-service.js';
 import { openAccount, request, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
@@ -82,6 +83,23 @@ describe('usage over HTTP', () => {
     expect(rest.body).to.include({ has_more: false, next_cursor: null });
     const later = await request(app, 'GET', '/v1/usage/records?from=2100-01-01T00:00:00Z', { key: account.live });
     expect(later.body.data).to.deep.equal([]);
+  });
+
+  // These open an account of their own, whose tier's rate limit the requests above leave untouched.
+  it('refuses records of a period that ends before it starts, as the summary of that period is refused', async () => {
+    const { live } = await openAccount(app);
+    const reversed = await request(app, 'GET', '/v1/usage/records?from=2001-02-01T00:00:00Z&to=2001-01-01T00:00:00Z', { key: live });
+    expect(reversed.status).to.equal(400);
+    expect(reversed.body.detail).to.equal('the period ends (2001-01-01T00:00:00.000Z) before it starts (2001-02-01T00:00:00.000Z)');
+  });
+
+  it('refuses a cursor naming a position no record can have (postgres answered 500: out of range for bigint)', async () => {
+    const { live } = await openAccount(app);
+    for (const position of ['99999999999999999999', '9223372036854775808', '9007199254740992']) {
+      const forged = await request(app, 'GET', `/v1/usage/records?cursor=${encodeCursor(`usg_${position}`)}`, { key: live });
+      expect(forged.status, position).to.equal(400);
+      expect(forged.body.detail, position).to.equal('the cursor does not belong to this list');
+    }
   });
 
   it('needs the usage:read scope', async () => {
