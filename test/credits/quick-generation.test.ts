@@ -65,6 +65,20 @@ describe('quick generation and credits, over HTTP', () => {
     expect(records.body.data).to.have.length(1);
   });
 
+  it('30 identical requests sent at once with one Idempotency-Key: one is performed and charged, the others are told it is in flight', async () => {
+    const account = await openAccount(app, { credits: 10 });
+    const send = () => request(app, 'POST', '/v1/generate/quick', { key: account.live, body: oneCredit, headers: { 'Idempotency-Key': 'quick-at-once' } });
+    const statuses = (await Promise.all(Array.from({ length: 30 }, send))).map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).to.have.length(1);
+    expect(statuses.filter((status) => status === 409)).to.have.length(29);
+    const retry = await send();
+    expect(retry.status).to.equal(200);
+    expect(retry.headers.get('idempotent-replayed')).to.equal('true');
+    expect(await balance(account)).to.include({ credits_available: 9 });
+    const records = await request(app, 'GET', '/v1/usage/records', { key: account.live });
+    expect(records.body.data).to.have.length(1);
+  });
+
   it('a test key generates in the sandbox: usage records it as test, no credit moves', async () => {
     const account = await openAccount(app, { credits: 0 });
     const response = await request(app, 'POST', '/v1/generate/quick', { key: account.test, body: oneCredit });
