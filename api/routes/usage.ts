@@ -44,7 +44,7 @@ const recordSchema = {
   properties: {
     id: { type: 'string' },
     reference: { type: 'string', description: 'The request id of a quick generation, or the job id.' },
-    operation: { type: 'string', examples: ['quick', 'job'] },
+    operation: { type: 'string', description: '`quick_generation` (a debit of POST /v1/generate/quick) or `job` (a settlement).', examples: ['quick_generation', 'job'] },
     mode: { enum: ['live', 'test'] },
     key_id: { type: ['string', 'null'] },
     sector: { type: 'string' },
