@@ -106,4 +106,14 @@ describe('quick generation and credits, over HTTP', () => {
     const records = await request(app, 'GET', '/v1/usage/records', { key: account.live });
     expect(records.body.data[0]).to.include({ refunded: true, credits: 5, sector: 'failing' });
   });
+
+  it('a generation whose error says more than a refund\'s reason holds is refunded too', async () => {
+    const account = await openAccount(app, { credits: 20 });
+    const response = await request(app, 'POST', '/v1/generate/quick', { key: account.live, body: { sector: 'failing', tables: [{ name: 'verbose_entries', rows: 1000 }] } });
+    expect(response.status).to.be.at.least(500);
+    expect(response.body.detail).to.include('says so at length');
+    expect(await balance(account)).to.include({ credits_available: 20 });
+    const records = await request(app, 'GET', '/v1/usage/records', { key: account.live });
+    expect(records.body.data[0]).to.include({ refunded: true, credits: 5, sector: 'failing' });
+  });
 });

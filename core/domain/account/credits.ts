@@ -144,7 +144,8 @@ const currency = { type: 'string', pattern: '^[A-Z]{3}$' };
 const pack = { type: 'string', minLength: 1 };
 const reference = { type: 'string', minLength: 1, maxLength: 200 };
 const mode = { enum: ['live', 'test'] };
-const text = { type: 'string', maxLength: 500 };
+const TEXT_MAX_LENGTH = 500;
+const text = { type: 'string', maxLength: TEXT_MAX_LENGTH };
 const keyId = { type: ['string', 'null'] };
 const tables = {
   type: 'array',
@@ -232,7 +233,7 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
       case 'GrantCredits': {
         requireCredits(command.credits);
         if (isRepeat(state.grants.get(command.reference), command.credits, command.reference)) return [];
-        return [{ type: 'CreditsGranted', data: { reference: command.reference, credits: command.credits, reason: command.reason } }];
+        return [{ type: 'CreditsGranted', data: { reference: command.reference, credits: command.credits, reason: fitted(command.reason) } }];
       }
       case 'PurchaseCredits': {
         requireCredits(command.credits);
@@ -243,7 +244,7 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
       case 'RecordDeclinedPurchase': {
         if (isRepeat(state.purchases.get(command.reference)?.credits, command.credits, command.reference)) return [];
         const { reference, pack, credits, amount, currency, declineCode, reason } = command;
-        return [{ type: 'CreditPurchaseDeclined', data: { reference, pack, credits, amount, currency, decline_code: declineCode, reason } }];
+        return [{ type: 'CreditPurchaseDeclined', data: { reference, pack, credits, amount, currency, decline_code: declineCode, reason: fitted(reason) } }];
       }
       case 'DebitCredits': {
         requireCredits(command.credits);
@@ -256,7 +257,7 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
         const debit = state.debits.get(command.reference);
         if (!debit) throw problem(CreditReferenceUnknown, `no debit with reference "${command.reference}"`);
         if (debit.refunded) return [];
-        return [{ type: 'CreditsRefunded', data: { reference: command.reference, mode: debit.mode, credits: debit.credits, reason: command.reason } }];
+        return [{ type: 'CreditsRefunded', data: { reference: command.reference, mode: debit.mode, credits: debit.credits, reason: fitted(command.reason) } }];
       }
       case 'ReserveCredits': {
         requireCredits(command.credits);
@@ -282,7 +283,7 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
         const reservation = requireReservation(state, command.reference);
         // A settled reservation holds nothing any more (settling released the rest).
         if (reservation.status !== 'held') return [];
-        const data = { reference: command.reference, mode: reservation.mode, credits: reservation.credits, reason: command.reason };
+        const data = { reference: command.reference, mode: reservation.mode, credits: reservation.credits, reason: fitted(command.reason) };
         return [{ type: 'CreditsReleased', data }];
       }
     }
@@ -296,6 +297,15 @@ function countHeld(held: Record<Mode, number>, mode: Mode, change: 1 | -1): Reco
 
 function applyBalanceChange(state: CreditsState, change: BalanceChange | null): CreditsState {
   return change ? { ...state, available: state.available + change.available, reserved: state.reserved + change.reserved } : state;
+}
+
+/**
+ * A reason as an event holds it: often an error's message, of any length, and a refund or a release
+ * must never fail on it (the credits would stay taken). Cut at a character, never inside one.
+ */
+function fitted(reason: string): string {
+  const characters = Array.from(reason);
+  return characters.length <= TEXT_MAX_LENGTH ? reason : `${characters.slice(0, TEXT_MAX_LENGTH - 1).join('')}…`;
 }
 
 function requireCredits(credits: number): void {

@@ -15,5 +15,14 @@ export default definePack({
         throw new Error('the failing pack fails on every row');
       },
     },
+    verbose_entries: {
+      description: 'Never produced either; the error says so at length.',
+      default_rows: 100,
+      credits_per_1000_rows: 5,
+      columns: { entry_id: { type: 'id', prefix: 'ven', description: 'Key of the entry.' } },
+      row() {
+        throw new Error(`the failing pack fails on every row, and says so at length: ${'and again '.repeat(100)}`);
+      },
+    },
   },
 });
