@@ -71,7 +71,8 @@ export async function runJob(context: JobContext, claimed: JobState, stopping: A
     const charges = chargesFor(job.estimate, files);
     await credits.settle(job.account_id, job.job_id, { tables: charges });
     settled = true;
-    const charged = charges.reduce((sum, charge) => sum + charge.credits, 0);
+    // A test job's usage record holds what it would have cost live; the job itself was charged nothing.
+    const charged = job.mode === 'test' ? 0 : charges.reduce((sum, charge) => sum + charge.credits, 0);
     const complete = { type: 'CompleteJob', instanceId, files, credits: charged, at: clock.now().toISOString() } as const;
     await withRetries(() => commands.handle(jobDecider, stream, complete), context.leaseMs);
   } catch (error) {

@@ -73,6 +73,7 @@ describe('jobs over HTTP', function () {
     expect(created.body.mode).to.equal('test');
     const done = await pollJob(app, account.test, created.body.id, ['succeeded', 'failed']);
     expect(done.body.state).to.equal('succeeded');
+    expect(done.body.credits_charged, 'a test key is charged nothing').to.equal(0);
 
     const [file] = (await request(app, 'GET', `/v1/jobs/${created.body.id}/results`, { key: account.test })).body.data;
     expect(file).to.include({ table: 'cards', format: 'ndjson', compression: 'gzip', rows: 3000 });
