@@ -2,7 +2,7 @@ import { problem } from '../problems.js';
 import { GenerationProblems } from '../generation/problems.js';
 import { columnParams, parentsOf } from './manifest.js';
 import { isComputed, overridableOf } from '../generation/params.js';
-import type { PackDefinition, TableDefinition } from './sdk.js';
+import type { ColumnDefinition, PackDefinition, TableDefinition } from './sdk.js';
 import { dataTypeByName, dataTypes, describeDataType } from '../generation/types/index.js';
 import { ownMember } from '../own-member.js';
 
@@ -92,7 +92,7 @@ export class PackRegistry {
         type: spec.type,
         nullable: Boolean(spec.nullable) || (spec.null_rate ?? 0) > 0,
         description: spec.description,
-        example: spec.example ?? dataTypeByName.get(spec.type)!.example,
+        example: spec.example ?? exampleOf(pack, spec),
         params: columnParams(spec),
         computed: isComputed(spec),
         overridable: overridableOf(spec),
@@ -109,4 +109,19 @@ export class PackRegistry {
       })),
     };
   }
+}
+
+/**
+ * A column's example when its pack gives none: its type's, but a key or a reference spelled with the
+ * prefix of the table it keys (one example for every id column of every pack told a client nothing).
+ */
+function exampleOf(pack: PackDefinition, spec: ColumnDefinition): unknown {
+  const example = dataTypeByName.get(spec.type)!.example;
+  const keyed = spec.type === 'id' ? spec : spec.type === 'reference' ? keyColumnOf(pack, String(spec.table)) : undefined;
+  return keyed && typeof example === 'string' ? `${String(keyed.prefix)}${example.slice(example.indexOf('_'))}` : example;
+}
+
+function keyColumnOf(pack: PackDefinition, table: string): ColumnDefinition | undefined {
+  const columns = ownMember(pack.tables, table)?.columns ?? {};
+  return Object.values(columns).find((column) => column.type === 'id');
 }

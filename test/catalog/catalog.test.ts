@@ -33,6 +33,9 @@ describe('catalog API over HTTP', () => {
     expect(table.status).to.equal(200);
     expect(table.body).to.include({ name: 'transactions', generated_per: 'cards' });
     expect(table.body.columns.find((column: { name: string }) => column.name === 'card_id')).to.include({ type: 'reference' });
+    // Keys and references are shown with the prefix of the table they key.
+    const examples = Object.fromEntries(table.body.columns.map((column: { name: string; example: unknown }) => [column.name, column.example]));
+    expect(examples).to.include({ transaction_id: 'txn_3f9a0c1be47d2a65', card_id: 'card_a1b2c3d4e5f60718', merchant_id: 'mer_a1b2c3d4e5f60718' });
     expect(table.body.references).to.deep.include({ column: 'card_id', table: 'cards' });
     expect(table.body.options.find((option: { name: string }) => option.name === 'fraud_rate')).to.deep.include({ default: 0.002, schema: { type: 'number', minimum: 0, maximum: 0.5 } });
     const types = await request(app, 'GET', '/v1/catalog/types', { key: account.live });
