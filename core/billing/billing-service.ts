@@ -118,13 +118,24 @@ export class BillingService {
    * is answered again by the provider under its attempt's key and recorded paid before the period it
    * belongs to can lapse. While the provider cannot answer, whether a fee was paid is unknown, so the
    * account is not renewed (nor lapsed) until a later run hears from it.
+   *
+   * Periods are renewed one at a time, each fee charged before the next renewal: a run after an
+   * outage that spanned several periods would otherwise bill them all at once and lapse the account at
+   * the second, for a fee that was never even tried.
    */
   async renew(accountId: string): Promise<{ renewals: number; position: number }> {
-    const pending = await this.collect(accountId);
-    if ([...pending.collected.values()].some((charge) => charge.outcome === 'unavailable')) return { renewals: 0, position: pending.position };
-    const result = await this.credits.run(accountId, { type: 'RenewSubscription', at: this.clock.now().toISOString(), pricing: this.pricing });
-    const { position } = await this.collect(accountId);
-    return { renewals: result.events.filter((event) => event.type === 'SubscriptionRenewed').length, position: Math.max(pending.position, result.position, position) };
+    let renewals = 0;
+    let position = 0;
+    for (let caughtUp = false; ; ) {
+      const charged = await this.collect(accountId);
+      position = Math.max(position, charged.position);
+      if (caughtUp || [...charged.collected.values()].some((charge) => charge.outcome === 'unavailable')) return { renewals, position };
+      const { at, last } = await this.nextRenewal(accountId);
+      const result = await this.credits.run(accountId, { type: 'RenewSubscription', at, pricing: this.pricing });
+      renewals += result.events.filter((event) => event.type === 'SubscriptionRenewed').length;
+      position = Math.max(position, result.position);
+      caughtUp = last;
+    }
   }
 
   /**
@@ -168,6 +179,13 @@ export class BillingService {
     }
     if (!held) throw problem(UnknownPaymentMethod, `the payment provider (${this.payments.name}) holds no payment method "${paymentToken}"; nothing was changed`);
     return this.credits.run(accountId, { type: 'SetPaymentMethod', paymentMethod: paymentToken, at: this.clock.now().toISOString() });
+  }
+
+  /** Renewing up to the end of the current period renews that one period only; up to now, the last. */
+  private async nextRenewal(accountId: string): Promise<{ at: string; last: boolean }> {
+    const now = this.clock.now().toISOString();
+    const end = (await this.credits.account(accountId)).subscription.periodEnd;
+    return end !== null && end < now ? { at: end, last: false } : { at: now, last: true };
   }
 
   private collect(accountId: string) {
