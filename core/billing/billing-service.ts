@@ -121,21 +121,25 @@ export class BillingService {
    *
    * Periods are renewed one at a time, each fee charged before the next renewal: a run after an
    * outage that spanned several periods would otherwise bill them all at once and lapse the account at
-   * the second, for a fee that was never even tried.
+   * the second, for a fee that was never even tried. How far to renew is read before the fees are
+   * charged, so that a period another instance renews meanwhile is not renewed past here before its
+   * fee was tried.
    */
   async renew(accountId: string): Promise<{ renewals: number; position: number }> {
     let renewals = 0;
     let position = 0;
-    for (let caughtUp = false; ; ) {
+    for (let last = false; !last; ) {
+      const next = await this.nextRenewal(accountId);
       const charged = await this.collect(accountId);
       position = Math.max(position, charged.position);
-      if (caughtUp || [...charged.collected.values()].some((charge) => charge.outcome === 'unavailable')) return { renewals, position };
-      const { at, last } = await this.nextRenewal(accountId);
-      const result = await this.credits.run(accountId, { type: 'RenewSubscription', at, pricing: this.pricing });
+      if ([...charged.collected.values()].some((charge) => charge.outcome === 'unavailable')) return { renewals, position };
+      const result = await this.credits.run(accountId, { type: 'RenewSubscription', at: next.at, pricing: this.pricing });
       renewals += result.events.filter((event) => event.type === 'SubscriptionRenewed').length;
       position = Math.max(position, result.position);
-      caughtUp = last;
+      last = next.last;
     }
+    const charged = await this.collect(accountId);
+    return { renewals, position: Math.max(position, charged.position) };
   }
 
   /**

@@ -1,5 +1,14 @@
 import { expect } from 'chai';
 import { TestClock } from '../../core/clock.js';
+import { BillingService } from '../../core/billing/billing-service.js';
+import { loadPricing } from '../../core/billing/pricing.js';
+import { SandboxPaymentProvider } from '../../core/billing/sandbox-payment-provider.js';
+import { CreditsService } from '../../core/credits/credits-service.js';
+import { CommandHandler } from '../../core/domain/command-handler.js';
+import { accountDecider, accountStream } from '../../core/domain/account/index.js';
+import { eventDefinitions } from '../../core/domain/events.js';
+import { EventRegistry } from '../../core/events/registry.js';
+import { MemoryEventStore } from '../../core/store/memory-store.js';
 import { BILLING_PROJECTION, accountsWithBillingWork, type BillingModel } from '../../projections/billing.js';
 import { openAccount, request, type TestAccount } from '../support/app.js';
 import { startBillingInstance, type BillingInstance } from './billing-instance.js';
@@ -37,5 +46,28 @@ describe('billing over time', () => {
     const paid = history.filter(({ type }) => type === 'fee_paid').map(({ reference }) => reference);
     expect(paid).to.have.members(['fee:2026-01-10T00:00:00.000Z', 'fee:2026-02-10T00:00:00.000Z', 'fee:2026-03-10T00:00:00.000Z', 'fee:2026-04-10T00:00:00.000Z']);
     expect((await get(account, '/v1/audit/credits')).verdict).to.include({ holds: true });
+  });
+});
+
+describe('billing runs of two instances over time', () => {
+  it('two instances catching up on an outage of several periods at once charge each fee once and lapse nothing', async () => {
+    const clock = new TestClock('2026-01-10T00:00:00.000Z');
+    const store = new MemoryEventStore();
+    const instance = () => new BillingService(new CreditsService(new CommandHandler(store, new EventRegistry(eventDefinitions))), provider, loadPricing(), clock);
+    const provider = new SandboxPaymentProvider();
+    const [a, b] = [instance(), instance()];
+    await new CommandHandler(store, new EventRegistry(eventDefinitions)).handle(accountDecider, accountStream('acc_1'), { type: 'OpenAccount', accountId: 'acc_1', tier: 'developer', at: clock.now().toISOString() });
+    await a.setPaymentMethod('acc_1', 'tok_visa');
+    await a.runDue(['acc_1']); // the first period, paid
+
+    clock.set('2026-05-11T00:00:00.000Z');
+    await Promise.all([a.runDue(['acc_1']), b.runDue(['acc_1']), a.runDue(['acc_1'])]);
+    const events = await store.readStream(accountStream('acc_1'));
+    const of = (type: string) => events.filter((event) => event.type === type).map((event) => (event.data as { reference?: string; period?: number }));
+    expect(of('SubscriptionLapsed')).to.deep.equal([]);
+    expect(of('SubscriptionRenewed').map(({ period }) => period)).to.deep.equal([0, 1, 2, 3, 4]);
+    expect(of('SubscriptionFeePaid').map(({ reference }) => reference)).to.deep.equal(['2026-01-10', '2026-02-10', '2026-03-10', '2026-04-10', '2026-05-10'].map((day) => `fee:${day}T00:00:00.000Z`));
+    expect(of('CreditsGranted').map(({ reference }) => reference)).to.deep.equal(['2026-02-10', '2026-03-10', '2026-04-10', '2026-05-10'].map((day) => `allowance:${day}T00:00:00.000Z`));
+    expect(await a.subscription('acc_1')).to.deep.include({ tier: 'developer', status: 'active' });
   });
 });
