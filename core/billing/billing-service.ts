@@ -105,6 +105,12 @@ export class BillingService {
     if (paymentToken !== undefined) await this.keepPaymentMethod(accountId, paymentToken);
     await this.renew(accountId);
     const at = this.clock.now().toISOString();
+    // Renewing stops short of now only while the provider cannot answer for a fee due; the decider's
+    // "renew it first" would tell the customer to do what only the billing run can.
+    const { periodEnd } = (await this.credits.account(accountId)).subscription;
+    if (periodEnd !== null && periodEnd <= at) {
+      throw problem(PaymentProviderUnavailable, `the period ended at ${periodEnd} and its renewal waits for the payment provider, which did not answer for the fees due; the tier can be changed once it is renewed. Retry later, or give another payment_token.`);
+    }
     const result = await this.credits.run(accountId, { type: 'ChangeTier', tier, at, pricing: this.pricing });
     const { collected, position } = await this.collect(accountId);
     const subscription = await this.subscription(accountId);

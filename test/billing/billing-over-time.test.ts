@@ -47,6 +47,24 @@ describe('billing over time', () => {
     expect(paid).to.have.members(['fee:2026-01-10T00:00:00.000Z', 'fee:2026-02-10T00:00:00.000Z', 'fee:2026-03-10T00:00:00.000Z', 'fee:2026-04-10T00:00:00.000Z']);
     expect((await get(account, '/v1/audit/credits')).verdict).to.include({ holds: true });
   });
+
+  it('a tier change after the period ended, while the provider cannot answer for its fee, says the renewal waits on the provider (502), not "renew it"', async () => {
+    clock.set('2026-01-10T00:00:00.000Z');
+    const account = await openAccount(app, { tier: 'developer' });
+    await request(app, 'PUT', '/v1/billing/payment-method', { key: account.live, body: { payment_token: 'tok_processingError' } });
+    await runBilling(); // the first period, billed; its charge fails
+    clock.set('2026-02-10T00:00:01.000Z');
+    const response = await request(app, 'POST', '/v1/billing/subscription', { key: account.live, body: { tier: 'free' } });
+    expect(response.status).to.equal(502);
+    expect(response.body.type).to.match(/\/payment-provider-unavailable$/);
+    expect(response.body.detail).to.equal(
+      'the period ended at 2026-02-10T00:00:00.000Z and its renewal waits for the payment provider, which did not answer for the fees due; the tier can be changed once it is renewed. Retry later, or give another payment_token.',
+    );
+
+    const retried = await request(app, 'POST', '/v1/billing/subscription', { key: account.live, body: { tier: 'free', payment_token: 'tok_visa' } });
+    expect(retried.status).to.equal(200);
+    expect(retried.body).to.include({ change: 'downgrade_scheduled', effective_at: '2026-03-10T00:00:00.000Z' });
+  });
 });
 
 describe('billing runs of two instances over time', () => {
