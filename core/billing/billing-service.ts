@@ -230,7 +230,8 @@ function describeChange(
   currency: string,
   collected: Map<string, FeeCollection>,
 ): Omit<TierChangeAnswer, 'subscription' | 'position'> {
-  const [event] = events;
+  // An upgrade that replaces a scheduled downgrade cancels it first: the upgrade is what the answer is about.
+  const event = events.find((candidate) => candidate.type === 'SubscriptionUpgraded') ?? events[0];
   const none = { credits_granted: 0, amount: 0, currency, payment: null };
   switch (event?.type) {
     case 'SubscriptionUpgraded': {
@@ -241,13 +242,14 @@ function describeChange(
       const granted = !charged || amount === 0 || payment?.status === 'paid';
       const upgraded = { change: 'upgraded' as const, effective_at: at, credits_granted: granted ? credits : 0, amount, currency: billedIn, payment };
       const done = `Upgraded to ${to_tier} now; ${credits} credits granted for the rest of the period, which ends ${period_end}.`;
-      if (!charged && amount > 0) return { ...upgraded, message: `${done} Its prorated fee, ${amount} (minor units of ${billedIn}), goes on the account's invoice: nothing is charged here.` };
-      if (granted) return { ...upgraded, message: done };
       const why = charge && charge.outcome !== 'approved' ? charge.message : 'The payment is pending.';
-      return {
-        ...upgraded,
-        message: `Upgraded to ${to_tier} now, but its fee is not paid: ${why} The ${credits} credits of the upgrade are granted once it is; set a payment method (PUT /v1/billing/payment-method) to pay it. A fee still unpaid at the end of the period (${period_end}) moves the subscription to free.`,
-      };
+      const told = !charged && amount > 0
+        ? `${done} Its prorated fee, ${amount} (minor units of ${billedIn}), goes on the account's invoice: nothing is charged here.`
+        : granted
+          ? done
+          : `Upgraded to ${to_tier} now, but its fee is not paid: ${why} The ${credits} credits of the upgrade are granted once it is; set a payment method (PUT /v1/billing/payment-method) to pay it. A fee still unpaid at the end of the period (${period_end}) moves the subscription to free.`;
+      const cancelled = events.find((candidate) => candidate.type === 'SubscriptionDowngradeCancelled');
+      return { ...upgraded, message: cancelled ? `${told} The downgrade to ${cancelled.data.cancelled_tier} scheduled for ${period_end} is cancelled.` : told };
     }
     case 'SubscriptionDowngradeScheduled':
       return { change: 'downgrade_scheduled', effective_at: event.data.effective_at, ...none, message: `Downgrade to ${event.data.to_tier} scheduled for the end of the period, ${event.data.effective_at}; ${event.data.from_tier} stays in effect until then.` };

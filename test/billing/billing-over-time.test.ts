@@ -65,6 +65,25 @@ describe('billing over time', () => {
     expect(retried.status).to.equal(200);
     expect(retried.body).to.include({ change: 'downgrade_scheduled', effective_at: '2026-03-10T00:00:00.000Z' });
   });
+
+  it('an upgrade replaces a scheduled downgrade, and the answer and the history say that the downgrade is cancelled', async () => {
+    clock.set('2026-01-10T00:00:00.000Z');
+    const account = await openAccount(app, { tier: 'developer', credits: 0 });
+    await request(app, 'PUT', '/v1/billing/payment-method', { key: account.live, body: { payment_token: 'tok_visa' } });
+    await runBilling();
+    await request(app, 'POST', '/v1/billing/subscription', { key: account.live, body: { tier: 'free' } });
+    clock.set('2026-01-20T00:00:00.000Z');
+    const upgrade = await request(app, 'POST', '/v1/billing/subscription', { key: account.live, body: { tier: 'team' } });
+    expect(upgrade.body).to.include({ change: 'upgraded', effective_at: '2026-01-20T00:00:00.000Z' });
+    expect(upgrade.body.message).to.match(/ The downgrade to free scheduled for 2026-02-10T00:00:00.000Z is cancelled\.$/);
+    expect(upgrade.body.subscription).to.include({ tier: 'team', pending_change: null });
+    const history = (await get(account, '/v1/billing/history')).data as { type: string; tier: string }[];
+    expect(history.slice(0, 4).map(({ type, tier }) => `${type} ${tier}`)).to.deep.equal(['fee_paid null', 'upgrade team', 'downgrade_cancelled developer', 'downgrade_scheduled free']);
+
+    clock.set('2026-02-10T00:00:00.000Z');
+    await runBilling();
+    expect(await get(account, '/v1/billing/subscription')).to.include({ tier: 'team', current_period_start: '2026-02-10T00:00:00.000Z' });
+  });
 });
 
 describe('billing runs of two instances over time', () => {

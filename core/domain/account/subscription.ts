@@ -239,9 +239,13 @@ function changeTier(state: SubscriptionState, command: ChangeTier): (Subscriptio
     type: 'SubscriptionUpgraded',
     data: { from_tier: current, to_tier: command.tier, at: command.at, period_start: start, period_end: end, credits, amount, currency: pricing.currency, charged },
   };
-  if (charged && amount > 0) return [upgraded];
+  // The downgrade the upgrade replaces is cancelled in so many words, so that the history does not leave it standing.
+  const replaced: SubscriptionEvent[] = state.pendingTier === null
+    ? []
+    : [{ type: 'SubscriptionDowngradeCancelled', data: { tier: current, cancelled_tier: state.pendingTier, at: command.at } }];
+  if (charged && amount > 0) return [...replaced, upgraded];
   const ref = upgradeFeeReference(start, command.tier);
-  return [upgraded, { type: 'CreditsGranted', data: { reference: ref, credits, reason: `upgrade to ${command.tier}, prorated` } }];
+  return [...replaced, upgraded, { type: 'CreditsGranted', data: { reference: ref, credits, reason: `upgrade to ${command.tier}, prorated` } }];
 }
 
 /**
