@@ -14,6 +14,8 @@ const SPARE_MARGIN = 1.1;
 export class ByteSink {
   /** Writers that scan and copy a cell in one pass write here directly, after `reserve`. */
   buffer: Uint8Array;
+  /** The same bytes as `buffer`, for writers that store four constant bytes at a time. */
+  view: DataView;
   length = 0;
 
   /**
@@ -24,6 +26,7 @@ export class ByteSink {
   constructor(initialBytes = 1 << 16, spare?: ArrayBuffer) {
     const bytes = Math.max(64, initialBytes);
     this.buffer = spare && spare.byteLength * SPARE_MARGIN >= bytes ? new Uint8Array(spare) : unfilled(bytes);
+    this.view = viewOf(this.buffer);
   }
 
   /** Makes room for `bytes` more bytes. */
@@ -72,8 +75,11 @@ export class ByteSink {
     const next = unfilled(capacity);
     next.set(this.buffer.subarray(0, this.length));
     this.buffer = next;
+    this.view = viewOf(next);
   }
 }
+
+const viewOf = (buffer: Uint8Array) => new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 
 /**
  * A buffer of its own (transferable) left as allocated: every byte of it the chunk hands on is written
