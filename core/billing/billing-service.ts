@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { CreditsService } from '../credits/credits-service.js';
 import type { AccountEvent, AccountState } from '../domain/account/index.js';
 import type { Tier } from '../domain/account/profile.js';
-import { subscriptionStatus, unpaidAmount, upgradeFeeReference } from '../domain/account/subscription.js';
+import { subscriptionStatus, unpaidAmount, upgradeFeeReference, type Fee } from '../domain/account/subscription.js';
 import { Problems, problem } from '../problems.js';
 import { CreditPurchases, purchaseReference, type IdempotentAttempt, type PurchaseAnswer } from './credit-purchases.js';
 import { collectFees, type FeeCollection } from './fee-collection.js';
@@ -113,8 +113,9 @@ export class BillingService {
     }
     const result = await this.credits.run(accountId, { type: 'ChangeTier', tier, at, pricing: this.pricing });
     const { collected, position } = await this.collect(accountId);
-    const subscription = await this.subscription(accountId);
-    const answer = describeChange(result.events, subscription, at, this.pricing.currency, collected);
+    const account = await this.credits.account(accountId);
+    const subscription = this.view(account);
+    const answer = describeChange(result.events, subscription, at, this.pricing.currency, chargesOf(collected, account.subscription.fees));
     return { ...answer, subscription, position: Math.max(result.position, position) };
   }
 
@@ -258,6 +259,16 @@ function describeChange(
     default:
       return { change: 'unchanged', effective_at: at, ...none, message: `The subscription is already ${subscription.tier}; nothing changed.` };
   }
+}
+
+/**
+ * What became of each fee: this request's charges, overridden by the payments recorded, which may be
+ * another's (the billing run of another instance may pay a fee between its append and this request's charge).
+ */
+function chargesOf(collected: Map<string, FeeCollection>, fees: readonly Fee[]): Map<string, FeeCollection> {
+  const charges = new Map(collected);
+  for (const fee of fees) if (fee.paymentId !== null) charges.set(fee.reference, { outcome: 'approved', payment_id: fee.paymentId });
+  return charges;
 }
 
 function feePayment(charge: FeeCollection): FeePayment {

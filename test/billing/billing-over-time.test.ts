@@ -4,6 +4,7 @@ import { BillingService } from '../../core/billing/billing-service.js';
 import { loadPricing } from '../../core/billing/pricing.js';
 import { SandboxPaymentProvider } from '../../core/billing/sandbox-payment-provider.js';
 import { CreditsService } from '../../core/credits/credits-service.js';
+import type { AccountCommand } from '../../core/domain/account/index.js';
 import { CommandHandler } from '../../core/domain/command-handler.js';
 import { accountDecider, accountStream } from '../../core/domain/account/index.js';
 import { eventDefinitions } from '../../core/domain/events.js';
@@ -106,5 +107,34 @@ describe('billing runs of two instances over time', () => {
     expect(of('SubscriptionFeePaid').map(({ reference }) => reference)).to.deep.equal(['2026-01-10', '2026-02-10', '2026-03-10', '2026-04-10', '2026-05-10'].map((day) => `fee:${day}T00:00:00.000Z`));
     expect(of('CreditsGranted').map(({ reference }) => reference)).to.deep.equal(['2026-02-10', '2026-03-10', '2026-04-10', '2026-05-10'].map((day) => `allowance:${day}T00:00:00.000Z`));
     expect(await a.subscription('acc_1')).to.deep.include({ tier: 'developer', status: 'active' });
+  });
+});
+
+describe('an upgrade whose fee another instance\'s billing run charges first', () => {
+  it('answers that it was paid and its credits granted, as they were', async () => {
+    const clock = new TestClock('2026-01-10T00:00:00.000Z');
+    const store = new MemoryEventStore();
+    const provider = new SandboxPaymentProvider();
+    const handler = () => new CommandHandler(store, new EventRegistry(eventDefinitions));
+    const otherInstance = new BillingService(new CreditsService(handler()), provider, loadPricing(), clock);
+    /** Runs the other instance's billing run right after the upgrade is appended, before this instance charges its fee. */
+    class OvertakenCredits extends CreditsService {
+      override async run(accountId: string, command: AccountCommand) {
+        const result = await super.run(accountId, command);
+        if (command.type === 'ChangeTier') await otherInstance.runDue([accountId]);
+        return result;
+      }
+    }
+    const billing = new BillingService(new OvertakenCredits(handler()), provider, loadPricing(), clock);
+    await handler().handle(accountDecider, accountStream('acc_1'), { type: 'OpenAccount', accountId: 'acc_1', tier: 'developer', at: clock.now().toISOString() });
+    await billing.setPaymentMethod('acc_1', 'tok_visa');
+    clock.set('2026-01-25T12:00:00.000Z'); // half of the period remains
+
+    const answer = await billing.changeTier('acc_1', 'team');
+    const granted = (await store.readStream(accountStream('acc_1'))).filter((event) => event.type === 'CreditsGranted').map((event) => event.data);
+    expect(granted).to.deep.equal([{ reference: 'upgrade:2026-01-10T00:00:00.000Z:team', credits: 125_000, reason: 'upgrade to team, prorated' }]);
+    expect(answer).to.include({ change: 'upgraded', credits_granted: 125_000, amount: 10_000 });
+    expect(answer.payment).to.include({ status: 'paid' });
+    expect(answer.message).to.equal('Upgraded to team now; 125000 credits granted for the rest of the period, which ends 2026-02-10T00:00:00.000Z.');
   });
 });

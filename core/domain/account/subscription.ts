@@ -44,6 +44,8 @@ export interface Fee {
   /** Declined attempts so far; an attempt's key at the provider ends in its number. */
   attempts: number;
   status: 'due' | 'paid' | 'declined';
+  /** The provider's id of the payment, once paid. */
+  paymentId: string | null;
 }
 
 export interface SubscriptionState {
@@ -176,7 +178,7 @@ export const subscriptionSlice: AccountSlice<SubscriptionState, SubscriptionComm
         // A new payment method is a new chance for the declined fees.
         return { ...state, paymentMethod: e.data.payment_method, fees: state.fees.map((fee) => (fee.status === 'declined' ? { ...fee, status: 'due' } : fee)) };
       case 'SubscriptionFeePaid':
-        return { ...state, fees: state.fees.map((fee) => (fee.reference === e.data.reference ? { ...fee, status: 'paid' } : fee)) };
+        return { ...state, fees: state.fees.map((fee) => (fee.reference === e.data.reference ? { ...fee, status: 'paid', paymentId: e.data.payment_id } : fee)) };
       case 'SubscriptionFeeDeclined':
         return { ...state, fees: state.fees.map((fee) => (fee.reference === e.data.reference ? { ...fee, status: 'declined', attempts: e.data.attempt } : fee)) };
       default:
@@ -289,6 +291,6 @@ function renewed(period: number, tier: Tier, previousTier: Tier, anchor: string,
 }
 
 const dueFee = (ref: string, amount: number, paidIn: string, credits: number, grant: string, reason: string): Fee =>
-  ({ reference: ref, amount, currency: paidIn, credits, grant, reason, attempts: 0, status: 'due' });
+  ({ reference: ref, amount, currency: paidIn, credits, grant, reason, attempts: 0, status: 'due', paymentId: null });
 const allowanceReference = (start: string): string => `allowance:${start}`;
 const allowanceReason = (tier: Tier): string => `${tier} monthly allowance`;
