@@ -103,62 +103,67 @@ export function writeFixed(out: ByteSink, buffer: Uint8Array, at: number, value:
   return point + digits + 1;
 }
 
-/** YYYY-MM-DD of recent days as bytes, direct-mapped by day number (a chunk's rows span few days). */
-const DATE_BYTES = 10;
+/**
+ * A timestamp's 24 bytes are written as six little-endian words (out.view) rather than 24 byte stores:
+ * "00" to "99" as 16-bit words, and YYYY-MM-DD of recent days as the words YYYY, -MM- and DD,
+ * direct-mapped by day number (a chunk's rows span few days).
+ */
+const DIGIT_PAIR_WORDS = new Uint16Array(100);
+for (let i = 0; i < 100; i++) DIGIT_PAIR_WORDS[i] = DIGIT_PAIRS[2 * i] | (DIGIT_PAIRS[2 * i + 1] << 8);
 const DATE_SLOTS = 4096;
 const dateSlotDays = new Float64Array(DATE_SLOTS).fill(NaN);
-const dateBytes = new Uint8Array(DATE_SLOTS * DATE_BYTES);
+const dateWords = new Uint32Array(DATE_SLOTS * 2);
+const dateDays = new Uint16Array(DATE_SLOTS);
+const littleEndian = (text: string, from: number, bytes: number) => {
+  let word = 0;
+  for (let i = bytes - 1; i >= 0; i--) word = word * 256 + text.charCodeAt(from + i);
+  return word;
+};
 
 function cacheDate(slot: number, day: number): void {
   const date = isoDateOfDay(day);
   dateSlotDays[slot] = day;
-  if (date.length !== DATE_BYTES) {
-    dateBytes[slot * DATE_BYTES + 4] = 0; // not YYYY-MM-DD: written the slow way
+  if (date.length !== 10) {
+    dateWords[slot * 2 + 1] = 0; // not YYYY-MM-DD: written the slow way
     return;
   }
-  for (let i = 0; i < DATE_BYTES; i++) dateBytes[slot * DATE_BYTES + i] = date.charCodeAt(i);
+  dateWords[slot * 2] = littleEndian(date, 0, 4);
+  dateWords[slot * 2 + 1] = littleEndian(date, 4, 4);
+  dateDays[slot] = littleEndian(date, 8, 2);
 }
 
 /**
  * YYYY-MM-DDTHH:MM:SS.mmmZ of an instant in ms since the epoch (fractions of a ms dropped), the same
- * text as isoTimestamp: the date's bytes from a cache of days, the time by int32 arithmetic in pairs of digits.
+ * text as isoTimestamp: the date from the cache of days, the time by int32 arithmetic in pairs of digits.
  */
 export function writeIsoTimestamp(out: ByteSink, buffer: Uint8Array, at: number, ms: number): number {
   const whole = Math.floor(ms);
   const day = Math.floor(whole / DAY_MS);
   const slot = day & (DATE_SLOTS - 1);
   if (dateSlotDays[slot] !== day) cacheDate(slot, day);
-  const from = slot * DATE_BYTES;
-  if (dateBytes[from + 4] !== 45) {
+  const monthWord = dateWords[slot * 2 + 1];
+  if ((monthWord & 255) !== 45) {
     // a year of more than four digits
     out.length = at;
     out.ascii(isoTimestamp(ms));
     return -1;
   }
-  for (let i = 0; i < DATE_BYTES; i++) buffer[at + i] = dateBytes[from + i];
+  const view = out.view;
+  view.setUint32(at, dateWords[slot * 2], true);
+  view.setUint32(at + 4, monthWord, true);
+  view.setUint16(at + 8, dateDays[slot], true);
   const rest = (whole - day * DAY_MS) | 0;
   const seconds = (rest / 1000) | 0;
   const millis = rest - seconds * 1000;
   const minutes = (seconds / 60) | 0;
   const hours = (minutes / 60) | 0;
-  const hh = hours << 1;
-  const mm = (minutes - hours * 60) << 1;
-  const ss = (seconds - minutes * 60) << 1;
+  const mm = DIGIT_PAIR_WORDS[minutes - hours * 60];
+  const ss = DIGIT_PAIR_WORDS[seconds - minutes * 60];
   const hundreds = (millis / 100) | 0;
-  const below = (millis - hundreds * 100) << 1;
-  buffer[at + 10] = 84; // T
-  buffer[at + 11] = DIGIT_PAIRS[hh];
-  buffer[at + 12] = DIGIT_PAIRS[hh + 1];
-  buffer[at + 13] = 58; // :
-  buffer[at + 14] = DIGIT_PAIRS[mm];
-  buffer[at + 15] = DIGIT_PAIRS[mm + 1];
-  buffer[at + 16] = 58;
-  buffer[at + 17] = DIGIT_PAIRS[ss];
-  buffer[at + 18] = DIGIT_PAIRS[ss + 1];
-  buffer[at + 19] = 46; // .
-  buffer[at + 20] = 48 + hundreds;
-  buffer[at + 21] = DIGIT_PAIRS[below];
-  buffer[at + 22] = DIGIT_PAIRS[below + 1];
-  buffer[at + 23] = 90; // Z
+  const below = DIGIT_PAIR_WORDS[millis - hundreds * 100];
+  view.setUint32(at + 10, 84 | (DIGIT_PAIR_WORDS[hours] << 8) | (58 << 24), true); // Thh:
+  view.setUint32(at + 14, mm | (58 << 16) | ((ss & 255) << 24), true); // mm:s
+  view.setUint32(at + 18, (ss >>> 8) | (46 << 8) | ((48 + hundreds) << 16) | ((below & 255) << 24), true); // s.mm
+  view.setUint16(at + 22, (below >>> 8) | (90 << 8), true); // mZ
   return at + TIMESTAMP_BYTES;
 }

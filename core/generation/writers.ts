@@ -149,7 +149,7 @@ function keyEncoder({ prefix, tableSeed, rowOf }: NonNullable<CompiledColumn['ke
   const prefixBytes = bytesOf(prefix);
   return {
     bound: Math.max(rowKeyBytes(prefixBytes, quoted), GENERIC_BYTES),
-    write: (out, buffer, at, value, _row, index) => (value === undefined ? writeRowKey(buffer, at, prefixBytes, tableSeed, rowOf(index), quoted) : generic(out, buffer, at, value)),
+    write: (out, buffer, at, value, _row, index) => (value === undefined ? writeRowKey(buffer, out.view, at, prefixBytes, tableSeed, rowOf(index), quoted) : generic(out, buffer, at, value)),
   };
 }
 

@@ -31,47 +31,34 @@ export function rowKey(prefix: string, tableSeed: number, index: number): string
   return String.fromCharCode.apply(null, keyCodes);
 }
 
-/** "00" to "ff" as byte pairs: a key's 16 digits are written in 8 lookups. */
-const HEX_PAIRS = new Uint8Array(512);
-for (let byte = 0; byte < 256; byte++) {
-  HEX_PAIRS[2 * byte] = HEX_CODES[byte >>> 4];
-  HEX_PAIRS[2 * byte + 1] = HEX_CODES[byte & 15];
-}
+/** "00" to "ff" as little-endian 16-bit words: a key's 16 digits are four stores of four bytes. */
+const HEX_PAIR_WORDS = new Uint16Array(256);
+for (let byte = 0; byte < 256; byte++) HEX_PAIR_WORDS[byte] = HEX_CODES[byte >>> 4] | (HEX_CODES[byte & 15] << 8);
 
 /** The bytes writeRowKey writes: the prefix, `_`, 16 digits, and the quotes of a JSON string. */
 export const rowKeyBytes = (prefix: Uint8Array, quoted: boolean) => prefix.length + 17 + (quoted ? 2 : 0);
 
 /**
- * Writes rowKey(prefix, tableSeed, index) as a JSON string (`quoted`) or bare at `at` of a buffer with
- * room for rowKeyBytes, and returns the position after it: a table's own key needs no string when the
- * writer prints it from the row's index.
+ * Writes rowKey(prefix, tableSeed, index) as a JSON string (`quoted`) or bare at `at` of a buffer (and
+ * `view`, the same bytes) with room for rowKeyBytes, and returns the position after it: a table's own
+ * key needs no string when the writer prints it from the row's index.
  */
-export function writeRowKey(buffer: Uint8Array, at: number, prefix: Uint8Array, tableSeed: number, index: number, quoted: boolean): number {
+export function writeRowKey(buffer: Uint8Array, view: DataView, at: number, prefix: Uint8Array, tableSeed: number, index: number, quoted: boolean): number {
   const low = keyLow(tableSeed, index);
   const high = mix(tableSeed, low);
   if (quoted) buffer[at++] = 34;
   for (let i = 0; i < prefix.length; i++) buffer[at++] = prefix[i];
   buffer[at] = 95; // _
-  hexPairs(buffer, at + 1, high);
-  hexPairs(buffer, at + 9, low);
+  hexWords(view, at + 1, high);
+  hexWords(view, at + 9, low);
   at += 17;
   if (quoted) buffer[at++] = 34;
   return at;
 }
 
-function hexPairs(buffer: Uint8Array, at: number, value: number): void {
-  const a = (value >>> 23) & 510;
-  const b = (value >>> 15) & 510;
-  const c = (value >>> 7) & 510;
-  const d = (value << 1) & 510;
-  buffer[at] = HEX_PAIRS[a];
-  buffer[at + 1] = HEX_PAIRS[a + 1];
-  buffer[at + 2] = HEX_PAIRS[b];
-  buffer[at + 3] = HEX_PAIRS[b + 1];
-  buffer[at + 4] = HEX_PAIRS[c];
-  buffer[at + 5] = HEX_PAIRS[c + 1];
-  buffer[at + 6] = HEX_PAIRS[d];
-  buffer[at + 7] = HEX_PAIRS[d + 1];
+function hexWords(view: DataView, at: number, value: number): void {
+  view.setUint32(at, HEX_PAIR_WORDS[value >>> 24] | (HEX_PAIR_WORDS[(value >>> 16) & 255] << 16), true);
+  view.setUint32(at + 4, HEX_PAIR_WORDS[(value >>> 8) & 255] | (HEX_PAIR_WORDS[value & 255] << 16), true);
 }
 
 export const id = defineDataType<{ prefix: string }>({
