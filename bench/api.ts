@@ -10,7 +10,7 @@
  *   The tiers' rates are lifted for the run (the limiter still runs for every request): a limiter
  *   refusing requests would be measured otherwise, not the API;
  * - keys_rps, keys_p99_ms: GET /v1/keys with the same key, a small authenticated answer (~0.5 KB),
- *   which shows the cost of the platform itself apart from the catalog's 44 KB body;
+ *   which shows the cost of the platform itself apart from the catalog's 12 KB body;
  * - quick_*: the quick-generation scenario of bench/_quick.ts, when that file exists;
  * - load_average_1m: the machine's load when the run ends. Other processes' load moves every figure
  *   here (the machine has few cores): report it with them.
