@@ -30,6 +30,17 @@ export const fraudPatterns: readonly FraudPattern[] = [
 export const meanBurst = fraudPatterns.reduce((sum, p) => sum + p.weight * (p.burst[0] + p.burst[1]) / 2, 0)
   / fraudPatterns.reduce((sum, p) => sum + p.weight, 0);
 
+/**
+ * The episodes a card's history may be in the middle of, as (pattern, length) with the weight of meeting
+ * one mid-way: an episode is met past its first row in proportion to its rows after the first.
+ */
+export const episodesUnderWay = fraudPatterns.flatMap((pattern) => {
+  const [fewest, most] = pattern.burst;
+  return Array.from({ length: most - fewest + 1 }, (_, i) => fewest + i)
+    .filter((length) => length > 1)
+    .map((length) => ({ pattern, length, weight: (pattern.weight / (most - fewest + 1)) * (length - 1) }));
+});
+
 /** Countries whose cardholders and merchants the pack draws, with weights; and where fraud abroad happens. */
 export const HOME_COUNTRIES = { GB: 30, DE: 18, FR: 16, ES: 10, IT: 9, NL: 7, IE: 4, BE: 3, PT: 3 } as const;
 export const FRAUD_ABROAD = ['BR', 'MX', 'TH', 'AE', 'TR', 'HK', 'IN', 'ZA'] as const;

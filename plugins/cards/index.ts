@@ -1,6 +1,6 @@
 import { birthday, definePack, drawOnOrAfter, type Helpers, type Row, type RowContext } from '../../core/packs/sdk.js';
 import { UNITS_PER_EURO } from './euro-rates.js';
-import { FRAUD_ABROAD, HOME_COUNTRIES, fraudPatterns, meanBurst, type FraudPattern } from './fraud-patterns.js';
+import { FRAUD_ABROAD, HOME_COUNTRIES, episodesUnderWay, fraudPatterns, meanBurst, type FraudPattern } from './fraud-patterns.js';
 
 /**
  * Card payments: cardholders, their cards, merchants, and card transactions with authorisation and
@@ -41,6 +41,21 @@ function pickPattern(ctx: RowContext<unknown>): FraudPattern {
   let target = ctx.rng.next() * totalPatternWeight;
   for (const pattern of fraudPatterns) if ((target -= pattern.weight) < 0) return pattern;
   return fraudPatterns[fraudPatterns.length - 1];
+}
+
+const weightUnderWay = episodesUnderWay.reduce((sum, episode) => sum + episode.weight, 0);
+
+/**
+ * The episode a card's transactions begin in the middle of, as often as a long history would have it:
+ * the first row is fraud with probability r when an episode continues into it with q = (r - s) / (1 - s).
+ * Without it each card began clear of fraud, and short histories carried less than the configured rate
+ * (0.94-0.98 of it measured over 600,000 rows).
+ */
+function episodeUnderWay(ctx: RowContext<unknown>, rate: number, startRate: number): CardState['episode'] {
+  if (ctx.rng.next() >= (rate - startRate) / (1 - startRate)) return null;
+  let target = ctx.rng.next() * weightUnderWay;
+  const { pattern, length } = episodesUnderWay.find((episode) => (target -= episode.weight) < 0) ?? episodesUnderWay[episodesUnderWay.length - 1];
+  return { pattern, left: ctx.rng.int(1, length - 1) };
 }
 
 /** The first merchant, among random ones, that fits; the last one tried when none does. */
@@ -160,6 +175,8 @@ export default definePack({
         }
         const period = ctx.options.days * DAY;
         const rate = ctx.options.fraud_rate;
+        // An episode of mean length m started with probability s per row gives a fraud share r when s = r / (m(1 - r) + r).
+        const startRate = rate / (meanBurst * (1 - rate) + rate);
         const issued = String(card.issued_on);
         return {
           currency: String(card.currency),
@@ -169,9 +186,8 @@ export default definePack({
           // Month numbers count from 1 and Date.UTC's from 0: the expiry month's number is the next month's index.
           expires: Date.UTC(Number(issued.slice(0, 4)) + CARD_LIFE_YEARS, Number(issued.slice(5, 7)), 1),
           merchants: ctx.rowsOf('merchants'),
-          episode: null,
-          // An episode of mean length m started with probability s per row gives a fraud share r when s = r / (m(1 - r) + r).
-          episode_start_rate: rate / (meanBurst * (1 - rate) + rate),
+          episode: episodeUnderWay(ctx, rate, startRate),
+          episode_start_rate: startRate,
           mean_gap_ms: period / Math.max(1, ctx.count),
         };
       },
