@@ -1,10 +1,14 @@
 import { expect } from 'chai';
+import { fileURLToPath } from 'node:url';
 import { projections } from '../../projections/index.js';
+import type { JobsState } from '../../projections/jobs.js';
 import { ProjectionRunner } from '../../projections/runner.js';
 import { MemorySnapshotStore } from '../../projections/snapshot-store.js';
 import { systemClock } from '../../core/clock.js';
-import { openAccount, request, type TestAccount, type TestApp } from '../support/app.js';
-import { startBillingInstance } from '../billing/billing-instance.js';
+import { loadPricing } from '../../core/billing/pricing.js';
+import { TIERS } from '../../core/domain/account/profile.js';
+import { openAccount, request, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
+import { pollJob } from '../jobs/support/http.js';
 
 /** Every read model serialized as its projection serializes it for snapshots. */
 function readModels(runner: ProjectionRunner): Record<string, string> {
@@ -12,6 +16,9 @@ function readModels(runner: ProjectionRunner): Record<string, string> {
 }
 
 const config = { version: 1, sector: 'cards', seed: 1, tables: [{ name: 'cards', rows: 100 }] };
+/** A pack whose generator throws: the jobs that fail. */
+const packs = [fileURLToPath(new URL('../credits/failing-pack/', import.meta.url))];
+const jobConfig = (sector: string, table: string, rows: number) => ({ version: 1, sector, seed: 1, tables: [{ name: table, rows }], output: { format: 'csv' } });
 
 describe('rebuilding the read models', () => {
   let app: TestApp;
@@ -29,10 +36,36 @@ describe('rebuilding the read models', () => {
     }
   }
 
+  /**
+   * A job of every end state a replay must rebuild, in both modes: one that succeeds, one whose generator
+   * throws, and one cancelled as soon as it is created (2,000,000 rows: still queued or running then).
+   */
+  async function runJobs(account: TestAccount) {
+    for (const key of [account.live, account.test]) {
+      const create = async (sector: string, table: string, rows: number): Promise<string> => {
+        const created = await request(app, 'POST', '/v1/jobs', { key, body: { config: jobConfig(sector, table, rows) } });
+        expect(created.status, created.text).to.equal(202);
+        return created.body.id;
+      };
+      const cancelled = await create('cards', 'transactions', 2_000_000);
+      expect([200, 202]).to.include((await request(app, 'POST', `/v1/jobs/${cancelled}/cancel`, { key })).status);
+      const ends = { [cancelled]: 'cancelled', [await create('cards', 'merchants', 50)]: 'succeeded', [await create('failing', 'entries', 100)]: 'failed' };
+      for (const [id, state] of Object.entries(ends)) expect((await pollJob(app, key, id, ['succeeded', 'failed', 'cancelled'])).body.state).to.equal(state);
+    }
+    // The runners settle or release a job's credits after its last event: the read models are compared once they have.
+    for (const deadline = Date.now() + 30_000; (await app.services.credits.balance(account.accountId)).credits_reserved > 0; ) {
+      if (Date.now() > deadline) throw new Error('the jobs\' credits are still reserved');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   before(async () => {
-    // Rate limits lifted: a free account's 5 requests a second would refuse its saved documents.
-    app = await startBillingInstance({ clock: systemClock });
-    const accounts = await Promise.all([openAccount(app, { tier: 'developer', credits: 500 }), openAccount(app, { tier: 'free', credits: 40 })]);
+    // Rate limits lifted, as in the billing tests: a free account's 5 requests a second would refuse its saved documents.
+    const pricing = loadPricing();
+    for (const tier of TIERS) pricing.tiers[tier].rate_limit_per_s = 10_000;
+    app = await startTestApp({ clock: systemClock, config: { poolSize: 1, packs }, services: { pricing } });
+    // The developer account's credits cover the reservation of the job it cancels (4,000).
+    const accounts = await Promise.all([openAccount(app, { tier: 'developer', credits: 5000 }), openAccount(app, { tier: 'free', credits: 40 })]);
     const { credits } = app.services;
     for (const [index, account] of accounts.entries()) {
       const tables = [{ name: 'transactions', rows: 1000, credits: 2 }];
@@ -48,6 +81,7 @@ describe('rebuilding the read models', () => {
       await saveUpdateAndDelete(account, '/v1/configs', 'config', [config, { ...config, seed: 2 }]);
       await saveUpdateAndDelete(account, '/v1/overlays', 'overlay', [{ seed: null }, { tables: [{ name: 'cards', rows: 500 }] }]);
     }
+    await runJobs(accounts[0]!);
     await app.services.projections.waitFor(await app.services.store.headPosition());
   });
   after(() => app.close());
@@ -57,6 +91,11 @@ describe('rebuilding the read models', () => {
     expect(JSON.parse(live.ledger!)).to.not.deep.equal({});
     expect(JSON.parse(live.usage!)).to.not.deep.equal({});
     expect(JSON.parse(live.billing!)).to.not.deep.equal({});
+    const jobs = Object.values((JSON.parse(live.jobs!) as JobsState).jobs);
+    for (const mode of ['live', 'test']) {
+      const states = jobs.filter((job) => job.mode === mode).map((job) => job.state);
+      expect(states, mode).to.have.members(['succeeded', 'failed', 'cancelled']);
+    }
     for (const documents of [live.configs!, live.overlays!]) {
       const views = Object.values(JSON.parse(documents).documents) as { version: number; deleted_at: string | null }[];
       expect(views).to.have.length(8);
