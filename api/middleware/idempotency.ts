@@ -29,6 +29,18 @@ export function idempotencyKeyOf(header: string): string | null {
   return syntax ? (syntax[1] ?? syntax[2]!) : null;
 }
 
+/** The original request of the use of the key each claiming request continues, as its claim names it. */
+const originalRequests = new WeakMap<ApiContext, string>();
+
+/**
+ * The request whose work this one does: the first attempt of its use of the Idempotency-Key, which every
+ * retry of it names (after a 5xx released the claim, or after it took over the claim of an instance that
+ * died), so that what must happen once for all attempts (a debit) is keyed on it. The request itself
+ * without a key and on a first attempt; UNRECORDED_ORIGINAL for a use of the key begun under claims of
+ * version 1.
+ */
+export const originalAttemptOf = (ctx: ApiContext): string => originalRequests.get(ctx) ?? ctx.state.requestId;
+
 /**
  * The Idempotency-Key header (IETF draft): a repeat with the same key and the same request gets the
  * first response again without the work being done twice; the same key for another request is 422;
@@ -51,6 +63,7 @@ export async function idempotent(ctx: ApiContext, body: unknown, work: () => Pro
   const { requestId } = ctx.state;
   const claim = await handle({ type: 'ClaimKey', accountId, mode, fingerprint: requestFingerprint(ctx.method, ctx.path, ctx.query, body), requestId, at: now() });
   if (claim.events.length === 0 && claim.state.status === 'completed') return replay(ctx, claim.state.response);
+  if (claim.state.status === 'in_flight') originalRequests.set(ctx, claim.state.originalRequestId);
 
   const lease = keepClaim({
     clock: ctx.services.clock,

@@ -6,6 +6,7 @@ import { GenerationProblems } from '../../core/generation/problems.js';
 import type { Format } from '../../core/generation/writers.js';
 import { defineProblem, problem } from '../../core/problems.js';
 import type { ApiContext } from '../context.js';
+import { originalAttemptOf } from '../middleware/idempotency.js';
 import { defineRoute, type RouteGroup } from '../route.js';
 
 export const NotAcceptable = defineProblem({
@@ -103,7 +104,8 @@ export const generationRoutes: RouteGroup = {
         const { accountId, mode, keyId } = ctx.state.auth;
         const format = negotiate(ctx, body.tables.length);
         const { configs, pool, credits } = ctx.services;
-        const result = await quickGenerate({ catalog: configs.catalog, pool, credits }, { owner: { accountId, mode }, keyId, reference: ctx.state.requestId, request: body, source, format });
+        const attempt = { requestId: ctx.state.requestId, originalRequestId: originalAttemptOf(ctx) };
+        const result = await quickGenerate({ catalog: configs.catalog, pool, credits }, { owner: { accountId, mode }, keyId, ...attempt, request: body, source, format });
         ctx.set('Finsynth-Seed', String(result.seed));
         ctx.set('Finsynth-Credits-Charged', String(result.credits_charged));
         ctx.set('Finsynth-Mode', mode);

@@ -4,6 +4,7 @@ import type { GenerationPool } from '../generation/pool.js';
 import type { Format } from '../generation/writers.js';
 import { estimateConfig } from './estimate.js';
 import type { PackCatalog } from './pack-catalog.js';
+import { quickDebitReference } from './quick-debit-reference.js';
 import { quickPlan } from './quick-plans.js';
 import { quickConfig, requireQuickLimits, type QuickRequest } from './quick-request.js';
 import type { SourceMap } from './source-map.js';
@@ -12,14 +13,18 @@ import { requireValidConfig } from './validate.js';
 export interface QuickDeps {
   catalog: PackCatalog;
   pool: GenerationPool;
-  credits: Pick<CreditsService, 'debit' | 'refund'>;
+  credits: Pick<CreditsService, 'debit' | 'refund' | 'account'>;
 }
 
 export interface QuickCall {
   owner: Owner;
   keyId: string;
-  /** The request id: the debit's reference, so a debit is never taken twice for one request. */
-  reference: string;
+  requestId: string;
+  /**
+   * The first attempt of this request under its Idempotency-Key (the request itself without one): every
+   * attempt is charged under it, so that one request is charged once (see quickDebitReference).
+   */
+  originalRequestId: string;
   request: QuickRequest;
   /** Where the request stands in its JSON text: its errors then say their line and column. */
   source?: SourceMap;
@@ -48,11 +53,12 @@ export async function quickGenerate(deps: QuickDeps, call: QuickCall): Promise<Q
   requireQuickLimits(config);
   const plan = await quickPlan(deps.pool, config, call.request.seed !== undefined);
   const estimate = estimateConfig(config, deps.catalog);
+  const reference = await quickDebitReference(deps.credits, call.owner.accountId, call);
   await deps.credits.debit({
     accountId: call.owner.accountId,
     mode: call.owner.mode,
     keyId: call.keyId,
-    reference: call.reference,
+    reference,
     operation: 'quick_generation',
     sector: config.sector,
     tables: estimate.tables.map(({ name, rows, credits }) => ({ name, rows, credits })),
@@ -64,7 +70,7 @@ export async function quickGenerate(deps: QuickDeps, call: QuickCall): Promise<Q
     return { sector: plan.sector, seed: plan.seed, tables, rows: estimate.rows, credits_charged: call.owner.mode === 'live' ? estimate.credits : 0 };
   } catch (error) {
     // Also in test mode: the sandbox usage record is given back like a live charge.
-    await deps.credits.refund(call.owner.accountId, call.reference, `quick generation failed: ${(error as Error).message}`);
+    await deps.credits.refund(call.owner.accountId, reference, `quick generation failed: ${(error as Error).message}`);
     throw error;
   }
 }
