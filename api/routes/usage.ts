@@ -43,7 +43,7 @@ const recordSchema = {
   required: ['id', 'reference', 'operation', 'mode', 'key_id', 'sector', 'tables', 'rows', 'credits', 'refunded', 'created_at'],
   properties: {
     id: { type: 'string' },
-    reference: { type: 'string', description: 'The request id of a quick generation, or the job id.' },
+    reference: { type: 'string', description: 'The debit reference of a quick generation (its request id; for a retry under an Idempotency-Key, the first attempt\'s, with .2, .3, … after a refunded attempt), or the job id.' },
     operation: { type: 'string', description: '`quick_generation` (a debit of POST /v1/generate/quick) or `job` (a settlement).', examples: ['quick_generation', 'job'] },
     mode: { enum: ['live', 'test'] },
     key_id: { type: ['string', 'null'] },
