@@ -1,4 +1,6 @@
-import type { RecordFilter, UsageChange, UsageRecord, UsageRecordTable } from './usage-records.js';
+import type { StoredRecordTotals } from '../core/credits/store-audit.js';
+import { emptyRecordTotals } from '../core/credits/audit-range.js';
+import { recordTotalsByAccount, type RecordFilter, type RecordTotalsRow, type UsageChange, type UsageRecord, type UsageRecordTable } from './usage-records.js';
 
 /** For the memory store (tests): the records live as long as the events they come from. */
 export class MemoryUsageRecordTable implements UsageRecordTable {
@@ -35,6 +37,24 @@ export class MemoryUsageRecordTable implements UsageRecordTable {
     this.position = 0;
     this.records = new Map();
     this.reservations = new Map();
+  }
+
+  async totals(accountId?: string): Promise<StoredRecordTotals> {
+    const groups = new Map<string, RecordTotalsRow>();
+    for (const [account, records] of this.records) {
+      if (accountId !== undefined && account !== accountId) continue;
+      for (const { mode, credits, refunded } of records) {
+        const group = groups.get(`${account} ${mode}`) ?? { account, mode, ...emptyRecordTotals() };
+        group.records += 1;
+        group.credits += credits;
+        if (refunded) {
+          group.refunded_records += 1;
+          group.refunded_credits += credits;
+        }
+        groups.set(`${account} ${mode}`, group);
+      }
+    }
+    return recordTotalsByAccount(this.position, groups.values());
   }
 
   private applyOne(change: UsageChange): void {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { inTransaction, migrationOnce } from '../core/store/postgres-transaction.js';
-import { recordConditions, type RecordFilter, type UsageChange, type UsageRecord, type UsageRecordTable } from './usage-records.js';
+import type { StoredRecordTotals } from '../core/credits/store-audit.js';
+import { recordConditions, recordTotalsByAccount, type RecordFilter, type UsageChange, type UsageRecord, type UsageRecordTable } from './usage-records.js';
 
 const COLUMNS = 'position, reference, source, operation, mode, key_id, sector, tables, rows, credits, refunded, recorded_at';
 
@@ -90,6 +91,28 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
       if (rows.length < this.chunkSize) return;
       after = Number(rows.at(-1)!.position);
     }
+  }
+
+  /** One statement, so one snapshot: the checkpoint and the sums (numbers as text: bigint) agree. */
+  async totals(accountId?: string): Promise<StoredRecordTotals> {
+    await this.migrate();
+    const { rows } = await this.pool.query<{ checkpoint: string; account: string | null; mode: 'live' | 'test'; records: string; credits: string; refunded_records: string; refunded_credits: string }>(
+      `SELECT c.position AS checkpoint, t.* FROM ${this.checkpointTable} c LEFT JOIN (
+         SELECT account, mode, count(*) AS records, sum(credits) AS credits,
+                count(*) FILTER (WHERE refunded) AS refunded_records, coalesce(sum(credits) FILTER (WHERE refunded), 0) AS refunded_credits
+         FROM ${this.records} WHERE $1::text IS NULL OR account = $1 GROUP BY account, mode
+       ) t ON true`,
+      [accountId ?? null],
+    );
+    const groups = rows.filter((row) => row.account !== null).map((row) => ({
+      account: row.account!,
+      mode: row.mode,
+      records: Number(row.records),
+      credits: Number(row.credits),
+      refunded_records: Number(row.refunded_records),
+      refunded_credits: Number(row.refunded_credits),
+    }));
+    return recordTotalsByAccount(Number(rows[0]!.checkpoint), groups);
   }
 
   async reset(): Promise<void> {

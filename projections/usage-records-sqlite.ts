@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { recordConditions, type RecordFilter, type UsageChange, type UsageRecord, type UsageRecordTable } from './usage-records.js';
+import type { StoredRecordTotals } from '../core/credits/store-audit.js';
+import { recordConditions, recordTotalsByAccount, type RecordFilter, type RecordTotalsRow, type UsageChange, type UsageRecord, type UsageRecordTable } from './usage-records.js';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS usage_records (
@@ -35,6 +36,7 @@ const SCHEMA = `
 `;
 
 const COLUMNS = 'position, reference, source, operation, mode, key_id, sector, tables, rows, credits, refunded, recorded_at';
+const TOTALS = 'account, mode, count(*) AS records, sum(credits) AS credits, sum(refunded) AS refunded_records, sum(credits * refunded) AS refunded_credits';
 
 type Row = Omit<UsageRecord, 'id' | 'tables' | 'refunded'> & { tables: string; refunded: number };
 
@@ -43,6 +45,7 @@ export class SqliteUsageRecordTable implements UsageRecordTable {
   private readonly sql;
   private readonly applyBatch;
   private readonly clear;
+  private readonly readTotals;
 
   /** `chunkSize`: rows per read of `inPeriod`. */
   constructor(private readonly db: Database.Database, private readonly chunkSize = 1000) {
@@ -61,6 +64,15 @@ export class SqliteUsageRecordTable implements UsageRecordTable {
       for (const change of changes) this.applyOne(change);
       this.sql.setCheckpoint.run(checkpoint);
       return true;
+    });
+    const totals = {
+      all: db.prepare(`SELECT ${TOTALS} FROM usage_records GROUP BY account, mode`),
+      one: db.prepare(`SELECT ${TOTALS} FROM usage_records WHERE account = ? GROUP BY account, mode`),
+    };
+    // One read transaction: the checkpoint and the sums from the same state of the file.
+    this.readTotals = db.transaction((accountId: string | undefined): StoredRecordTotals => {
+      const rows = (accountId === undefined ? totals.all.all() : totals.one.all(accountId)) as RecordTotalsRow[];
+      return recordTotalsByAccount(this.sql.checkpoint.get() as number, rows);
     });
     this.clear = db.transaction(() => {
       db.exec('DELETE FROM usage_records; DELETE FROM usage_reservations; UPDATE usage_records_checkpoint SET position = 0;');
@@ -98,6 +110,10 @@ export class SqliteUsageRecordTable implements UsageRecordTable {
 
   async reset(): Promise<void> {
     this.clear.immediate();
+  }
+
+  async totals(accountId?: string): Promise<StoredRecordTotals> {
+    return this.readTotals(accountId);
   }
 
   private applyOne(change: UsageChange): void {

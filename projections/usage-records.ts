@@ -3,6 +3,8 @@ import type { EventRegistry } from '../core/events/registry.js';
 import type { EventStore } from '../core/store/event-store.js';
 import { accountIdOfStream } from '../core/domain/account/index.js';
 import type { CreditsDebited, CreditsRefunded, CreditsReserved, CreditsSettled, TableCharge } from '../core/domain/account/credits.js';
+import { emptyRecordTotals, type RecordTotals } from '../core/credits/audit-range.js';
+import type { StoredRecordTotals } from '../core/credits/store-audit.js';
 
 /** One charged (live) or sandbox (test) operation: a quick generation's debit or a job's settlement. */
 export interface UsageRecord {
@@ -71,6 +73,25 @@ export interface UsageRecordTable {
   inPeriod(accountId: string, period: Pick<RecordFilter, 'from' | 'to'>): AsyncIterable<UsageRecord>;
   /** Empties the table and its checkpoint, for a rebuild. */
   reset(): Promise<void>;
+  /**
+   * For the audit: per account (only `accountId`'s, if given) and mode, the records, their credits, and
+   * those refunded, summed by the database, with the checkpoint they stand at, in one snapshot.
+   */
+  totals(accountId?: string): Promise<StoredRecordTotals>;
+}
+
+/** One group of a `totals` query: an account's records of one mode. */
+export type RecordTotalsRow = RecordTotals & { account: string; mode: Mode };
+
+/** The groups as the audit takes them: each account with both modes, a mode without records at zero. */
+export function recordTotalsByAccount(checkpoint: number, rows: Iterable<RecordTotalsRow>): StoredRecordTotals {
+  const accounts = new Map<string, Record<Mode, RecordTotals>>();
+  for (const { account, mode, ...totals } of rows) {
+    let modes = accounts.get(account);
+    if (!modes) accounts.set(account, (modes = { live: emptyRecordTotals(), test: emptyRecordTotals() }));
+    modes[mode] = totals;
+  }
+  return { checkpoint, accounts };
 }
 
 const HANDLED = new Set(['CreditsDebited', 'CreditsRefunded', 'CreditsReserved', 'CreditsSettled', 'CreditsReleased']);
@@ -79,7 +100,8 @@ const HANDLED = new Set(['CreditsDebited', 'CreditsRefunded', 'CreditsReserved',
  * The usage records read model. The list of records grows with every charged operation, so it is not
  * kept in memory or in a projection snapshot: it lives in a table of the store's database, which this
  * class brings up to the store's head when asked (`catchUp`, before each read), and pages from there
- * by position. The totals the audit compares stay in the in-memory usage projection (usage.ts).
+ * by position. The totals the audit compares with the projections stay in the in-memory usage projection
+ * (usage.ts); the audit checks this table against the events by its sums (`totals`).
  */
 export class UsageRecords {
   private tail: Promise<unknown> = Promise.resolve();

@@ -9,6 +9,17 @@ import { ChainChecker, type ChainHead } from './chain-checker.js';
 import { scalarMembers } from './scalar-members.js';
 import { balanceChange, CREDIT_MOVEMENT_TYPES } from './movement.js';
 
+/**
+ * What an account's usage records of one mode add up to (a record per debit or settlement, marked
+ * refunded by a refund of its debit): what the events give, to compare with the records table.
+ */
+export interface RecordTotals {
+  records: number;
+  credits: number;
+  refunded_records: number;
+  refunded_credits: number;
+}
+
 /** What one range of the store adds to an account: sums, so that ranges audited apart add up. */
 export interface AccountPartial {
   credits_available: number;
@@ -17,6 +28,8 @@ export interface AccountPartial {
   lowest: { credits_available: number; position: number };
   usage: Record<Mode, number>;
   billed: Record<string, number>;
+  /** From the events at or before the range's `recordsUntil` only. */
+  records: Record<Mode, RecordTotals>;
 }
 
 export interface RangeAudit {
@@ -39,6 +52,8 @@ export interface AuditRange {
   until: number;
   /** Only this stream's events. */
   stream?: string;
+  /** The records totals count the events up to this position only (the records table's checkpoint). Default: all. */
+  recordsUntil?: number;
 }
 
 const PAGE = 1000;
@@ -92,7 +107,7 @@ export async function auditRange(store: EventStore, range: AuditRange): Promise<
         const reason = chain.checkStored(event);
         if (reason) chainBreaks.push({ stream: event.stream, revision: event.revision, position: event.position, reason });
       }
-      if (partial) fold(partial, event);
+      if (partial) fold(partial, event, range.recordsUntil ?? Infinity);
     }
     if (page.length === 0) break;
     after = page.at(-1)!.position;
@@ -106,6 +121,7 @@ export async function auditRange(store: EventStore, range: AuditRange): Promise<
 export interface ChunkedRange {
   until: number;
   stream?: string;
+  recordsUntil?: number;
   /** How many threads take chunks: each chunk is a share of what is left per thread. */
   threads: number;
   /** The smallest chunk taken. */
@@ -129,7 +145,7 @@ export interface ChunkAudit {
 export async function auditChunks(store: EventStore, range: ChunkedRange): Promise<ChunkAudit[]> {
   const audits: ChunkAudit[] = [];
   for (let chunk = takeChunk(range); chunk; chunk = takeChunk(range)) {
-    audits.push({ chunk: chunk.after, audit: await auditRange(store, { ...chunk, stream: range.stream }) });
+    audits.push({ chunk: chunk.after, audit: await auditRange(store, { ...chunk, stream: range.stream, recordsUntil: range.recordsUntil }) });
   }
   return audits;
 }
@@ -145,10 +161,14 @@ function takeChunk(range: ChunkedRange): { after: number; until: number } | null
 }
 
 export function emptyPartial(): AccountPartial {
-  return { credits_available: 0, credits_reserved: 0, lowest: { credits_available: 0, position: 0 }, usage: { live: 0, test: 0 }, billed: {} };
+  return { credits_available: 0, credits_reserved: 0, lowest: { credits_available: 0, position: 0 }, usage: { live: 0, test: 0 }, billed: {}, records: { live: emptyRecordTotals(), test: emptyRecordTotals() } };
 }
 
-function fold(account: AccountPartial, stored: StoredEvent): void {
+export function emptyRecordTotals(): RecordTotals {
+  return { records: 0, credits: 0, refunded_records: 0, refunded_credits: 0 };
+}
+
+function fold(account: AccountPartial, stored: StoredEvent, recordsUntil: number): void {
   if (!FOLDED_TYPES.has(stored.type)) return;
   const event = { type: stored.type, data: scalarMembers(stored.data, FOLDED_MEMBERS) ?? (JSON.parse(stored.data) as unknown) };
   switch (event.type) {
@@ -156,11 +176,20 @@ function fold(account: AccountPartial, stored: StoredEvent): void {
     case 'CreditsSettled': {
       const { mode, credits } = event.data as (CreditsDebited | CreditsSettled)['data'];
       account.usage[mode] += credits;
+      if (stored.position <= recordsUntil) {
+        account.records[mode].records += 1;
+        account.records[mode].credits += credits;
+      }
       break;
     }
     case 'CreditsRefunded': {
       const { mode, credits } = event.data as CreditsRefunded['data'];
       account.usage[mode] -= credits;
+      // A refund marks its debit's record, of the same credits (the decider refunds a debit whole).
+      if (stored.position <= recordsUntil) {
+        account.records[mode].refunded_records += 1;
+        account.records[mode].refunded_credits += credits;
+      }
       break;
     }
     case 'CreditsPurchased':

@@ -6,7 +6,7 @@ import { SqliteEventStore } from '../store/sqlite-store.js';
 import { accountStream } from '../domain/account/stream-name.js';
 import type { ChainBreak } from './account-audit.js';
 import { ChainChecker } from './chain-checker.js';
-import { auditChunks, auditRange, emptyPartial, type AccountPartial, type ChunkAudit, type ChunkedRange, type RangeAudit } from './audit-range.js';
+import { auditChunks, auditRange, emptyPartial, emptyRecordTotals, type AccountPartial, type ChunkAudit, type ChunkedRange, type RangeAudit, type RecordTotals } from './audit-range.js';
 import type { AuditSource } from './audit-worker-task.js';
 import type { Balance } from './credits-service.js';
 import { bundledWorker } from '../workers/bundled-worker.js';
@@ -16,11 +16,20 @@ export interface ProjectedTotals {
   balances: ReadonlyMap<string, Balance>;
   usage: ReadonlyMap<string, Record<Mode, number>>;
   billed: ReadonlyMap<string, Record<string, number>>;
+  /** The usage records table's totals; without them, the records are not checked. */
+  records?: StoredRecordTotals;
+}
+
+/** What the usage records table holds per account and mode, read in one snapshot with its checkpoint. */
+export interface StoredRecordTotals {
+  /** The last event the table has applied: the records are checked against the events up to it. */
+  checkpoint: number;
+  accounts: ReadonlyMap<string, Record<Mode, RecordTotals>>;
 }
 
 export interface AuditDifference {
   account_id: string;
-  what: 'balance' | 'usage' | 'billing';
+  what: 'balance' | 'usage' | 'billing' | 'usage_records';
   replayed: unknown;
   projected: unknown;
 }
@@ -35,6 +44,8 @@ export interface StoreAuditReport {
   /** The lowest point of an account's balance where it went below zero (it never may). */
   negative_balances: { account_id: string; position: number; credits_available: number }[];
   differences: AuditDifference[];
+  /** The position up to which the usage records table was checked (its checkpoint); null if it was not. */
+  usage_records_until: number | null;
 }
 
 export interface StoreAuditOptions {
@@ -63,15 +74,23 @@ export interface StoreAuditOptions {
 
 /**
  * The full audit: reads the store from its first event, follows every stream's hash chain, recomputes
- * every account's balance (and that it never went below zero), usage total (live and test) and billed
- * total from the events alone, and compares them with the projections.
+ * every account's balance (and that it never went below zero), usage total (live and test), billed
+ * total and usage records' totals from the events alone, and compares them with the projections and
+ * the records table.
+ *
+ * The records table has its own checkpoint, which may stand before or after the audited position: the
+ * records totals are counted up to it, within the same pass where it is before, and over the events
+ * after the audited position (written meanwhile: few) where it is after.
  */
 export async function auditStore(store: EventStore, projected: ProjectedTotals, options: StoreAuditOptions = {}): Promise<StoreAuditReport> {
   const until = options.until ?? (await store.headPosition());
   const stream = options.accountId === undefined ? undefined : accountStream(options.accountId);
+  const recordsAt = projected.records?.checkpoint;
+  const recordsUntil = recordsAt === undefined ? undefined : Math.min(recordsAt, until);
+  const recordsAfter = recordsAt !== undefined && recordsAt > until ? await auditRange(store, { after: until, until: recordsAt, stream }) : undefined;
   const threads = stream === undefined ? Math.min(options.parallel?.workers ?? 1, Math.floor(until / (options.parallel?.minEventsPerWorker ?? 50_000))) : 1;
-  if (threads <= 1) return combine([await auditRange(store, { after: 0, until, stream })], projected, options.accountId);
-  const range = { until, threads, minChunk: options.parallel!.minChunk ?? 10_000, taken: new BigInt64Array(new SharedArrayBuffer(8)) };
+  if (threads <= 1) return combine([await auditRange(store, { after: 0, until, stream, recordsUntil })], projected, options.accountId, recordsAfter);
+  const range = { until, recordsUntil, threads, minChunk: options.parallel!.minChunk ?? 10_000, taken: new BigInt64Array(new SharedArrayBuffer(8)) };
   const source = sourceOf(store, options.parallel!.config);
   // The workers are started before this thread audits chunks itself (one worker fewer to start): its
   // reads are synchronous, so a worker still waiting for its bundle would wait until this thread is done.
@@ -79,7 +98,7 @@ export async function auditStore(store: EventStore, projected: ProjectedTotals, 
   const workers = Array.from({ length: threads - 1 }, () => inWorker(entry, source, range));
   const shares = await Promise.all([...workers, auditChunks(store, range)]);
   const inOrder = shares.flat().sort((a, b) => a.chunk - b.chunk);
-  return combine(inOrder.map(({ audit }) => audit), projected, options.accountId);
+  return combine(inOrder.map(({ audit }) => audit), projected, options.accountId, recordsAfter);
 }
 
 function sourceOf(store: EventStore, config: Config): AuditSource {
@@ -95,8 +114,11 @@ function inWorker(entry: URL, source: AuditSource, range: ChunkedRange): Promise
   });
 }
 
-/** Adds the ranges up in store order: an account's running balance enters each range where the last left it. */
-function combine(audits: RangeAudit[], projected: ProjectedTotals, only: string | undefined): StoreAuditReport {
+/**
+ * Adds the ranges up in store order: an account's running balance enters each range where the last left it.
+ * `recordsAfter`: the events after the audited ones that the records table has applied, for its totals only.
+ */
+function combine(audits: RangeAudit[], projected: ProjectedTotals, only: string | undefined, recordsAfter: RangeAudit | undefined): StoreAuditReport {
   const accounts = new Map<string, AccountPartial>();
   const negative: StoreAuditReport['negative_balances'] = [];
   for (const audit of audits) {
@@ -109,11 +131,18 @@ function combine(audits: RangeAudit[], projected: ProjectedTotals, only: string 
       total.usage.live += part.usage.live;
       total.usage.test += part.usage.test;
       for (const [currency, amount] of Object.entries(part.billed)) total.billed[currency] = (total.billed[currency] ?? 0) + amount;
+      addRecords(total.records, part.records);
       accounts.set(accountId, total);
     }
   }
+  const records = new Map([...accounts].map(([accountId, { records }]) => [accountId, records]));
+  for (const [accountId, part] of recordsAfter?.accounts ?? []) {
+    const total = records.get(accountId) ?? emptyPartial().records;
+    addRecords(total, part.records);
+    records.set(accountId, total);
+  }
   const chainBreaks = [...audits.flatMap((audit) => audit.chain_breaks), ...linkRanges(audits)].sort((a, b) => a.position - b.position);
-  const differences = compare(accounts, projected, only);
+  const differences = [...compare(accounts, projected, only), ...compareRecords(records, projected.records, only)];
   return {
     holds: chainBreaks.length === 0 && negative.length === 0 && differences.length === 0,
     events: audits.reduce((sum, audit) => sum + audit.events, 0),
@@ -122,7 +151,14 @@ function combine(audits: RangeAudit[], projected: ProjectedTotals, only: string 
     chain_breaks: chainBreaks,
     negative_balances: negative,
     differences,
+    usage_records_until: projected.records?.checkpoint ?? null,
   };
+}
+
+function addRecords(total: Record<Mode, RecordTotals>, part: Record<Mode, RecordTotals>): void {
+  for (const mode of ['live', 'test'] as const) {
+    for (const key of Object.keys(part[mode]) as (keyof RecordTotals)[]) total[mode][key] += part[mode][key];
+  }
 }
 
 /** Checks each range's openings against where the ranges before it left their streams' chains. */
@@ -153,6 +189,19 @@ function compare(accounts: Map<string, AccountPartial>, projected: ProjectedTota
     for (const [what, mine, theirs] of checks) {
       if (!sameTotals(mine, theirs)) differences.push({ account_id: accountId, what, replayed: mine, projected: theirs });
     }
+  }
+  return differences;
+}
+
+function compareRecords(replayed: Map<string, Record<Mode, RecordTotals>>, stored: StoredRecordTotals | undefined, only: string | undefined): AuditDifference[] {
+  if (!stored) return [];
+  const none = { live: emptyRecordTotals(), test: emptyRecordTotals() };
+  const differences: AuditDifference[] = [];
+  for (const accountId of [...new Set([...replayed.keys(), ...stored.accounts.keys()])].sort()) {
+    if (only !== undefined && accountId !== only) continue;
+    const mine = replayed.get(accountId) ?? none;
+    const theirs = stored.accounts.get(accountId) ?? none;
+    if (!sameTotals(mine.live, theirs.live) || !sameTotals(mine.test, theirs.test)) differences.push({ account_id: accountId, what: 'usage_records', replayed: mine, projected: theirs });
   }
   return differences;
 }

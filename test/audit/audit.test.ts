@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +15,7 @@ import { SqliteEventStore } from '../../core/store/sqlite-store.js';
 import { projections } from '../../projections/index.js';
 import { projectedTotals } from '../../projections/ledger-totals.js';
 import { ProjectionRunner } from '../../projections/runner.js';
+import { usageRecordTableFor } from '../../projections/usage-records-for-store.js';
 import { openAccount, request, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
 
 const run = promisify(execFile);
@@ -75,6 +76,8 @@ describe('the credit audit', () => {
     await credits.settle(account.accountId, 'job_1', { tables: [{ name: 'transactions', rows: 6000, credits: 12 }] });
     await credits.debit(debit(other.accountId, 'req_9', 10));
     await request(app, 'POST', '/v1/billing/credits', { key: account.live, body: { pack: 'small', payment_token: 'tok_visa' } });
+    // The usage records table up to the head, as a running server keeps it within a second.
+    await app.services.usageRecords.catchUp();
   });
   after(async () => {
     await app.close();
@@ -114,13 +117,37 @@ describe('the credit audit', () => {
     const { code, stdout } = await finsynthAudit(dataDir, '--json');
     expect(code).to.equal(0);
     const report = JSON.parse(stdout);
-    expect(report).to.include({ holds: true, accounts: 2 });
+    expect(report).to.include({ holds: true, accounts: 2, usage_records_until: report.events });
     expect(report.differences).to.deep.equal([]);
     expect(report.chain_breaks).to.deep.equal([]);
 
     const mistyped = await finsynthAudit(dataDir, '--account', 'acc_nobody');
     expect(mistyped.code, 'an account the store does not have is not an audit that holds').to.equal(1);
     expect(mistyped.stderr).to.include('the store has no account "acc_nobody"');
+  });
+
+  it('names an account whose usage records the table holds wrong, in a copy of the store, every event intact; exit code 1', async function () {
+    this.timeout(60_000);
+    const copy = await mkdtemp(join(tmpdir(), 'finsynth-audit-copy-'));
+    try {
+      await cp(dataDir, copy, { recursive: true });
+      const db = new Database(join(copy, 'events.db'));
+      db.prepare("UPDATE usage_records SET credits = credits + 1 WHERE account = ? AND reference = 'job_1'").run(account.accountId);
+      db.close();
+      const { code, stdout } = await finsynthAudit(copy, '--json');
+      expect(code).to.equal(1);
+      const report = JSON.parse(stdout);
+      expect(report.chain_breaks).to.deep.equal([]);
+      const replayed = { live: { records: 3, credits: 7 + 5 + 12, refunded_records: 1, refunded_credits: 5 }, test: { records: 1, credits: 30, refunded_records: 0, refunded_credits: 0 } };
+      expect(report.differences).to.deep.equal([
+        { account_id: account.accountId, what: 'usage_records', replayed, projected: { ...replayed, live: { ...replayed.live, credits: 25 } } },
+      ]);
+      const human = await finsynthAudit(copy);
+      expect(human.stdout).to.include(`DIFFERS       account ${account.accountId} usage_records: replayed ${JSON.stringify(replayed)}, the records table shows`);
+      expect(human.stdout).to.include('the audit does NOT hold');
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
   });
 
   it('names a credit event tampered with in the sqlite file, and the balance and usage it falsifies; exit code 1', async function () {
@@ -140,7 +167,8 @@ describe('the credit audit', () => {
       account_id: account.accountId, what: 'balance',
       replayed: { credits_available: 10_037, credits_reserved: 0 }, projected: { credits_available: 10_031, credits_reserved: 0 },
     });
-    expect(report.differences.map((d: { what: string }) => d.what)).to.deep.equal(['balance', 'usage']);
+    // The records table still holds the debit as charged.
+    expect(report.differences.map((d: { what: string }) => d.what)).to.deep.equal(['balance', 'usage', 'usage_records']);
 
     const human = await finsynthAudit(dataDir, '--account', account.accountId);
     expect(human.code).to.equal(1);
@@ -152,11 +180,12 @@ describe('the credit audit', () => {
     const store = new SqliteEventStore(join(dataDir, 'events.db'));
     try {
       const config = loadConfig({}, { dataDir });
-      const projected = projectedTotals(await caughtUp(store));
+      const projected = { ...projectedTotals(await caughtUp(store)), records: await usageRecordTableFor(store).totals() };
       const whole = await auditStore(store, projected);
       const ranges = await auditStore(store, projected, { parallel: { config, workers: 3, minEventsPerWorker: 1, minChunk: 1 } });
       expect(ranges).to.deep.equal(whole);
       expect(ranges.chain_breaks).to.have.length(1);
+      expect(ranges.differences.map((d) => d.what)).to.deep.equal(['balance', 'usage', 'usage_records']);
       expect((await auditStore(store, projected, { accountId: other.accountId })).holds).to.equal(true);
     } finally {
       await store.close();
