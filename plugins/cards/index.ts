@@ -25,6 +25,23 @@ interface CardState {
   episode: { pattern: FraudPattern; left: number } | null;
   episode_start_rate: number;
   mean_gap_ms: number;
+  /** What the table's rows derive from merchants, shared by every card of the table (see merchantFacts). */
+  merchant_facts: MerchantFacts;
+}
+
+/** What a transaction takes from its merchant: its key, category and country, and the country's currency if it has one. */
+interface MerchantFact {
+  index: number;
+  key: string;
+  mcc: unknown;
+  country: string;
+  currency: string | undefined;
+  money: Money | undefined;
+}
+
+/** Facts of the merchants seen last, direct-mapped by index: bounded memory, and a card's merchants repeat. */
+interface MerchantFacts {
+  slots: (MerchantFact | undefined)[];
 }
 
 const MINUTE = 60_000;
@@ -189,6 +206,7 @@ export default definePack({
           episode: episodeUnderWay(ctx, rate, startRate),
           episode_start_rate: startRate,
           mean_gap_ms: period / Math.max(1, ctx.count),
+          merchant_facts: merchantFactsOf(ctx),
         };
       },
       row: (ctx: RowContext<TransactionOptions>, card: CardState) => {
@@ -214,15 +232,14 @@ export default definePack({
           merchantIndex = card.regular_merchants.length && rng.next() < 0.7 ? rng.pick(card.regular_merchants) : rng.int(0, card.merchants - 1);
         }
         if (card.clock >= card.expires) status = 'declined';
-        const merchant = ctx.lookup('merchants', merchantIndex);
-        const country = String(merchant.country);
-        const currency = helpers.countryByCode.get(country)?.currency ?? card.currency;
-        const money = moneyOf(helpers, currency);
+        const merchant = merchantFact(ctx, card.merchant_facts, merchantIndex);
+        const currency = merchant.currency ?? card.currency;
+        const money = merchant.money ?? moneyOf(helpers, currency);
         const approved = status === 'approved';
         return {
-          merchant_id: ctx.key('merchants', merchantIndex),
+          merchant_id: merchant.key,
           mcc: merchant.mcc,
-          merchant_country: country,
+          merchant_country: merchant.country,
           amount: Math.round(amount * money.rate * money.minor) / money.minor || 1 / money.minor,
           currency,
           entry_mode: episode && episode.pattern.name !== 'odd_hours' ? 'online' : ctx.draw.entry_mode(),
@@ -238,13 +255,44 @@ export default definePack({
   },
 });
 
-/** Per currency: units per euro, and minor units per unit (helpers.round's factor); computed once each. */
-const moneyByCurrency = new Map<string, { rate: number; minor: number }>();
+/** Units per euro, and minor units per unit (helpers.round's factor). */
+interface Money {
+  rate: number;
+  minor: number;
+}
 
-function moneyOf(helpers: Helpers, currency: string): { rate: number; minor: number } {
+/** Per currency, computed once each. */
+const moneyByCurrency = new Map<string, Money>();
+
+function moneyOf(helpers: Helpers, currency: string): Money {
   let money = moneyByCurrency.get(currency);
   if (!money) moneyByCurrency.set(currency, (money = { rate: UNITS_PER_EURO[currency] ?? 1, minor: 10 ** helpers.minorUnits(currency) }));
   return money;
+}
+
+const MERCHANT_FACT_SLOTS = 4096;
+/**
+ * Per table of a plan (its context is one object for all the table's rows): the merchants of one plan,
+ * kept apart from another plan's. Looking a merchant up, its key and two maps were a large share of a row.
+ */
+const merchantFactsByTable = new WeakMap<object, MerchantFacts>();
+
+function merchantFactsOf(ctx: RowContext<unknown>): MerchantFacts {
+  let facts = merchantFactsByTable.get(ctx);
+  if (!facts) merchantFactsByTable.set(ctx, (facts = { slots: new Array<MerchantFact | undefined>(MERCHANT_FACT_SLOTS).fill(undefined) }));
+  return facts;
+}
+
+function merchantFact(ctx: RowContext<unknown>, facts: MerchantFacts, index: number): MerchantFact {
+  const slot = index & (MERCHANT_FACT_SLOTS - 1);
+  const known = facts.slots[slot];
+  if (known && known.index === index) return known;
+  const merchant = ctx.lookup('merchants', index);
+  const country = String(merchant.country);
+  const currency = ctx.helpers.countryByCode.get(country)?.currency;
+  const fact = { index, key: ctx.key('merchants', index), mcc: merchant.mcc, country, currency, money: currency === undefined ? undefined : moneyOf(ctx.helpers, currency) };
+  facts.slots[slot] = fact;
+  return fact;
 }
 
 function fraudMerchant(ctx: RowContext<unknown>, pattern: FraudPattern, home: string): number {
