@@ -88,6 +88,14 @@ export class TableRuntime {
   private readonly lookupIndices = new Float64Array(LOOKUP_CACHE_SIZE).fill(-1);
   private readonly lookupRows: Row[] = new Array(LOOKUP_CACHE_SIZE);
   private busy = false;
+  /**
+   * Reference columns a generator pointed itself (`ctx.setRef`), by column position: the row it did so in
+   * (a row's index names it until the writer has printed it) and the parent index it chose.
+   */
+  private readonly chosenRows: Float64Array;
+  private readonly chosenParents: Float64Array;
+  /** Positions of the reference columns a generator may point, by name. */
+  private readonly pointable = new Map<string, number>();
   private countedParent = -1;
   private counted = 0;
   /** The seeds of the named streams (`ctx.stream`), by name. */
@@ -103,7 +111,9 @@ export class TableRuntime {
     this.seed = tableSeed(plan.plan.seed, planned.name);
     this.parentTable = definition.per_parent;
     const env = { tableSeed: this.seed, get pools() { return localePools(plan.plan.locale); } };
-    this.columns = Object.entries(definition.columns).map(([name, column]) => {
+    this.chosenRows = new Float64Array(Object.keys(definition.columns).length).fill(-1);
+    this.chosenParents = new Float64Array(this.chosenRows.length);
+    this.columns = Object.entries(definition.columns).map(([name, column], position) => {
       const override = planned.columns[name] ?? {};
       const { null_rate: overriddenNullRate, ...overrideParams } = override;
       const params = mergeParams(columnParams(column), overrideParams);
@@ -117,8 +127,8 @@ export class TableRuntime {
         currency: params.currency as string | undefined,
         currencyColumn: params.currency_column as string | undefined,
         references: column.type === 'reference' ? String(column.table) : undefined,
-        key: column.type === 'id' ? { prefix: String(params.prefix), tableSeed: this.seed, rowOf: (index: number) => index } : column.type === 'reference' ? this.referenceKey(name, String(column.table)) : undefined,
-        fill: column.type === 'reference' ? this.referenceFill(name, String(column.table)) : isComputed(column) ? unsetComputed(name) : type.compile(params, env),
+        key: column.type === 'id' ? { prefix: String(params.prefix), tableSeed: this.seed, rowOf: (index: number) => index } : column.type === 'reference' ? this.referenceKey(name, position, String(column.table)) : undefined,
+        fill: column.type === 'reference' ? this.referenceFill(name, position, String(column.table)) : isComputed(column) ? unsetComputed(name) : type.compile(params, env),
       };
     });
     const keyColumn = Object.values(definition.columns).find((column) => column.type === 'id');
@@ -129,17 +139,48 @@ export class TableRuntime {
     this.context = new TableContext(this, planned.options);
   }
 
-  private referenceKey(column: string, table: string): CompiledColumn['key'] {
+  private referenceKey(column: string, position: number, table: string): CompiledColumn['key'] {
     const parent = this.plan.table(table);
     if (!parent.keyPrefix) return undefined;
-    const rowOf = table === this.parentTable ? () => this.context.parent : (index: number) => this.refIndex(column, index);
+    const rowOf = table === this.parentTable ? () => this.context.parent : this.referencedRow(column, position);
     return { prefix: parent.keyPrefix, tableSeed: parent.seed, rowOf };
   }
 
-  private referenceFill(column: string, table: string): Sampler {
+  private referenceFill(column: string, position: number, table: string): Sampler {
     const parent = this.plan.table(table);
     if (table === this.parentTable) return () => parent.key(this.context.parent);
-    return (_rng, _row, index) => parent.key(this.refIndex(column, index));
+    const rowOf = this.referencedRow(column, position);
+    return (_rng, _row, index) => parent.key(rowOf(index));
+  }
+
+  /** The parent index row `index` points at through `column`: the generator's choice (`ctx.setRef`), else the drawn one. */
+  private referencedRow(column: string, position: number): (index: number) => number {
+    this.pointable.set(column, position);
+    const { chosenRows, chosenParents } = this;
+    return (index) => (chosenRows[position] === index ? chosenParents[position] : this.refIndex(column, index));
+  }
+
+  /** `ctx.setRef`: the row being generated points `column` at row `parent` of the table the column references. */
+  setRef(column: string, parent: number): void {
+    const position = this.pointable.get(column);
+    if (position === undefined) {
+      const owning = this.parentTable !== undefined && this.columns.some((c) => c.name === column && c.references === this.parentTable);
+      const why = owning ? 'points at the owning parent, which the engine fills' : 'is not a reference column of the table';
+      throw new Error(`table "${this.name}": setRef("${column}") — the column ${why}`);
+    }
+    if (!this.busy) throw new Error(`table "${this.name}": setRef("${column}") is for the row being generated, in the table's row function`);
+    const rows = this.plan.rowsOf(this.columns[position].references!);
+    if (!(Number.isInteger(parent) && parent >= 0 && parent < rows)) throw new Error(`table "${this.name}": setRef("${column}", ${parent}) — the referenced table has rows 0 to ${rows - 1}`);
+    this.chosenRows[position] = this.context.index;
+    this.chosenParents[position] = parent;
+  }
+
+  /** The parent index the current row points at through `column` (`ctx.ref`). */
+  ref(column: string): number {
+    if (column === this.parentColumn) return this.context.parent;
+    const position = this.pointable.get(column);
+    const index = this.context.index;
+    return position !== undefined && this.chosenRows[position] === index ? this.chosenParents[position] : this.refIndex(column, index);
   }
 
   /** The parent index a row's reference column points at: a pure function of (seed, table, column, row). */
@@ -308,7 +349,11 @@ class TableContext implements RowContext<Record<string, unknown>> {
   }
 
   ref(column: string): number {
-    return column === this.runtime.parentColumn ? this.parent : this.runtime.refIndex(column, this.index);
+    return this.runtime.ref(column);
+  }
+
+  setRef(column: string, parent: number): void {
+    this.runtime.setRef(column, parent);
   }
 
   lookup(table: string, index: number): Row {

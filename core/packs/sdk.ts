@@ -70,6 +70,15 @@ export interface RowContext<O = Record<string, unknown>> {
   readonly draw: Readonly<Record<string, (row?: Row) => unknown>>;
   /** The parent index a reference column points at in this row (drawn once per row; the owning parent per parent). */
   ref(column: string): number;
+  /**
+   * Points this row's reference `column` at row `index` of the table it references, for a row that chooses
+   * its parent: the engine writes that row's key as it does the references it draws (the same bytes as
+   * setting the column to `ctx.key(table, index)`, without building the string), rows looked up by other
+   * tables hold the key, and `ctx.ref(column)` answers `index`. Leave the column out of the returned row
+   * (a value there wins). In `row` only, and not for the owning parent's column of a per-parent table;
+   * `refOf` from another table still answers the drawn index.
+   */
+  setRef(column: string, index: number): void;
   /** A row of another table, regenerated from its index (the same values that table's output holds). */
   lookup(table: string, index: number): Row;
   /** The key of a row of another table, from its index alone. */

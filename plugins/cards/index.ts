@@ -29,10 +29,9 @@ interface CardState {
   merchant_facts: MerchantFacts;
 }
 
-/** What a transaction takes from its merchant: its key, category and country, and the country's currency if it has one. */
+/** What a transaction takes from its merchant: its category and country, and the country's currency if it has one. */
 interface MerchantFact {
   index: number;
-  key: string;
   mcc: unknown;
   country: string;
   currency: string | undefined;
@@ -233,11 +232,11 @@ export default definePack({
         }
         if (card.clock >= card.expires) status = 'declined';
         const merchant = merchantFact(ctx, card.merchant_facts, merchantIndex);
+        ctx.setRef('merchant_id', merchantIndex);
         const currency = merchant.currency ?? card.currency;
         const money = merchant.money ?? moneyOf(helpers, currency);
         const approved = status === 'approved';
         return {
-          merchant_id: merchant.key,
           mcc: merchant.mcc,
           merchant_country: merchant.country,
           amount: Math.round(amount * money.rate * money.minor) / money.minor || 1 / money.minor,
@@ -290,7 +289,7 @@ function merchantFact(ctx: RowContext<unknown>, facts: MerchantFacts, index: num
   const merchant = ctx.lookup('merchants', index);
   const country = String(merchant.country);
   const currency = ctx.helpers.countryByCode.get(country)?.currency;
-  const fact = { index, key: ctx.key('merchants', index), mcc: merchant.mcc, country, currency, money: currency === undefined ? undefined : moneyOf(ctx.helpers, currency) };
+  const fact = { index, mcc: merchant.mcc, country, currency, money: currency === undefined ? undefined : moneyOf(ctx.helpers, currency) };
   facts.slots[slot] = fact;
   return fact;
 }
