@@ -1,4 +1,5 @@
 import type { PackDefinition, RowContext, TableDefinition } from '../packs/sdk.js';
+import { generatedFactory } from './generated-code.js';
 import { helpers } from './helpers.js';
 import { localePools } from './locale-pools.js';
 import { columnParams, isComputed, mergeParams } from './params.js';
@@ -323,7 +324,7 @@ function compileCompletion(columns: CompiledColumn[], forOutput: boolean): (row:
     ...columns.flatMap((column, i) => (forOutput && column.key ? [] : [`if (row[${JSON.stringify(column.name)}] === undefined) row[${JSON.stringify(column.name)}] = fills[${i}](rng, row, index);`])),
     ...columns.flatMap((column, i) => (column.nullRate > 0 ? [`if (rng.next() < rates[${i}]) row[${JSON.stringify(column.name)}] = null;`] : [])),
   ].join('\n');
-  return new Function('fills', 'rates', `return function complete(row, rng, index) {\n${body}\n};`)(fills, rates) as (row: Row, rng: Rng, index: number) => void;
+  return generatedFactory(['fills', 'rates'], `return function complete(row, rng, index) {\n${body}\n};`)(fills, rates) as (row: Row, rng: Rng, index: number) => void;
 }
 
 /** The RowContext a table's generator receives; one per table, updated in place for each row. */

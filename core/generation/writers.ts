@@ -1,5 +1,6 @@
 import type { ByteSink } from './byte-sink.js';
 import { FIXED_BYTES, NUMBER_BYTES, TIMESTAMP_BYTES, writeFixed, writeIsoTimestamp, writeNumber } from './cell-bytes.js';
+import { generatedFactory } from './generated-code.js';
 import { currencyByCode } from './reference-data/currencies.js';
 import type { CompiledColumn } from './runtime.js';
 import { rowKeyBytes, writeRowKey } from './types/identifiers.js';
@@ -220,7 +221,7 @@ function compileRowWriter(columns: CompiledColumn[], format: Format, prefixes: s
     '};',
   ].join('\n');
   const names = encoders.map((_, i) => `e${i}`);
-  return new Function('jsonStringSlow', 'csvField', ...names, body)(jsonStringSlow, csvField, ...encoders.map((encoder) => encoder.write)) as TableWriter['row'];
+  return generatedFactory(['jsonStringSlow', 'csvField', ...names], body)(jsonStringSlow, csvField, ...encoders.map((encoder) => encoder.write)) as TableWriter['row'];
 }
 
 /** Statements that write a cell whose bytes are known: its prefix and `value`. */
