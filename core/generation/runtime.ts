@@ -62,6 +62,13 @@ export interface CompiledColumn {
   fill: Sampler;
 }
 
+/** A reference column `ctx.setRef` may point: its position among the table's columns, and the referenced table's rows. */
+interface Pointable {
+  name: string;
+  position: number;
+  rows: number;
+}
+
 const EMPTY_ROW: Row = Object.freeze({}) as Row;
 const TWO_POW_32 = 4294967296;
 const LOOKUP_CACHE_SIZE = 4096;
@@ -95,8 +102,10 @@ export class TableRuntime {
    */
   private readonly chosenRows: Float64Array;
   private readonly chosenParents: Float64Array;
-  /** Positions of the reference columns a generator may point, by name. */
-  private readonly pointable = new Map<string, number>();
+  /** The reference columns a generator may point, by name: their position and the referenced table's rows. */
+  private readonly pointable = new Map<string, Pointable>();
+  /** The column pointed last: a generator points the same one row after row, and a Map lookup per row showed. */
+  private lastPointed: Pointable | undefined;
   private countedParent = -1;
   private counted = 0;
   /** The seeds of the named streams (`ctx.stream`), by name. */
@@ -143,34 +152,35 @@ export class TableRuntime {
   private referenceKey(column: string, position: number, table: string): CompiledColumn['key'] {
     const parent = this.plan.table(table);
     if (!parent.keyPrefix) return undefined;
-    const rowOf = table === this.parentTable ? () => this.context.parent : this.referencedRow(column, position);
+    const rowOf = table === this.parentTable ? () => this.context.parent : this.referencedRow(column, position, parent.rows);
     return { prefix: parent.keyPrefix, tableSeed: parent.seed, rowOf };
   }
 
   private referenceFill(column: string, position: number, table: string): Sampler {
     const parent = this.plan.table(table);
     if (table === this.parentTable) return () => parent.key(this.context.parent);
-    const rowOf = this.referencedRow(column, position);
+    const rowOf = this.referencedRow(column, position, parent.rows);
     return (_rng, _row, index) => parent.key(rowOf(index));
   }
 
   /** The parent index row `index` points at through `column`: the generator's choice (`ctx.setRef`), else the drawn one. */
-  private referencedRow(column: string, position: number): (index: number) => number {
-    this.pointable.set(column, position);
+  private referencedRow(column: string, position: number, rows: number): (index: number) => number {
+    this.pointable.set(column, { name: column, position, rows });
     const { chosenRows, chosenParents } = this;
     return (index) => (chosenRows[position] === index ? chosenParents[position] : this.refIndex(column, index));
   }
 
   /** `ctx.setRef`: the row being generated points `column` at row `parent` of the table the column references. */
   setRef(column: string, parent: number): void {
-    const position = this.pointable.get(column);
-    if (position === undefined) {
+    let pointed = this.lastPointed;
+    if (pointed?.name !== column) pointed = this.lastPointed = this.pointable.get(column);
+    if (pointed === undefined) {
       const owning = this.parentTable !== undefined && this.columns.some((c) => c.name === column && c.references === this.parentTable);
       const why = owning ? 'points at the owning parent, which the engine fills' : 'is not a reference column of the table';
       throw new Error(`table "${this.name}": setRef("${column}") — the column ${why}`);
     }
     if (!this.busy) throw new Error(`table "${this.name}": setRef("${column}") is for the row being generated, in the table's row function`);
-    const rows = this.plan.rowsOf(this.columns[position].references!);
+    const { position, rows } = pointed;
     if (!(Number.isInteger(parent) && parent >= 0 && parent < rows)) throw new Error(`table "${this.name}": setRef("${column}", ${parent}) — the referenced table has rows 0 to ${rows - 1}`);
     this.chosenRows[position] = this.context.index;
     this.chosenParents[position] = parent;
@@ -179,7 +189,7 @@ export class TableRuntime {
   /** The parent index the current row points at through `column` (`ctx.ref`). */
   ref(column: string): number {
     if (column === this.parentColumn) return this.context.parent;
-    const position = this.pointable.get(column);
+    const position = this.pointable.get(column)?.position;
     const index = this.context.index;
     return position !== undefined && this.chosenRows[position] === index ? this.chosenParents[position] : this.refIndex(column, index);
   }
