@@ -5,9 +5,8 @@ import type { JobsState } from '../../projections/jobs.js';
 import { ProjectionRunner } from '../../projections/runner.js';
 import { MemorySnapshotStore } from '../../projections/snapshot-store.js';
 import { systemClock } from '../../core/clock.js';
-import { loadPricing } from '../../core/billing/pricing.js';
-import { TIERS } from '../../core/domain/account/profile.js';
 import { openAccount, request, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
+import { pricingWithoutRateLimits } from '../support/pricing.js';
 import { pollJob } from '../jobs/support/http.js';
 
 /** Every read model serialized as its projection serializes it for snapshots. */
@@ -61,9 +60,7 @@ describe('rebuilding the read models', () => {
 
   before(async () => {
     // Rate limits lifted, as in the billing tests: a free account's 5 requests a second would refuse its saved documents.
-    const pricing = loadPricing();
-    for (const tier of TIERS) pricing.tiers[tier].rate_limit_per_s = 10_000;
-    app = await startTestApp({ clock: systemClock, config: { poolSize: 1, packs }, services: { pricing } });
+    app = await startTestApp({ clock: systemClock, config: { poolSize: 1, packs }, services: { pricing: pricingWithoutRateLimits() } });
     // The developer account's credits cover the reservation of the job it cancels (4,000).
     const accounts = await Promise.all([openAccount(app, { tier: 'developer', credits: 5000 }), openAccount(app, { tier: 'free', credits: 40 })]);
     const { credits } = app.services;

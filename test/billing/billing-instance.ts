@@ -1,8 +1,7 @@
 import type { Clock } from '../../core/clock.js';
-import { loadPricing } from '../../core/billing/pricing.js';
 import type { PaymentProvider } from '../../core/billing/payment-provider.js';
-import { TIERS } from '../../core/domain/account/profile.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { pricingWithoutRateLimits } from '../support/pricing.js';
 
 export type BillingInstance = TestApp;
 
@@ -12,7 +11,5 @@ export type BillingInstance = TestApp;
  * walking a developer account through its billing meets its fees, not its rate limit.
  */
 export function startBillingInstance(options: { clock: Clock; payments?: PaymentProvider; dataDir?: string }): Promise<BillingInstance> {
-  const pricing = loadPricing();
-  for (const tier of TIERS) pricing.tiers[tier].rate_limit_per_s = 10_000;
-  return startTestApp({ clock: options.clock, dataDir: options.dataDir, config: { poolSize: 1 }, services: { payments: options.payments, pricing } });
+  return startTestApp({ clock: options.clock, dataDir: options.dataDir, config: { poolSize: 1 }, services: { payments: options.payments, pricing: pricingWithoutRateLimits() } });
 }
