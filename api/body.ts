@@ -58,7 +58,9 @@ export async function readBody(ctx: ApiContext, route: RouteDefinition<unknown, 
 }
 
 async function rawBody(ctx: ApiContext, limit: number): Promise<Buffer> {
-  const tooLarge = () => problem(HttpProblems.payloadTooLarge, `the body exceeds ${limit} bytes`, { limit_bytes: limit });
+  // The rest of the body is left unread: the connection is closed after the answer, or the client would go
+  // on sending into a socket nobody reads, and the connection (with the client's next request) would hang.
+  const tooLarge = () => problem(HttpProblems.payloadTooLarge, `the body exceeds ${limit} bytes`, { limit_bytes: limit }, { Connection: 'close' });
   const declared = ctx.get('Content-Length');
   if (declared && Number(declared) > limit) throw tooLarge();
   try {
