@@ -12,7 +12,7 @@ export function inSchemaOrder(schema: JsonSchema, value: unknown): unknown {
   if (Array.isArray(value)) return value.map((item) => inSchemaOrder(asSchema(shape.items), item));
   if (!isObject(value)) return value;
   const properties = asSchema(shape.properties);
-  const listed = Object.keys(properties).filter((name) => name in value);
+  const listed = Object.keys(properties).filter((name) => Object.hasOwn(value, name));
   const others = Object.keys(value).filter((name) => !Object.hasOwn(properties, name)).sort();
   const other = asSchema(shape.additionalProperties);
   return Object.fromEntries([...listed, ...others].map((name) => [name, inSchemaOrder(Object.hasOwn(properties, name) ? asSchema(properties[name]) : other, value[name])]));
