@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Problems } from '../../core/problems.js';
 import type { ApiContext } from '../context.js';
+import { noneMatchHolds } from '../conditional.js';
 import { defineRoute, type RouteGroup } from '../route.js';
 import { identifierPattern } from '../../core/configs/config-schema.js';
 import { LIMITS, type Catalog } from '../../core/configs/catalog.js';
@@ -13,7 +14,7 @@ function cacheable(ctx: ApiContext, path: string, view: (catalog: Catalog) => un
   const { json, etag } = serialized(ctx.services.catalog, path, view);
   ctx.set('Cache-Control', 'private, no-cache');
   ctx.set('ETag', etag);
-  if (matches(ctx.get('If-None-Match'), etag)) {
+  if (noneMatchHolds(ctx.get('If-None-Match'), etag)) {
     ctx.status = 304;
     return;
   }
@@ -37,17 +38,6 @@ function serialized(catalog: Catalog, path: string, view: (catalog: Catalog) => 
     views.set(path, entry);
   }
   return entry;
-}
-
-/**
- * RFC 9110 section 13.1.2: If-None-Match compares weakly, and `*` matches any current representation.
- * (Koa's `ctx.fresh` also gives up when the request says `Cache-Control: no-cache`, which fetch clients
- * add to every conditional request: that is for shared caches, not for the origin.)
- */
-function matches(ifNoneMatch: string, etag: string): boolean {
-  if (ifNoneMatch.trim() === '*') return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((candidate) => opaque(candidate) === opaque(etag));
 }
 
 const name = { type: 'string', pattern: identifierPattern };

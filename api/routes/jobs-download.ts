@@ -3,6 +3,7 @@ import { defineProblem, problem } from '../../core/problems.js';
 import type { ResultFile } from '../../core/domain/job/events.js';
 import { JobProblems } from '../../core/domain/job/index.js';
 import type { ApiContext } from '../context.js';
+import { noneMatchHolds } from '../conditional.js';
 
 export const RangeNotSatisfiable = defineProblem({
   slug: 'range-not-satisfiable',
@@ -50,8 +51,7 @@ export function parseRange(header: string | undefined, size: number): { start: n
  */
 export async function sendResultFile(ctx: ApiContext, file: ResultFile & { path: string }): Promise<void> {
   const etag = `"${file.sha256}"`;
-  const cached = ctx.get('If-None-Match');
-  if (cached.trim() === '*' || cached.split(/\s*,\s*/).some((tag) => tag.replace(/^W\//, '') === etag)) {
+  if (noneMatchHolds(ctx.get('If-None-Match'), etag)) {
     setFileHeaders(ctx, file, etag);
     ctx.status = 304;
     return;
