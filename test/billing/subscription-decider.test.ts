@@ -70,6 +70,13 @@ describe('subscription slice of the account decider', () => {
     given([opened, card, upgraded]).when({ type: 'SetPaymentMethod', paymentMethod: 'tok_visa', at: midJanuary }).then([]);
   });
 
+  it("a provider's message longer than an event holds is recorded cut, not refused with the decline", () => {
+    const long = `${'The card was declined. '.repeat(40)}`;
+    const decline = { type: 'RecordFeeDeclined', reference: upgradeFee, attempt: 1, declineCode: 'card_declined', reason: long } as const;
+    const recorded = { ...declined(1).data, decline_code: 'card_declined', reason: `${long.slice(0, 499)}…` };
+    given([opened, card, upgraded]).when(decline).then([{ type: 'SubscriptionFeeDeclined', data: recorded } as AccountEvent]);
+  });
+
   it('bills the first period once, while it runs; its allowance was granted when the account opened', () => {
     const first: AccountEvent = {
       type: 'SubscriptionRenewed',

@@ -8,6 +8,7 @@ import { Problems, problem } from '../../problems.js';
 import type { DomainEvent } from '../decider.js';
 import type { Tier } from './profile.js';
 import type { AccountSlice } from './slice.js';
+import { eventText, fitted } from './event-text.js';
 
 /**
  * The credit balance of an account. Every movement is an event with a reference (purchase id, request
@@ -144,8 +145,7 @@ const currency = { type: 'string', pattern: '^[A-Z]{3}$' };
 const pack = { type: 'string', minLength: 1 };
 const reference = { type: 'string', minLength: 1, maxLength: 200 };
 const mode = { enum: ['live', 'test'] };
-const TEXT_MAX_LENGTH = 500;
-const text = { type: 'string', maxLength: TEXT_MAX_LENGTH };
+const text = eventText;
 const keyId = { type: ['string', 'null'] };
 const tables = {
   type: 'array',
@@ -297,15 +297,6 @@ function countHeld(held: Record<Mode, number>, mode: Mode, change: 1 | -1): Reco
 
 function applyBalanceChange(state: CreditsState, change: BalanceChange | null): CreditsState {
   return change ? { ...state, available: state.available + change.available, reserved: state.reserved + change.reserved } : state;
-}
-
-/**
- * A reason as an event holds it: often an error's message, of any length, and a refund or a release
- * must never fail on it (the credits would stay taken). Cut at a character, never inside one.
- */
-function fitted(reason: string): string {
-  const characters = Array.from(reason);
-  return characters.length <= TEXT_MAX_LENGTH ? reason : `${characters.slice(0, TEXT_MAX_LENGTH - 1).join('')}…`;
 }
 
 function requireCredits(credits: number): void {

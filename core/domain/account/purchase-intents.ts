@@ -2,6 +2,7 @@ import { defineProblem, problem } from '../../problems.js';
 import type { DomainEvent } from '../decider.js';
 import type { CreditsState } from './credits.js';
 import type { AccountSlice } from './slice.js';
+import { eventText, fitted } from './event-text.js';
 import { ownMember } from '../../own-member.js';
 
 /**
@@ -62,7 +63,7 @@ export const purchaseIntents: AccountSlice<PurchaseIntentsState, PurchaseIntentC
         currency: { type: 'string', pattern: '^[A-Z]{3}$' }, at: { type: 'string', format: 'date-time' },
       }),
     },
-    { type: 'CreditPurchaseAbandoned', version: 1, schema: schema({ reference, reason: { type: 'string', maxLength: 500 } }) },
+    { type: 'CreditPurchaseAbandoned', version: 1, schema: schema({ reference, reason: eventText }) },
   ],
 
   initialState: () => ({ pending: {} }),
@@ -96,7 +97,7 @@ export const purchaseIntents: AccountSlice<PurchaseIntentsState, PurchaseIntentC
         return [{ type: 'CreditPurchaseStarted', data: { reference: ref, pack, credits: amountOfCredits, amount, currency, at } }];
       }
       case 'AbandonCreditPurchase':
-        return openPurchase(state, command.reference) ? [{ type: 'CreditPurchaseAbandoned', data: { reference: command.reference, reason: command.reason } }] : [];
+        return openPurchase(state, command.reference) ? [{ type: 'CreditPurchaseAbandoned', data: { reference: command.reference, reason: fitted(command.reason) } }] : [];
     }
   },
 };

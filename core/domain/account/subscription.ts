@@ -7,6 +7,7 @@ import type { DomainEvent } from '../decider.js';
 import type { CreditsGranted, CreditsState } from './credits.js';
 import { TIERS, type AccountOpened, type Billing, type Tier } from './profile.js';
 import type { AccountSlice } from './slice.js';
+import { eventText, fitted } from './event-text.js';
 
 /**
  * The account's subscription: a tier and a monthly period anchored on the day the account opened.
@@ -109,7 +110,7 @@ const time = { type: 'string', format: 'date-time' };
 const count = { type: 'integer', minimum: 0 };
 const currency = { type: 'string', pattern: '^[A-Z]{3}$' };
 const reference = { type: 'string', minLength: 1, maxLength: 200 };
-const text = { type: 'string', maxLength: 500 };
+const text = eventText;
 const schema = (properties: Record<string, unknown>) => ({ type: 'object', required: Object.keys(properties), additionalProperties: false, properties });
 /** Whether the amount is charged through the payment port (false: settled otherwise, its credits granted with it). */
 const charged = { type: 'boolean' };
@@ -210,7 +211,7 @@ export const subscriptionSlice: AccountSlice<SubscriptionState, SubscriptionComm
         const fee = state.fees.find((candidate) => candidate.reference === command.reference);
         if (!fee || fee.status === 'paid' || fee.attempts >= command.attempt) return [];
         const { reference: ref, attempt, declineCode, reason } = command;
-        return [{ type: 'SubscriptionFeeDeclined', data: { reference: ref, attempt, amount: fee.amount, currency: fee.currency, decline_code: declineCode, reason } }];
+        return [{ type: 'SubscriptionFeeDeclined', data: { reference: ref, attempt, amount: fee.amount, currency: fee.currency, decline_code: declineCode, reason: fitted(reason) } }];
       }
     }
   },
