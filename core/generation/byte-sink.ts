@@ -8,8 +8,11 @@
  * The result is a Uint8Array over its own ArrayBuffer, ready to be transferred to the main thread.
  */
 const encoder = new TextEncoder();
-/** The margin chunk estimates carry (chunk.ts): a spare that small only grows, once, for a chunk larger than the last. */
-const SPARE_MARGIN = 1.1;
+/**
+ * The margin a chunk's size estimate carries over the table's rows so far (chunk.ts); a spare buffer
+ * that much smaller than an estimate still serves, and only grows, once, for a chunk larger than the last.
+ */
+export const ESTIMATE_MARGIN = 1.1;
 
 export class ByteSink {
   /** Writers that scan and copy a cell in one pass write here directly, after `reserve`. */
@@ -25,23 +28,13 @@ export class ByteSink {
    */
   constructor(initialBytes = 1 << 16, spare?: ArrayBuffer) {
     const bytes = Math.max(64, initialBytes);
-    this.buffer = spare && spare.byteLength * SPARE_MARGIN >= bytes ? new Uint8Array(spare) : unfilled(bytes);
+    this.buffer = spare && spare.byteLength * ESTIMATE_MARGIN >= bytes ? new Uint8Array(spare) : unfilled(bytes);
     this.view = viewOf(this.buffer);
   }
 
   /** Makes room for `bytes` more bytes. */
   reserve(bytes: number): void {
     if (this.buffer.length - this.length < bytes) this.grow(bytes);
-  }
-
-  /** Bytes encoded once (a key, a separator). */
-  constant(bytes: Uint8Array): void {
-    const n = bytes.length;
-    if (this.buffer.length - this.length < n) this.grow(n);
-    const buffer = this.buffer;
-    let at = this.length;
-    for (let i = 0; i < n; i++) buffer[at++] = bytes[i];
-    this.length = at;
   }
 
   /** Text the caller knows is ASCII (the text of a number). */

@@ -104,7 +104,7 @@ export function writeFixed(out: ByteSink, buffer: Uint8Array, at: number, value:
 }
 
 /**
- * A timestamp's 24 bytes are written as six little-endian words (out.view) rather than 24 byte stores:
+ * A timestamp's 24 bytes are written in seven little-endian stores (out.view) rather than 24 byte stores:
  * "00" to "99" as 16-bit words, and YYYY-MM-DD of recent days as the words YYYY, -MM- and DD,
  * direct-mapped by day number (a chunk's rows span few days).
  */

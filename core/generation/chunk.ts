@@ -1,4 +1,4 @@
-import { ByteSink } from './byte-sink.js';
+import { ByteSink, ESTIMATE_MARGIN } from './byte-sink.js';
 import type { ChunkSpec } from './layout.js';
 import { rowsPerParent } from './parent-runs.js';
 import type { PlanRuntime } from './runtime.js';
@@ -12,7 +12,7 @@ export function renderChunk(runtime: PlanRuntime, table: string, chunk: ChunkSpe
   const generator = runtime.table(table);
   const writer = writerFor(runtime, table, format);
   // Sized from the table's rows so far, so that the buffer rarely grows (each growth copies it).
-  const out = new ByteSink(1024 + Math.ceil(chunk.rows * writer.bytesPerRow * 1.1), spare);
+  const out = new ByteSink(1024 + Math.ceil(chunk.rows * writer.bytesPerRow * ESTIMATE_MARGIN), spare);
   if (chunk.index === 0) out.text(writer.start);
   if (chunk.parent_start === undefined) {
     const end = chunk.first_row + chunk.rows;
