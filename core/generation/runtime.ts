@@ -62,11 +62,12 @@ export interface CompiledColumn {
   fill: Sampler;
 }
 
-/** A reference column `ctx.setRef` may point: its position among the table's columns, and the referenced table's rows. */
+/** A reference column `ctx.setRef` may point: its position among the table's columns, the referenced table's rows, and the row each row points at. */
 interface Pointable {
   name: string;
   position: number;
   rows: number;
+  rowOf: (index: number) => number;
 }
 
 const EMPTY_ROW: Row = Object.freeze({}) as Row;
@@ -163,11 +164,18 @@ export class TableRuntime {
     return (_rng, _row, index) => parent.key(rowOf(index));
   }
 
-  /** The parent index row `index` points at through `column`: the generator's choice (`ctx.setRef`), else the drawn one. */
+  /**
+   * The parent index row `index` points at through `column`: the generator's choice (`ctx.setRef`), else
+   * the drawn one. One function per column, which its key, its fill and `ctx.ref` share.
+   */
   private referencedRow(column: string, position: number, rows: number): (index: number) => number {
-    this.pointable.set(column, { name: column, position, rows });
-    const { chosenRows, chosenParents } = this;
-    return (index) => (chosenRows[position] === index ? chosenParents[position] : this.refIndex(column, index));
+    let pointable = this.pointable.get(column);
+    if (!pointable) {
+      const { chosenRows, chosenParents } = this;
+      const rowOf = (index: number) => (chosenRows[position] === index ? chosenParents[position] : this.refIndex(column, index));
+      this.pointable.set(column, (pointable = { name: column, position, rows, rowOf }));
+    }
+    return pointable.rowOf;
   }
 
   /** `ctx.setRef`: the row being generated points `column` at row `parent` of the table the column references. */
@@ -189,9 +197,8 @@ export class TableRuntime {
   /** The parent index the current row points at through `column` (`ctx.ref`). */
   ref(column: string): number {
     if (column === this.parentColumn) return this.context.parent;
-    const position = this.pointable.get(column)?.position;
-    const index = this.context.index;
-    return position !== undefined && this.chosenRows[position] === index ? this.chosenParents[position] : this.refIndex(column, index);
+    const pointable = this.pointable.get(column);
+    return pointable ? pointable.rowOf(this.context.index) : this.refIndex(column, this.context.index);
   }
 
   /** The parent index a row's reference column points at: a pure function of (seed, table, column, row). */
