@@ -51,15 +51,15 @@ const CARD_LIFE_YEARS = 4;
 
 const homeCountries = Object.keys(HOME_COUNTRIES);
 const merchantCountries = { ...HOME_COUNTRIES, ...Object.fromEntries(FRAUD_ABROAD.map((code) => [code, 1])) };
-const totalPatternWeight = fraudPatterns.reduce((sum, pattern) => sum + pattern.weight, 0);
-
-function pickPattern(ctx: RowContext<unknown>): FraudPattern {
-  let target = ctx.rng.next() * totalPatternWeight;
-  for (const pattern of fraudPatterns) if ((target -= pattern.weight) < 0) return pattern;
-  return fraudPatterns[fraudPatterns.length - 1];
+/** One of `items` by its weight, from one draw; `total` is their weights' sum. */
+function byWeight<T extends { weight: number }>(ctx: RowContext<unknown>, items: readonly T[], total: number): T {
+  let target = ctx.rng.next() * total;
+  return items.find((item) => (target -= item.weight) < 0) ?? items[items.length - 1];
 }
 
-const weightUnderWay = episodesUnderWay.reduce((sum, episode) => sum + episode.weight, 0);
+const totalWeight = (items: readonly { weight: number }[]) => items.reduce((sum, item) => sum + item.weight, 0);
+const patternWeight = totalWeight(fraudPatterns);
+const weightUnderWay = totalWeight(episodesUnderWay);
 
 /**
  * The episode a card's transactions begin in the middle of, as often as a long history would have it:
@@ -69,8 +69,7 @@ const weightUnderWay = episodesUnderWay.reduce((sum, episode) => sum + episode.w
  */
 function episodeUnderWay(ctx: RowContext<unknown>, rate: number, startRate: number): CardState['episode'] {
   if (ctx.rng.next() >= (rate - startRate) / (1 - startRate)) return null;
-  let target = ctx.rng.next() * weightUnderWay;
-  const { pattern, length } = episodesUnderWay.find((episode) => (target -= episode.weight) < 0) ?? episodesUnderWay[episodesUnderWay.length - 1];
+  const { pattern, length } = byWeight(ctx, episodesUnderWay, weightUnderWay);
   return { pattern, left: ctx.rng.int(1, length - 1) };
 }
 
@@ -211,7 +210,7 @@ export default definePack({
       row: (ctx: RowContext<TransactionOptions>, card: CardState) => {
         const { rng, helpers } = ctx;
         if (!card.episode && rng.next() < card.episode_start_rate) {
-          const pattern = pickPattern(ctx);
+          const pattern = byWeight(ctx, fraudPatterns, patternWeight);
           card.episode = { pattern, left: rng.int(pattern.burst[0], pattern.burst[1]) };
         }
         const episode = card.episode;
