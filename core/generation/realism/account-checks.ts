@@ -1,4 +1,5 @@
 import type { Rng } from '../prng.js';
+import { luhnCheckDigit } from './checksums.js';
 import type { AccountCheck } from '../reference-data/iban-formats.js';
 
 /**
@@ -21,12 +22,8 @@ const NON_ZERO = '123456789';
 /** A two-digit product's cross sum (products of one digit by 1 or 2 are at most 18). */
 const crossSum = (product: number) => (product > 9 ? product - 9 : product);
 
-/** Places 2-7 weighted 2,1,2,1,2,1 from the right, cross sums, modulus 10 (method 00 on the base number). */
-function baseNumberMod10(account: string): number {
-  let sum = 0;
-  for (let i = 1; i <= 6; i++) sum += crossSum((account.charCodeAt(i) - 48) * (i % 2 === 0 ? 2 : 1));
-  return (10 - (sum % 10)) % 10;
-}
+/** Method 00 on the base number (places 2-7): weights 2,1,2,… from the right, cross sums, modulus 10, which is Luhn's. */
+const baseNumberCheck = (account: string): number => luhnCheckDigit(account.slice(1, 7));
 
 /** Digits `from`..`to` weighted 1,2,1,2,… from the left, cross sums, minus 1, modulus 11, subtracted from 10 (methods 17 and C1). */
 function alternatingMod11(account: string, from: number, to: number): number {
@@ -44,8 +41,8 @@ function alternatingMod11(account: string, from: number, to: number): number {
 const drawBaseNumberAccount = (rng: Rng) => `0${rng.chars(NON_ZERO, 1)}${rng.digits(5)}0${rng.digits(2)}`;
 
 const SCHEMES: Record<AccountCheck, Scheme> = {
-  'de-13': { at: 7, draw: drawBaseNumberAccount, digit: baseNumberMod10 },
-  'de-63': { at: 7, draw: drawBaseNumberAccount, digit: (account) => (account[0] === '0' ? baseNumberMod10(account) : null) },
+  'de-13': { at: 7, draw: drawBaseNumberAccount, digit: baseNumberCheck },
+  'de-63': { at: 7, draw: drawBaseNumberAccount, digit: (account) => (account[0] === '0' ? baseNumberCheck(account) : null) },
   // Method 24 (Postbank); a leading 1, 2, 7 or 8 keeps its exceptions for 3-6, 9 and leading zeros out of the draw.
   'de-24': {
     at: 9,
