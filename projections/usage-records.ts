@@ -3,7 +3,7 @@ import type { EventRegistry } from '../core/events/registry.js';
 import type { EventStore } from '../core/store/event-store.js';
 import { accountIdOfStream } from '../core/domain/account/index.js';
 import type { CreditsDebited, CreditsRefunded, CreditsReserved, CreditsSettled, TableCharge } from '../core/domain/account/credits.js';
-import { emptyRecordTotals, type RecordTotals } from '../core/credits/audit-range.js';
+import { emptyModeRecordTotals, type RecordTotals } from '../core/credits/audit-range.js';
 import type { StoredRecordTotals } from '../core/credits/store-audit.js';
 
 /** One charged (live) or sandbox (test) operation: a quick generation's debit or a job's settlement. */
@@ -88,7 +88,7 @@ export function recordTotalsByAccount(checkpoint: number, rows: Iterable<RecordT
   const accounts = new Map<string, Record<Mode, RecordTotals>>();
   for (const { account, mode, ...totals } of rows) {
     let modes = accounts.get(account);
-    if (!modes) accounts.set(account, (modes = { live: emptyRecordTotals(), test: emptyRecordTotals() }));
+    if (!modes) accounts.set(account, (modes = emptyModeRecordTotals()));
     modes[mode] = totals;
   }
   return { checkpoint, accounts };

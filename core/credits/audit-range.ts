@@ -161,11 +161,16 @@ function takeChunk(range: ChunkedRange): { after: number; until: number } | null
 }
 
 export function emptyPartial(): AccountPartial {
-  return { credits_available: 0, credits_reserved: 0, lowest: { credits_available: 0, position: 0 }, usage: { live: 0, test: 0 }, billed: {}, records: { live: emptyRecordTotals(), test: emptyRecordTotals() } };
+  return { credits_available: 0, credits_reserved: 0, lowest: { credits_available: 0, position: 0 }, usage: { live: 0, test: 0 }, billed: {}, records: emptyModeRecordTotals() };
 }
 
 export function emptyRecordTotals(): RecordTotals {
   return { records: 0, credits: 0, refunded_records: 0, refunded_credits: 0 };
+}
+
+/** No records yet, in either mode. */
+export function emptyModeRecordTotals(): Record<Mode, RecordTotals> {
+  return { live: emptyRecordTotals(), test: emptyRecordTotals() };
 }
 
 function fold(account: AccountPartial, stored: StoredEvent, recordsUntil: number): void {

@@ -6,7 +6,7 @@ import { SqliteEventStore } from '../store/sqlite-store.js';
 import { accountStream } from '../domain/account/stream-name.js';
 import type { ChainBreak } from './account-audit.js';
 import { ChainChecker } from './chain-checker.js';
-import { auditChunks, auditRange, emptyPartial, emptyRecordTotals, type AccountPartial, type ChunkAudit, type ChunkedRange, type RangeAudit, type RecordTotals } from './audit-range.js';
+import { auditChunks, auditRange, emptyModeRecordTotals, emptyPartial, type AccountPartial, type ChunkAudit, type ChunkedRange, type RangeAudit, type RecordTotals } from './audit-range.js';
 import type { AuditSource } from './audit-worker-task.js';
 import type { Balance } from './credits-service.js';
 import { bundledWorker } from '../workers/bundled-worker.js';
@@ -137,7 +137,7 @@ function combine(audits: RangeAudit[], projected: ProjectedTotals, only: string 
   }
   const records = new Map([...accounts].map(([accountId, { records }]) => [accountId, records]));
   for (const [accountId, part] of recordsAfter?.accounts ?? []) {
-    const total = records.get(accountId) ?? emptyPartial().records;
+    const total = records.get(accountId) ?? emptyModeRecordTotals();
     addRecords(total, part.records);
     records.set(accountId, total);
   }
@@ -195,7 +195,7 @@ function compare(accounts: Map<string, AccountPartial>, projected: ProjectedTota
 
 function compareRecords(replayed: Map<string, Record<Mode, RecordTotals>>, stored: StoredRecordTotals | undefined, only: string | undefined): AuditDifference[] {
   if (!stored) return [];
-  const none = { live: emptyRecordTotals(), test: emptyRecordTotals() };
+  const none = emptyModeRecordTotals();
   const differences: AuditDifference[] = [];
   for (const accountId of [...new Set([...replayed.keys(), ...stored.accounts.keys()])].sort()) {
     if (only !== undefined && accountId !== only) continue;
