@@ -3,7 +3,7 @@ import { FIXED_BYTES, NUMBER_BYTES, TIMESTAMP_BYTES, writeFixed, writeIsoTimesta
 import { generatedFactory } from './generated-code.js';
 import { currencyByCode } from './reference-data/currencies.js';
 import type { CompiledColumn } from './runtime.js';
-import { rowKeyBytes, writeRowKey } from './types/identifiers.js';
+import { KEY_DIGITS, keyDigits } from './types/identifiers.js';
 import type { Row } from './types/index.js';
 
 /**
@@ -28,9 +28,11 @@ export interface TableWriter {
 /**
  * Writes one cell's value at `at` of `buffer` (out.buffer), where the row writer has made room for the
  * encoder's `bound`; returns the position after it, or -1 when the value is beyond that fast path and was
- * written through the sink instead (out.length then says where the row goes on).
+ * written through the sink instead (out.length then says where the row goes on). `currency` is the row's
+ * currency cell, for a money column that has one: the row writer reads it by its constant name, where a
+ * read by a variable name, shared by the money columns of every table, went megamorphic.
  */
-type Encode = (out: ByteSink, buffer: Uint8Array, at: number, value: unknown, row: Row, index: number) => number;
+type Encode = (out: ByteSink, buffer: Uint8Array, at: number, value: unknown, currency?: unknown) => number;
 type Generic = (out: ByteSink, buffer: Uint8Array, at: number, value: unknown) => number;
 interface Encoder {
   write: Encode;
@@ -106,8 +108,7 @@ function moneyEncoder(column: CompiledColumn, generic: Generic): Encoder {
   // Rows of a table repeat a few currencies: the last one's minor units are kept at hand.
   let lastCurrency: unknown;
   let lastDigits = 2;
-  const digitsOf = (row: Row) => {
-    const code = row[currencyColumn!];
+  const digitsOf = (code: unknown) => {
     if (code !== lastCurrency) {
       lastDigits = currencyByCode.get(code as string)?.minor_units ?? 2;
       lastCurrency = code;
@@ -116,9 +117,9 @@ function moneyEncoder(column: CompiledColumn, generic: Generic): Encoder {
   };
   return {
     bound: Math.max(FIXED_BYTES, GENERIC_BYTES),
-    write: (out, buffer, at, value, row) => {
+    write: (out, buffer, at, value, currency) => {
       if (typeof value !== 'number' || !Number.isFinite(value)) return generic(out, buffer, at, value);
-      return writeFixed(out, buffer, at, value, fixed ?? (currencyColumn ? digitsOf(row) : 2));
+      return writeFixed(out, buffer, at, value, fixed ?? (currencyColumn ? digitsOf(currency) : 2));
     },
   };
 }
@@ -145,14 +146,16 @@ function timestampEncoder(generic: Generic, quoted: boolean): Encoder {
   };
 }
 
-/** A key or reference column the engine left out of the row (see CompiledColumn.key): printed from the row's index. */
-function keyEncoder({ prefix, tableSeed, rowOf }: NonNullable<CompiledColumn['key']>, generic: Generic, quoted: boolean): Encoder {
-  const prefixBytes = bytesOf(prefix);
-  return {
-    bound: Math.max(rowKeyBytes(prefixBytes, quoted), GENERIC_BYTES),
-    write: (out, buffer, at, value, _row, index) => (value === undefined ? writeRowKey(buffer, out.view, at, prefixBytes, tableSeed, rowOf(index), quoted) : generic(out, buffer, at, value)),
-  };
+/**
+ * A key or reference column the engine left out of the row (see CompiledColumn.key) is printed by the row
+ * writer itself from the row's index (keyCell); a value its generator set goes through the generic form.
+ */
+function keyEncoder({ prefix }: NonNullable<CompiledColumn['key']>, generic: Generic, quoted: boolean): Encoder {
+  return { bound: Math.max(keyCellBytes(prefix, quoted), GENERIC_BYTES), write: generic };
 }
+
+/** A printed key's bytes: its prefix, `_`, its digits, and the quotes of a JSON string. */
+const keyCellBytes = (prefix: string, quoted: boolean) => prefix.length + 1 + KEY_DIGITS + (quoted ? 2 : 0);
 
 function encoderOf(column: CompiledColumn, generic: Generic, quoted: boolean): Encoder {
   if (column.key) return keyEncoder(column.key, generic, quoted);
@@ -202,9 +205,11 @@ function compileRowWriter(columns: CompiledColumn[], format: Format, prefixes: s
   for (let i = columns.length - 1; i >= 0; i--) needs[i] = needs[i + 1] + prefixBytes[i].length + encoders[i].bound;
   const cells = columns.map((column, i) => {
     const p = prefixBytes[i].length;
-    const encoded = [`  ${storesAt(prefixBytes[i], 'at')} at += ${p};`, `  at = e${i}(out, buffer, at, v, row, index);`, `  if (at < 0) {\n${resumed(needs[i + 1])}\n  }`].join('\n');
-    // The commonest values written as constants, without a call: strings, and null and booleans where the column has them.
+    const currency = column.currencyColumn ? `, row[${JSON.stringify(column.currencyColumn)}]` : '';
+    const encoded = [`  ${storesAt(prefixBytes[i], 'at')} at += ${p};`, `  at = e${i}(out, buffer, at, v${currency});`, `  if (at < 0) {\n${resumed(needs[i + 1])}\n  }`].join('\n');
+    // The commonest values written as constants, without a call: keys, strings, and null and booleans where the column has them.
     const branches: string[] = [];
+    if (column.key) branches.push(`if (v === undefined) {\n${keyCell(prefixBytes[i], column.key.prefix, i, quoted)}\n  }`);
     if (column.type.json_type === 'string') branches.push(`if (typeof v === 'string') {\n${inlineString(prefixBytes[i], needs[i + 1], quoted)}\n  }`);
     if (column.nullable) branches.push(`if (v === null) {\n${constantCell(prefixBytes[i], quoted ? NULL : NONE)}\n  }`);
     if (column.type.json_type === 'boolean') branches.push(`if (v === true) {\n${constantCell(prefixBytes[i], TRUE)}\n  }`, `if (v === false) {\n${constantCell(prefixBytes[i], FALSE)}\n  }`);
@@ -220,8 +225,20 @@ function compileRowWriter(columns: CompiledColumn[], format: Format, prefixes: s
     `  out.length = at + ${suffixBytes.length};`,
     '};',
   ].join('\n');
-  const names = encoders.map((_, i) => `e${i}`);
-  return generatedFactory(['jsonStringSlow', 'csvField', ...names], body)(jsonStringSlow, csvField, ...encoders.map((encoder) => encoder.write)) as TableWriter['row'];
+  // Encoders, and the keyed table's seed and row of each key column: parameters, not literals, so that the
+  // text (and its compiled code, see generated-code.ts) is the same for every plan of the table.
+  const names = [...encoders.map((_, i) => `e${i}`), ...columns.map((_, i) => `s${i}`), ...columns.map((_, i) => `r${i}`)];
+  const values = [...encoders.map((encoder) => encoder.write), ...columns.map((column) => column.key?.tableSeed), ...columns.map((column) => column.key?.rowOf)];
+  return generatedFactory(['jsonStringSlow', 'csvField', 'keyDigits', ...names], body)(jsonStringSlow, csvField, keyDigits, ...values) as TableWriter['row'];
+}
+
+/**
+ * Statements that print key column `i` from the row's index: the cell's prefix, the key's prefix and `_`
+ * as constant bytes, then the digits of the key of row `r<i>(index)` of the keyed table (seed `s<i>`).
+ */
+function keyCell(prefix: Uint8Array, keyPrefix: string, i: number, quoted: boolean): string {
+  const lead = new Uint8Array([...prefix, ...(quoted ? [34] : []), ...bytesOf(`${keyPrefix}_`)]);
+  return `    ${storesAt(lead, 'at')} at = keyDigits(view, at + ${lead.length}, s${i}, r${i}(index));${quoted ? ' buffer[at++] = 34;' : ''}`;
 }
 
 /** Statements that write a cell whose bytes are known: its prefix and `value`. */
@@ -238,13 +255,24 @@ function resumed(need: number): string {
 /** Statements that take up the sink's buffer again after it may have grown. */
 const RELOAD = 'buffer = out.buffer; view = out.view;';
 
-/** Statements that store `bytes` from position `base` on: four at a time (one store, not four), then the rest. */
+/**
+ * Statements that store `bytes` from position `base` on: eight at a time as the double whose bits they
+ * are, then four, two and one (one store where there were up to eight). Eight bytes of text are never a
+ * NaN's, whose bits a store need not keep; a NaN's are stored as two words all the same.
+ */
 function storesAt(bytes: Uint8Array, base: string): string {
   const at = (i: number) => `${base}${i ? ` + ${i}` : ''}`;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const stores: string[] = [];
   let i = 0;
-  for (; i + 4 <= bytes.length; i += 4) stores.push(`view.setUint32(${at(i)}, ${(bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24)) >>> 0}, true);`);
-  for (; i < bytes.length; i++) stores.push(`buffer[${at(i)}] = ${bytes[i]};`);
+  for (; i + 8 <= bytes.length; i += 8) {
+    const double = view.getFloat64(i, true);
+    if (!Number.isNaN(double)) stores.push(`view.setFloat64(${at(i)}, ${Object.is(double, -0) ? '-0' : double}, true);`);
+    else stores.push(`view.setUint32(${at(i)}, ${view.getUint32(i, true)}, true);`, `view.setUint32(${at(i + 4)}, ${view.getUint32(i + 4, true)}, true);`);
+  }
+  if (i + 4 <= bytes.length) stores.push(`view.setUint32(${at(i)}, ${view.getUint32(i, true)}, true);`), (i += 4);
+  if (i + 2 <= bytes.length) stores.push(`view.setUint16(${at(i)}, ${view.getUint16(i, true)}, true);`), (i += 2);
+  if (i < bytes.length) stores.push(`buffer[${at(i)}] = ${bytes[i]};`);
   return stores.join(' ');
 }
 

@@ -35,25 +35,18 @@ export function rowKey(prefix: string, tableSeed: number, index: number): string
 const HEX_PAIR_WORDS = new Uint16Array(256);
 for (let byte = 0; byte < 256; byte++) HEX_PAIR_WORDS[byte] = HEX_CODES[byte >>> 4] | (HEX_CODES[byte & 15] << 8);
 
-/** The bytes writeRowKey writes: the prefix, `_`, 16 digits, and the quotes of a JSON string. */
-export const rowKeyBytes = (prefix: Uint8Array, quoted: boolean) => prefix.length + 17 + (quoted ? 2 : 0);
+/** The digits of a key, after its prefix and `_`. */
+export const KEY_DIGITS = 16;
 
 /**
- * Writes rowKey(prefix, tableSeed, index) as a JSON string (`quoted`) or bare at `at` of a buffer (and
- * `view`, the same bytes) with room for rowKeyBytes, and returns the position after it: a table's own
- * key needs no string when the writer prints it from the row's index.
+ * Writes the digits of rowKey(…, tableSeed, index) at `at` of a buffer through `view`, and returns the
+ * position after them: a row writer prints a key column from the row's index, without a string.
  */
-export function writeRowKey(buffer: Uint8Array, view: DataView, at: number, prefix: Uint8Array, tableSeed: number, index: number, quoted: boolean): number {
+export function keyDigits(view: DataView, at: number, tableSeed: number, index: number): number {
   const low = keyLow(tableSeed, index);
-  const high = mix(tableSeed, low);
-  if (quoted) buffer[at++] = 34;
-  for (let i = 0; i < prefix.length; i++) buffer[at++] = prefix[i];
-  buffer[at] = 95; // _
-  hexWords(view, at + 1, high);
-  hexWords(view, at + 9, low);
-  at += 17;
-  if (quoted) buffer[at++] = 34;
-  return at;
+  hexWords(view, at, mix(tableSeed, low));
+  hexWords(view, at + 8, low);
+  return at + KEY_DIGITS;
 }
 
 function hexWords(view: DataView, at: number, value: number): void {
