@@ -4,7 +4,7 @@ import { helpers } from '../../core/generation/helpers.js';
 import { MAX_WALKED_PARENTS } from '../../core/generation/parent-runs.js';
 import { Rng } from '../../core/generation/prng.js';
 import { checkManifest } from '../../core/packs/manifest.js';
-import { definePack, type RowContext } from '../../core/packs/sdk.js';
+import { birthday, definePack, type RowContext } from '../../core/packs/sdk.js';
 import { ProblemError } from '../../core/problems.js';
 import { generateInline, planFor, rowsOf } from '../generation/support.js';
 
@@ -211,6 +211,23 @@ describe('the pack SDK', () => {
     const again = new Rng(7, 0);
     expect(Array.from({ length: 1000 }, () => helpers.weightedPick(again, weights))).to.deep.equal(drawn.slice(0, 1000));
     expect(() => helpers.weightedPick(rng, { a: 0 })).to.throw('not all zero');
+  });
+
+  it("birthday(date, age) is the calendar's day: the same month and day, 1 March for a 29 February in a common year", () => {
+    const calendar = (date: string, age: number) => {
+      const [year, month, day] = date.split('-').map(Number);
+      return new Date(Date.UTC(year + age, month - 1, day)).toISOString().slice(0, 10);
+    };
+    const dates = fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9899-12-31T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10));
+    fc.assert(
+      fc.property(dates, fc.integer({ min: 0, max: 100 }), (date, age) => {
+        expect(birthday(date, age)).to.equal(calendar(date, age));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(birthday('2000-02-29', 18)).to.equal('2018-03-01');
+    expect(birthday('2000-02-29', 4)).to.equal('2004-02-29');
+    expect(birthday('1987-06-14T08:30:00.000Z', 18)).to.equal('2005-06-14');
   });
 
   it('spreads a small sample over several parents: three visits go to three trees', () => {
