@@ -2,6 +2,7 @@ import { ByteSink, ESTIMATE_MARGIN } from './byte-sink.js';
 import type { ChunkSpec } from './layout.js';
 import { rowsPerParent } from './parent-runs.js';
 import type { PlanRuntime } from './runtime.js';
+import type { Row } from './types/index.js';
 import { tableWriter, type Format, type TableWriter } from './writers.js';
 
 /**
@@ -9,27 +10,35 @@ import { tableWriter, type Format, type TableWriter } from './writers.js';
  * in tests); everything it needs is the compiled plan and the chunk's place in the layout.
  */
 export function renderChunk(runtime: PlanRuntime, table: string, chunk: ChunkSpec, format: Format, spare?: ArrayBuffer): Uint8Array {
-  const generator = runtime.table(table);
   const writer = writerFor(runtime, table, format);
   // Sized from the table's rows so far, so that the buffer rarely grows (each growth copies it).
   const out = new ByteSink(1024 + Math.ceil(chunk.rows * writer.bytesPerRow * ESTIMATE_MARGIN), spare);
   if (chunk.index === 0) out.text(writer.start);
-  if (chunk.parent_start === undefined) {
-    const end = chunk.first_row + chunk.rows;
-    for (let index = chunk.first_row; index < end; index++) writer.row(out, generator.flatRow(index, true), index);
-  } else {
-    const counts = rowsPerParent(runtime, table, chunk);
-    let index = chunk.first_row;
-    for (let i = 0; i < counts.length; i++) {
-      const count = counts[i];
-      if (count === 0) continue;
-      const state = generator.beginParent(chunk.parent_start + i, count, index);
-      for (let position = 0; position < count; position++, index++) writer.row(out, generator.parentRow(state, position, index), index);
-    }
-  }
+  eachRow(runtime, table, chunk, (row, index) => writer.row(out, row, index));
   if (chunk.last) out.text(writer.end(runtime.rowsOf(table)));
   if (chunk.rows > 0) writer.bytesPerRow = out.length / chunk.rows;
   return out.bytes();
+}
+
+/**
+ * Generates the rows of one chunk in order, each handed to `visit` with its index in the table: rows as a
+ * writer takes them, with their key columns left out (the writer prints those from the index).
+ */
+export function eachRow(runtime: PlanRuntime, table: string, chunk: ChunkSpec, visit: (row: Row, index: number) => void): void {
+  const generator = runtime.table(table);
+  if (chunk.parent_start === undefined) {
+    const end = chunk.first_row + chunk.rows;
+    for (let index = chunk.first_row; index < end; index++) visit(generator.flatRow(index, true), index);
+    return;
+  }
+  const counts = rowsPerParent(runtime, table, chunk);
+  let index = chunk.first_row;
+  for (let i = 0; i < counts.length; i++) {
+    const count = counts[i];
+    if (count === 0) continue;
+    const state = generator.beginParent(chunk.parent_start + i, count, index);
+    for (let position = 0; position < count; position++, index++) visit(generator.parentRow(state, position, index), index);
+  }
 }
 
 /** A table's writer in one format, and the size of its rows in the last chunk it wrote. */
