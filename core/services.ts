@@ -27,6 +27,7 @@ import type { Plan } from './generation/plan.js';
 import { createJobs, type JobRunner, type JobsService } from './jobs/index.js';
 import type { PackRegistry } from './packs/registry.js';
 import type { GenerationPool } from './generation/pool.js';
+import { unexpectedErrors, type UnexpectedErrors } from './faults/unexpected-errors.js';
 import { accountsWithBillingWork, BILLING_PROJECTION, type BillingModel } from '../projections/billing.js';
 
 /**
@@ -62,6 +63,8 @@ export interface Services {
   jobRunner: JobRunner;
   /** The Prometheus registry served at /metrics; each module registers its own metrics here. */
   metrics: Registry;
+  /** Where errors of the service's pools, clients, streams and sockets are logged and counted. */
+  faults: UnexpectedErrors;
   /** Stops the projections (writing their snapshots), then closes the connections. */
   close(): Promise<void>;
 }
@@ -88,9 +91,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const clock = overrides.clock ?? systemClock;
   const background = overrides.background ?? true;
   const pricing = overrides.pricing ?? loadPricing();
+  const logger = overrides.logger ?? pino({ level: config.logLevel }, pino.destination(2));
+  const metrics = new Registry();
+  const faults = unexpectedErrors(logger, metrics);
   const store = overrides.store ?? (await openEventStore(config));
   const registry = new EventRegistry(eventDefinitions);
-  const logger = overrides.logger ?? pino({ level: config.logLevel }, pino.destination(2));
   const logFailure = (message: string) => (error: unknown) => logger.error({ err: error }, message);
   const runner = new ProjectionRunner(store, registry, projections, undefined, { onError: logFailure('projection catch-up failed') });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
@@ -101,7 +106,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     await store.close();
     throw error;
   }
-  const engine = await createEngine(config, { warn: (message) => logger.warn(message) });
+  const engine = await createEngine(config, { warn: (message) => logger.warn(message), pool: { faults } });
   // In the background: the service is ready at once; a generation asked for in the first seconds waits
   // for the warm-up, which does what its own first chunks would otherwise have done.
   if (background) engine.pool.warm().catch(logFailure('generation pool warm-up failed'));
@@ -150,7 +155,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     jobs: jobs.service,
     jobRunner: jobs.runner,
     rateLimits: new RateLimits(pricing, redis),
-    metrics: new Registry(),
+    metrics,
+    faults,
     async close() {
       if (background) await jobs.runner.stop({ handOver: true });
       await renewals?.stop();

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { CountingUnexpectedErrors, type UnexpectedErrors } from '../faults/unexpected-errors.js';
 import { problem } from '../problems.js';
 import type { PackRegistry } from '../packs/registry.js';
 import type { PackDefinition } from '../packs/sdk.js';
@@ -9,6 +9,7 @@ import { ChunkLayout } from './layout.js';
 import { parentWalkWith, type ParentWalk, type WalkOptions } from './parent-runs.js';
 import { buildPlan, buildPlanWith, type Plan, type PlanLimits, type PlanRequest } from './plan.js';
 import { GenerationProblems } from './problems.js';
+import { TaskTurn } from './task-turn.js';
 import type { ChunkTask, CountTask, PlanTask, WarmUpTask } from './worker.js';
 import type { Format } from './writers.js';
 
@@ -19,6 +20,8 @@ export interface PoolOptions {
   chunkTimeoutMs?: number;
   /** Heap limit of each worker: a generator that exhausts it fails its chunk, not the service. */
   workerMemoryMb?: number;
+  /** Where an `'error'` event of the pool is reported (an answer for a task it no longer knows, say). */
+  faults?: UnexpectedErrors;
 }
 
 export interface GenerateOptions {
@@ -52,7 +55,7 @@ export class GenerationPool {
 
   constructor(
     private readonly packs: PackRegistry,
-    { size = availableParallelism(), chunkTimeoutMs = 30_000, workerMemoryMb = 512 }: PoolOptions = {},
+    { size = availableParallelism(), chunkTimeoutMs = 30_000, workerMemoryMb = 512, faults = new CountingUnexpectedErrors() }: PoolOptions = {},
   ) {
     this.size = Math.max(1, Math.floor(size));
     this.chunkTimeoutMs = chunkTimeoutMs;
@@ -66,6 +69,8 @@ export class GenerationPool {
       // 64, at the same rows/s (a chunk's garbage is short-lived and small).
       resourceLimits: { maxOldGenerationSizeMb: workerMemoryMb, maxYoungGenerationSizeMb: 32 },
     });
+    // Unheard, an 'error' event of the pool ends the process; each task's own failure reaches its caller.
+    this.piscina.on('error', (error: unknown) => faults.report('generation-pool', error));
   }
 
   /**
@@ -162,27 +167,32 @@ export class GenerationPool {
 
   /** `where`: the part of the table the task works on, for its problem if it fails. `transfer`: buffers the task moves to its worker. */
   private async run<T>(task: PlanTask, name: string, where: string, extensions: Record<string, unknown>, stop: AbortSignal, transfer: ArrayBuffer[] = []): Promise<T> {
-    // The time limit runs from the moment a worker starts the task, so that waiting in the queue or for
-    // a replacement worker to boot never counts against a generator. Stopping drops a task still queued.
-    const cancel = new AbortController();
-    const { port1, port2 } = new MessageChannel();
-    let started = false;
+    // Stopping never aborts a task in piscina: aborting one that a worker has just begun terminates that
+    // worker, and its answer could then reach a pool that no longer knows the task. A task still waiting
+    // is skipped by its worker instead (the turn says so), and one already running finishes, unread.
+    // Only the time limit, which runs from the moment a worker takes its turn, terminates a worker.
+    if (stop.aborted) throw stop.reason;
+    const turn = new TaskTurn();
+    const timeout = new AbortController();
     let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
-    const dropIfQueued = () => {
-      if (!started) cancel.abort(stop.reason);
-    };
-    stop.addEventListener('abort', dropIfQueued, { once: true });
-    port1.once('message', () => {
-      started = true;
+    turn.started().then(() => {
       timer = setTimeout(() => {
         timedOut = true;
-        cancel.abort();
+        timeout.abort();
       }, this.chunkTimeoutMs);
-      port1.close();
-    });
+    }, () => undefined);
+    const answer = this.piscina.run({ ...task, turn: turn.shared }, { name, signal: timeout.signal, transferList: transfer });
+    // The time limit holds until the worker answers, even when the caller stopped waiting before.
+    answer.then(settled, settled);
+    function settled() {
+      clearTimeout(timer);
+      turn.settle();
+    }
+    const onStop = () => turn.skip();
+    stop.addEventListener('abort', onStop, { once: true });
     try {
-      return (await this.piscina.run({ ...task, started: port2 }, { name, signal: cancel.signal, transferList: [port2, ...transfer] })) as T;
+      return (await settledOrAborted(answer, stop)) as T;
     } catch (error) {
       if (stop.aborted && !timedOut) throw stop.reason ?? error;
       throw problem(
@@ -191,9 +201,7 @@ export class GenerationPool {
         { sector: task.plan.sector, table: task.table, ...extensions },
       );
     } finally {
-      clearTimeout(timer);
-      port1.close();
-      stop.removeEventListener('abort', dropIfQueued);
+      stop.removeEventListener('abort', onStop);
     }
   }
 

@@ -1,4 +1,3 @@
-import type { MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { PackDefinition } from '../packs/sdk.js';
 import { renderChunk } from './chunk.js';
@@ -6,6 +5,7 @@ import { ChunkLayout, type ChunkSpec } from './layout.js';
 import { countParents } from './parent-runs.js';
 import type { Plan } from './plan.js';
 import { PlanRuntime } from './runtime.js';
+import { takeTurn } from './task-turn.js';
 import type { Format } from './writers.js';
 
 /** What every task of the pool works on: one table of a plan. */
@@ -15,8 +15,8 @@ export interface PlanTask {
   plan_id: string;
   plan: Plan;
   table: string;
-  /** Told when this worker starts the task: the pool's time limit counts from then, not from queueing. */
-  started?: MessagePort;
+  /** The task's turn (TaskTurn): taken when a worker starts it, so that the time limit counts from then. */
+  turn?: Int32Array;
 }
 
 /** One unit of work of the pool: one chunk of one table of a plan. */
@@ -57,22 +57,17 @@ async function runtime(task: PlanTask): Promise<PlanRuntime> {
 }
 
 /** Generates the chunk and moves its bytes to the main thread (a transfer, not a copy). */
-export async function generateChunk(task: ChunkTask): Promise<Uint8Array> {
-  signalStarted(task);
+export async function generateChunk(task: ChunkTask): Promise<Uint8Array | null> {
+  if (!takeTurn(task.turn)) return null;
   const bytes = renderChunk(await runtime(task), task.table, task.chunk, task.format, task.spare);
   return Piscina.move(bytes) as unknown as Uint8Array;
 }
 
 /** The parents' counts, moved to the main thread. */
-export async function countParentsOf(task: CountTask): Promise<Uint32Array> {
-  signalStarted(task);
+export async function countParentsOf(task: CountTask): Promise<Uint32Array | null> {
+  if (!takeTurn(task.turn)) return null;
   const counts = countParents(await runtime(task), task.table, task.start, task.end);
   return Piscina.move(counts) as unknown as Uint32Array;
-}
-
-function signalStarted(task: PlanTask): void {
-  task.started?.postMessage('started');
-  task.started?.close();
 }
 
 /** GenerationPool.warm's task: the same for every worker, which each get exactly one. */
