@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { buildPlan, type PackSource, type Plan, type PlanRequest } from '../generation/plan.js';
 import { ProblemError } from '../problems.js';
 import { GenerationPool } from '../generation/pool.js';
+import { CountingUnexpectedErrors } from '../faults/unexpected-errors.js';
 import { dataTypeByName } from '../generation/types/index.js';
 import { bicCountry, validateBic } from '../generation/realism/bic.js';
 import { validateIban } from '../generation/realism/iban.js';
@@ -80,8 +81,10 @@ export async function checkPack(module: string | URL, { rows = 1500, seed = 1234
   const registry = new PackRegistry([loaded.loaded(name)]);
   checkDefaultPlans(registry, pack, name, seed);
   const plan: Plan = { ...planWithin(registry, { sector: name, seed, locale, tables: Object.keys(pack.tables).map((table) => ({ name: table, rows, options: options[table] })) }), chunk_rows: KIT_CHUNK_ROWS };
-  const one = new GenerationPool(registry, { size: 1 });
-  const four = new GenerationPool(registry, { size: 4 });
+  // Whatever a pool emits that no task answered for is a failure of the check, not a passing remark.
+  const faults = new CountingUnexpectedErrors();
+  const one = new GenerationPool(registry, { size: 1, faults });
+  const four = new GenerationPool(registry, { size: 4, faults });
   try {
     const report: PackCheckReport = { pack: name, tables: {} };
     const keys = new Map<string, Set<string>>();
@@ -110,6 +113,8 @@ export async function checkPack(module: string | URL, { rows = 1500, seed = 1234
       report.tables[table] = { rows: parsed.length, sha256: hashOne };
     }
     checkReferences(pack, generated, keys);
+    const [unexpected] = faults.seen;
+    if (unexpected) fail(`the generation pool reported an error no task answered for: ${String(unexpected.error)}`);
     return report;
   } finally {
     await Promise.all([one.close(), four.close()]);

@@ -8,6 +8,7 @@ import type { PackRegistry } from '../../core/packs/registry.js';
 import { buildPlan } from '../../core/generation/plan.js';
 import { GenerationPool } from '../../core/generation/pool.js';
 import { ProblemError } from '../../core/problems.js';
+import { CountingUnexpectedErrors } from '../../core/faults/unexpected-errors.js';
 
 const faultyPack = fileURLToPath(new URL('./fixtures/faulty', import.meta.url));
 
@@ -148,6 +149,35 @@ describe('warming the generation pool', function () {
       const plan = buildPlan(registry, { sector: 'faulty', seed: 1, tables: [{ name: 'fine', rows: 10 }] });
       expect((await pool.bytes(plan, 'fine', { format: 'ndjson' })).toString().trim().split('\n')).to.have.length(10);
     } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('the generation pool dropping tasks it no longer needs', function () {
+  this.timeout(120_000);
+
+  it('never replaces a worker nor hears an unknown answer, plan after plan of walks that count past their rows', async () => {
+    const registry = await loadPacks({ builtinDir: '/nonexistent', extra: [fileURLToPath(new URL('./fixtures/steady-counts', import.meta.url))] });
+    const faults = new CountingUnexpectedErrors();
+    const pool = new GenerationPool(registry, { size: 2, faults });
+    const channel = new BroadcastChannel('finsynth-steady-counts');
+    const loadedBy = new Set<number>();
+    channel.onmessage = (event) => loadedBy.add((event as { data: { loaded: number } }).data.loaded);
+    try {
+      for (let seed = 1; seed <= 40; seed++) {
+        // Each plan walks the parents anew (walks are kept by plan) and stops with count tasks in flight.
+        const plan = await pool.plan({ sector: 'steady', seed, tables: [{ name: 'children', rows: 1000 + seed }] });
+        const rows = (await pool.bytes(plan, 'children', { format: 'ndjson' })).toString().trim().split('\n');
+        expect(rows).to.have.length(1000 + seed);
+      }
+      await pool.close(); // every answer is in: an unknown one would have been reported by now
+      // Broadcasts arrive in their own time; a worker loads the pack once, so two loads are all there are.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(faults.seen, 'errors the pool emitted').to.deep.equal([]);
+      expect(loadedBy.size, 'threads that loaded the pack (a replaced worker loads it again)').to.equal(2);
+    } finally {
+      channel.close();
       await pool.close();
     }
   });
