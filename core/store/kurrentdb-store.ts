@@ -7,6 +7,7 @@ import { GENESIS_HASH } from '../events/envelope.js';
 import { verifyChain, type ChainVerification } from '../events/hash-chain.js';
 import { WrongExpectedRevisionError, type AppendResult, type EventStore, type ExpectedRevision, type ReadAllOptions, type ReadStreamOptions, type SubscribeOptions, type Subscription } from './event-store.js';
 import { checkExpectedRevision, sealEvents } from './seal.js';
+import { CountingUnexpectedErrors, type UnexpectedErrors } from '../faults/unexpected-errors.js';
 
 /**
  * The members of our envelope that KurrentDB has no field for travel in its event metadata. Its own
@@ -39,10 +40,11 @@ interface StoredMetadata {
 export class KurrentDbEventStore implements EventStore {
   readonly name = 'kurrentdb';
 
-  constructor(readonly client: KurrentDBClient) {}
+  /** `faults` hears the errors that no call awaits: a subscription's stream failing after it was closed. */
+  constructor(readonly client: KurrentDBClient, private readonly faults: UnexpectedErrors = new CountingUnexpectedErrors()) {}
 
-  static open(connectionString: string): KurrentDbEventStore {
-    return new KurrentDbEventStore(KurrentDBClient.connectionString(connectionString));
+  static open(connectionString: string, faults?: UnexpectedErrors): KurrentDbEventStore {
+    return new KurrentDbEventStore(KurrentDBClient.connectionString(connectionString), faults);
   }
 
   async append(stream: string, events: readonly NewEvent[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
@@ -130,6 +132,11 @@ export class KurrentDbEventStore implements EventStore {
       filter: excludeSystemEvents(),
     });
     let closing = false;
+    // While the loop below reads, it receives the stream's errors (and hands them to onError); once it
+    // has stopped, an 'error' of the gRPC stream would have no listener and end the process.
+    subscription.on('error', (error: unknown) => {
+      if (closing) this.faults.report('kurrentdb-subscription', error);
+    });
     const running = (async () => {
       for await (const resolved of subscription) {
         const event = toRecordedEvent(resolved);

@@ -1,7 +1,10 @@
 import pg from 'pg';
+import type { UnexpectedErrors } from '../faults/unexpected-errors.js';
 
 const CHANNEL = 'finsynth_events';
 const CONNECT_TIMEOUT_MS = 5_000;
+/** A NOTIFY that the server does not answer in this time (it is frozen) gives the connection up. */
+const QUERY_TIMEOUT_MS = 5_000;
 const RETRY_MS = 1_000;
 
 /**
@@ -25,6 +28,7 @@ export class AppendNotifications {
   constructor(
     private readonly connectionString: string,
     private readonly schemaName: string,
+    private readonly faults: UnexpectedErrors,
   ) {}
 
   /** Keeps a connection listening from now on, opened again within a second whenever it is lost. */
@@ -47,7 +51,7 @@ export class AppendNotifications {
           await (await this.connection())?.query('SELECT pg_notify($1, $2)', [CHANNEL, this.schemaName]);
         } while (this.announceAgain && !this.closed);
       } catch {
-        // The others' poll finds the events all the same.
+        // The others' poll finds the events all the same; the connection's error was reported where it was dropped.
       } finally {
         this.announcing = false;
       }
@@ -63,11 +67,17 @@ export class AppendNotifications {
   private connection(): Promise<pg.Client | undefined> {
     if (this.listener) return this.listener;
     if (this.closed) return Promise.resolve(undefined);
-    const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    const client = new pg.Client({
+      connectionString: this.connectionString,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      query_timeout: QUERY_TIMEOUT_MS,
+      keepAlive: true,
+    });
     let dropped = false;
-    const drop = () => {
+    const drop = (error?: unknown) => {
       if (dropped) return;
       dropped = true;
+      if (error !== undefined && !this.closed) this.faults.report('postgres-notifications', error, { schema: this.schemaName });
       client.end().catch(() => undefined);
       // Only this attempt is forgotten (a newer connection may stand in its place already); subscriptions
       // waiting for a notification would not ask again, so the connection is opened again for them.
@@ -78,7 +88,7 @@ export class AppendNotifications {
       }, RETRY_MS).unref();
     };
     client.on('error', drop);
-    client.on('end', drop);
+    client.on('end', () => drop());
     client.on('notification', ({ payload }) => {
       if (payload === this.schemaName) this.appended.dispatchEvent(new Event('append'));
     });
@@ -86,8 +96,8 @@ export class AppendNotifications {
       try {
         await client.connect();
         await client.query(`LISTEN ${CHANNEL}`);
-      } catch {
-        drop();
+      } catch (error) {
+        drop(error);
         return undefined;
       }
       // Appends announced while no connection listened are read now.

@@ -10,6 +10,7 @@ import { wakeOrTimeout } from './wake-or-timeout.js';
 import { StreamHeads } from './stream-heads.js';
 import { AppendNotifications } from './postgres-notifications.js';
 import { migrateUnderLock } from './postgres-transaction.js';
+import { CountingUnexpectedErrors, type UnexpectedErrors } from '../faults/unexpected-errors.js';
 
 /**
  * Global positions and the in-flight transaction gap.
@@ -47,6 +48,14 @@ const POLL_INTERVAL_MS = 100;
 
 const UNIQUE_VIOLATION = '23505';
 
+/**
+ * Bounds on every wait for the database, so that a server that is down or frozen fails the call (the
+ * API answers 503) instead of holding it: a connection must be had within this time, and a statement
+ * answered. The server cancels a statement at the timeout and its connection stays usable; the client
+ * gives up a second later, when the server itself does not answer.
+ */
+export const POSTGRES_TIMEOUTS = { connectMs: 5_000, statementMs: 5_000, readMs: 6_000 } as const;
+
 const ISO_8601_UTC = `to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export interface PostgresStoreOptions {
@@ -57,6 +66,23 @@ export interface PostgresStoreOptions {
   pool?: pg.Pool;
   /** The fallback poll of subscriptions (default 100 ms); tests raise it to show that notifications alone wake them. */
   pollIntervalMs?: number;
+  /**
+   * Where errors that no caller awaits are reported: an idle connection lost (the server restarted, or
+   * terminated it), the notification connection's. They are counted and dropped when not given.
+   */
+  faults?: UnexpectedErrors;
+}
+
+/** The pool every instance uses: bounded waits (POSTGRES_TIMEOUTS) and TCP keep-alive, so that a dead peer is noticed. */
+export function postgresPool(connectionString: string, max: number): pg.Pool {
+  return new pg.Pool({
+    connectionString,
+    max,
+    connectionTimeoutMillis: POSTGRES_TIMEOUTS.connectMs,
+    statement_timeout: POSTGRES_TIMEOUTS.statementMs,
+    query_timeout: POSTGRES_TIMEOUTS.readMs,
+    keepAlive: true,
+  });
 }
 
 /**
@@ -77,9 +103,13 @@ export class PostgresEventStore implements EventStore {
     private readonly schemaName: string,
     connectionString: string,
     private readonly pollIntervalMs: number,
+    faults: UnexpectedErrors,
   ) {
-    this.notifications = new AppendNotifications(connectionString, schemaName);
+    this.notifications = new AppendNotifications(connectionString, schemaName, faults);
     this.pool = pool;
+    // An idle connection that the server drops emits 'error' on the pool: unheard, it would end the
+    // process. The pool has already discarded that connection and opens a new one when next asked.
+    pool.on('error', (error) => faults.report('postgres-pool', error, { schema: schemaName }));
     this.schema = quoteIdentifier(schemaName);
     const events = `${this.schema}.events`;
     const columns = 'position, id, stream, revision, type, version, data, metadata, recorded_at, hash';
@@ -102,8 +132,9 @@ export class PostgresEventStore implements EventStore {
 
   /** Connects and migrates. Migrations are idempotent and serialized by an advisory lock, so instances may start together. */
   static async open(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresEventStore> {
-    const pool = options.pool ?? new pg.Pool({ connectionString, max: options.poolSize ?? 10 });
-    const store = new PostgresEventStore(pool, options.schema ?? 'public', connectionString, options.pollIntervalMs ?? POLL_INTERVAL_MS);
+    const pool = options.pool ?? postgresPool(connectionString, options.poolSize ?? 10);
+    const faults = options.faults ?? new CountingUnexpectedErrors();
+    const store = new PostgresEventStore(pool, options.schema ?? 'public', connectionString, options.pollIntervalMs ?? POLL_INTERVAL_MS, faults);
     try {
       await store.migrate();
     } catch (error) {

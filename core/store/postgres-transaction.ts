@@ -1,18 +1,30 @@
 import type pg from 'pg';
 
-/** Runs `work` in one transaction on one connection of the pool: committed if it returns, rolled back if it throws. */
+/**
+ * Runs `work` in one transaction on one connection of the pool: committed if it returns, rolled back if
+ * it throws. The work's own error is what the caller sees, whatever the rollback meets.
+ */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A checked-out connection that is lost emits 'error' besides failing its query; the pool listens
+  // only to idle ones, and an unheard 'error' would end the process. The failed query carries it.
+  const ignore = () => undefined;
+  client.on('error', ignore);
+  let broken: Error | undefined;
   try {
     await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK');
+    await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+      // The connection is lost or its server does not answer: the pool must not hand it out again.
+      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    });
     throw error;
   } finally {
-    client.release();
+    client.off('error', ignore);
+    client.release(broken);
   }
 }
 

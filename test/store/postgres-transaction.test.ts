@@ -6,7 +6,7 @@ import { migrationOnce } from '../../core/store/postgres-transaction.js';
 function flakyPool(): { pool: pg.Pool; queries: string[] } {
   const queries: string[] = [];
   let connects = 0;
-  const client = { query: async (text: string) => void queries.push(text), release: () => undefined };
+  const client = { query: async (text: string) => void queries.push(text), release: () => undefined, on: () => client, off: () => client };
   const pool = {
     connect: async () => {
       if (connects++ === 0) throw new Error('connect ECONNREFUSED');
