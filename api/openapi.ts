@@ -34,7 +34,8 @@ const headerRefs = Object.fromEntries(Object.keys(commonHeaders).map((name) => [
 function pipelineProblems(route: AnyRoute): ProblemType[] {
   // Every operation refuses query parameters it does not take, also one that takes none.
   const problems: ProblemType[] = [Problems.internal, Problems.validation];
-  if (route.scope !== null) problems.push(HttpProblems.unauthorized, HttpProblems.forbidden, HttpProblems.rateLimited);
+  // Any operation with a key may need the event store (its keys, credits, idempotency claims).
+  if (route.scope !== null) problems.push(HttpProblems.unauthorized, HttpProblems.forbidden, HttpProblems.rateLimited, Problems.storeUnavailable);
   if (route.body) problems.push(HttpProblems.payloadTooLarge, HttpProblems.unsupportedMediaType, HttpProblems.malformedJson, HttpProblems.invalidEncoding, HttpProblems.nestingTooDeep, HttpProblems.reservedMember, HttpProblems.invalidText);
   if (isIdempotent(route)) {
     problems.push(HttpProblems.invalidIdempotencyKey, IdempotencyInFlight, IdempotencyKeyReused, IdempotentResponseNotKept);
@@ -46,6 +47,7 @@ function pipelineProblems(route: AnyRoute): ProblemType[] {
 const PROBLEM_HEADERS: Record<number, Record<string, unknown>> = {
   416: { 'Content-Range': { description: '`bytes */<size>`: the size of the file the range missed.', schema: { type: 'string' } } },
   429: { 'Retry-After': { description: 'Whole seconds to wait, at least 1.', schema: { type: 'integer', minimum: 1 } } },
+  503: { 'Retry-After': { description: 'Whole seconds to wait before retrying, at least 1.', schema: { type: 'integer', minimum: 1 } } },
 };
 
 function problemResponses(problems: ProblemType[]): Record<string, unknown> {

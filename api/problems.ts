@@ -108,6 +108,6 @@ export const HttpProblems = {
     slug: 'not-ready',
     title: 'Service Unavailable',
     status: 503,
-    description: 'The instance is starting or shutting down; another instance, or this one shortly, will serve the request.',
+    description: 'The instance is starting or shutting down, or its event store does not answer (within 2 s); another instance, or this one shortly, will serve the request.',
   }),
 };

@@ -51,5 +51,13 @@ export const Problems = {
   validation: defineProblem({ slug: 'validation-failed', title: 'Bad Request', status: 400, description: 'The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.' }),
   notFound: defineProblem({ slug: 'not-found', title: 'Not Found', status: 404, description: 'The resource does not exist, or is not visible to this key (test and live objects are apart).' }),
   conflict: defineProblem({ slug: 'conflict', title: 'Conflict', status: 409, description: 'The request conflicts with the current state of the resource.' }),
+  storeUnavailable: defineProblem({
+    slug: 'store-unavailable',
+    title: 'Service Unavailable',
+    status: 503,
+    description:
+      'The event store cannot be reached or does not answer in time (a restart, a failover, an outage). Retry after `Retry-After` seconds, ' +
+      'a POST with the same Idempotency-Key: the instance reconnects by itself once the store is back.',
+  }),
   internal: defineProblem({ slug: 'internal-error', title: 'Internal Server Error', status: 500, description: 'An unexpected error on the service side; the request id identifies it in the logs.' }),
 };

@@ -94,11 +94,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const logger = overrides.logger ?? pino({ level: config.logLevel }, pino.destination(2));
   const metrics = new Registry();
   const faults = unexpectedErrors(logger, metrics);
-  const store = overrides.store ?? (await openEventStore(config));
+  const store = overrides.store ?? (await openEventStore(config, { faults }));
   const registry = new EventRegistry(eventDefinitions);
   const logFailure = (message: string) => (error: unknown) => logger.error({ err: error }, message);
   const runner = new ProjectionRunner(store, registry, projections, undefined, { onError: logFailure('projection catch-up failed') });
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, faults) : undefined;
   try {
     await runner.start();
   } catch (error) {
@@ -173,10 +173,19 @@ export async function createServices(config: Config, overrides: ServiceOverrides
  * Connects before serving, so that the first requests already share the fleet's limits. An outage
  * (at start or later) is not fatal: ioredis reconnects in the background, and meanwhile the rate
  * limiter's memory insurance answers, which is why its connection errors are not raised further.
+ * They are reported once per outage: ioredis emits one for every attempt to reconnect.
  */
-async function connectRedis(url: string): Promise<Redis> {
+async function connectRedis(url: string, faults: UnexpectedErrors): Promise<Redis> {
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, connectTimeout: 2000 });
-  redis.on('error', () => {});
+  let reported = false;
+  redis.on('error', (error: unknown) => {
+    if (reported) return;
+    reported = true;
+    faults.report('redis', error);
+  });
+  redis.on('ready', () => {
+    reported = false;
+  });
   await redis.connect().catch(() => {});
   return redis;
 }

@@ -1,6 +1,27 @@
 import { HttpProblems } from '../problems.js';
 import { problem } from '../../core/problems.js';
+import { isStoreUnavailable } from '../../core/store/store-unavailable.js';
 import { defineRoute, type RouteGroup } from '../route.js';
+
+/** /readyz answers within about this long, whatever the store does: a probe must not hang on a frozen database. */
+export const READY_STORE_TIMEOUT_MS = 2_000;
+
+/** Whether the store answers a read within `ms`: false if it fails or is still silent then. */
+async function storeAnswers(read: () => Promise<unknown>, ms: number): Promise<{ answers: true } | { answers: false; reason: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  const silent = new Promise<{ answers: false; reason: string }>((resolve) => {
+    timer = setTimeout(() => resolve({ answers: false, reason: `the event store did not answer within ${ms} ms` }), ms);
+  });
+  const answered = read().then(
+    () => ({ answers: true as const }),
+    (error: unknown) => ({ answers: false as const, reason: isStoreUnavailable(error) ? 'the event store cannot be reached' : 'the event store failed a read' }),
+  );
+  try {
+    return await Promise.race([answered, silent]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 const statusSchema = {
   type: 'object',
@@ -40,13 +61,16 @@ export const serviceRoutes: RouteGroup = {
       path: '/readyz',
       operationId: 'readiness',
       summary: 'Readiness',
-      description: 'Ready when the store answers, every projection runs, and the instance is not shutting down.',
+      description:
+        `Ready when the store answers a read within ${READY_STORE_TIMEOUT_MS / 1000} s, every projection runs, and the instance is not shutting down. ` +
+        'While the store is unreachable or frozen it answers 503 `not-ready`, and 200 again within seconds of the store coming back.',
       scope: null,
       responses: { 200: { description: 'Ready to serve.', content: { 'application/json': statusSchema } } },
       problems: [HttpProblems.notReady],
       async handle(ctx) {
         if (ctx.lifecycle.draining) throw problem(HttpProblems.notReady, 'the instance is shutting down', {}, { 'Retry-After': '1' });
-        await ctx.services.store.headPosition();
+        const store = await storeAnswers(() => ctx.services.store.headPosition(), READY_STORE_TIMEOUT_MS);
+        if (!store.answers) throw problem(HttpProblems.notReady, store.reason, {}, { 'Retry-After': '1' });
         const projections = ctx.services.projections.status();
         const failed = projections.filter((projection) => projection.error !== null);
         if (failed.length > 0) {
