@@ -25,14 +25,14 @@ export interface ModeUsage extends UsageTotals {
 }
 
 /**
- * Consumption over a period, live and test apart: totals, then per UTC day, sector, table and key.
- * Refunded work consumed nothing and counts only under `refunded`. Breakdowns are sorted by their key.
- * The period's records are read one at a time from the table, never held together.
+ * One mode's consumption over a period: totals, then per UTC day, sector, table and key. Refunded work
+ * consumed nothing and counts only under `refunded`. Breakdowns are sorted by their key. The period's
+ * records are read one at a time from the table, never held together.
  */
-export async function usageSummary(table: UsageRecordTable, accountId: string, period: UsagePeriod): Promise<Record<Mode, ModeUsage>> {
-  const modes = { live: new Summary(), test: new Summary() };
-  for await (const record of table.inPeriod(accountId, period)) modes[record.mode].add(record);
-  return { live: modes.live.result(), test: modes.test.result() };
+export async function usageSummary(table: UsageRecordTable, accountId: string, mode: Mode, period: UsagePeriod): Promise<ModeUsage> {
+  const summary = new Summary();
+  for await (const record of table.inPeriod(accountId, { mode, ...period })) summary.add(record);
+  return summary.result();
 }
 
 /** Live and test credit totals of every account: what the audit recomputes from the events. */

@@ -1,6 +1,6 @@
 import type { StoredRecordTotals } from '../core/credits/store-audit.js';
 import { emptyRecordTotals } from '../core/credits/audit-range.js';
-import { recordTotalsByAccount, type RecordFilter, type RecordTotalsRow, type UsageChange, type UsageRecord, type UsageRecordTable } from './usage-records.js';
+import { recordTotalsByAccount, type PeriodFilter, type RecordFilter, type RecordTotalsRow, type UsageChange, type UsageRecord, type UsageRecordTable } from './usage-records.js';
 
 /** For the memory store (tests): the records live as long as the events they come from. */
 export class MemoryUsageRecordTable implements UsageRecordTable {
@@ -29,7 +29,7 @@ export class MemoryUsageRecordTable implements UsageRecordTable {
     return page;
   }
 
-  async *inPeriod(accountId: string, period: Pick<RecordFilter, 'from' | 'to'>): AsyncIterable<UsageRecord> {
+  async *inPeriod(accountId: string, period: PeriodFilter): AsyncIterable<UsageRecord> {
     for (const record of this.records.get(accountId) ?? []) if (matches(record, period)) yield record;
   }
 

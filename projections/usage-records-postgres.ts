@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { inTransaction, migrationOnce } from '../core/store/postgres-transaction.js';
 import type { StoredRecordTotals } from '../core/credits/store-audit.js';
-import { recordConditions, recordTotalsByAccount, type RecordFilter, type UsageChange, type UsageRecord, type UsageRecordTable } from './usage-records.js';
+import { recordConditions, recordTotalsByAccount, type PeriodFilter, type RecordFilter, type UsageChange, type UsageRecord, type UsageRecordTable } from './usage-records.js';
 
 const COLUMNS = 'position, reference, source, operation, mode, key_id, sector, tables, rows, credits, refunded, recorded_at';
 
@@ -81,7 +81,7 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
   }
 
   /** In chunks of `chunkSize` rows, so that a long period is never held whole. */
-  async *inPeriod(accountId: string, period: Pick<RecordFilter, 'from' | 'to'>): AsyncIterable<UsageRecord> {
+  async *inPeriod(accountId: string, period: PeriodFilter): AsyncIterable<UsageRecord> {
     await this.migrate();
     const { where, values } = conditions(accountId, period);
     const chunk = `SELECT ${COLUMNS} FROM ${this.records} WHERE ${where} AND position > $${values.length + 1} ORDER BY position LIMIT ${this.chunkSize}`;

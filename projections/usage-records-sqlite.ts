@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { StoredRecordTotals } from '../core/credits/store-audit.js';
-import { recordConditions, recordTotalsByAccount, type RecordFilter, type RecordTotalsRow, type UsageChange, type UsageRecord, type UsageRecordTable } from './usage-records.js';
+import { recordConditions, recordTotalsByAccount, type PeriodFilter, type RecordFilter, type RecordTotalsRow, type UsageChange, type UsageRecord, type UsageRecordTable } from './usage-records.js';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS usage_records (
@@ -97,7 +97,7 @@ export class SqliteUsageRecordTable implements UsageRecordTable {
    * In chunks of `chunkSize` rows, each read whole: a statement left iterating across the consumer's awaits
    * would keep the connection busy and fail the store's appends meanwhile.
    */
-  async *inPeriod(accountId: string, period: Pick<RecordFilter, 'from' | 'to'>): AsyncIterable<UsageRecord> {
+  async *inPeriod(accountId: string, period: PeriodFilter): AsyncIterable<UsageRecord> {
     const { where, values } = conditions(accountId, period);
     const chunk = this.db.prepare(`SELECT ${COLUMNS} FROM usage_records WHERE ${where} AND position > ? ORDER BY position LIMIT ${this.chunkSize}`);
     for (let after = -1; ; ) {

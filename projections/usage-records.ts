@@ -44,6 +44,8 @@ export interface RecordFilter {
   before?: number;
 }
 
+export type PeriodFilter = Pick<RecordFilter, 'mode' | 'from' | 'to'>;
+
 /**
  * A filter as SQL conditions, the same for every database but for its placeholders: `placeholder(n)`
  * is the n-th (from 1) value's (`?` for sqlite, `$n` for postgres).
@@ -69,8 +71,8 @@ export interface UsageRecordTable {
   apply(after: number, changes: readonly UsageChange[], checkpoint: number): Promise<boolean>;
   /** Newest first. */
   page(accountId: string, filter: RecordFilter, limit: number): Promise<UsageRecord[]>;
-  /** Every record of the account in the period, in position order, for the summaries. */
-  inPeriod(accountId: string, period: Pick<RecordFilter, 'from' | 'to'>): AsyncIterable<UsageRecord>;
+  /** Every record of the account in the period (of one mode, if given), in position order, for the summaries. */
+  inPeriod(accountId: string, period: PeriodFilter): AsyncIterable<UsageRecord>;
   /** Empties the table and its checkpoint, for a rebuild. */
   reset(): Promise<void>;
   /**

@@ -2,6 +2,7 @@ import { auditAccount, type AccountAudit, type AuditedMovement } from '../../cor
 import { accountStream } from '../../core/domain/account/index.js';
 import { LEDGER_PROJECTION, ledgerBalance, type LedgerModel } from '../../projections/ledger.js';
 import type { ApiContext } from '../context.js';
+import { LiveKeyRequired, requireLiveKey } from '../modes.js';
 import { paginate } from '../pagination.js';
 import { defineRoute, type RouteGroup } from '../route.js';
 import { listQuery, type ListQuery } from '../schemas.js';
@@ -64,7 +65,7 @@ export const auditRoutes: RouteGroup = {
       operationId: 'auditCredits',
       summary: 'Audit the credit history',
       description:
-        'Replays the account stream from its first event. `data` lists the credit movements in order, each with its running balance, position and hash (test-mode work moves no credit and is not listed); `verdict` covers the whole history: the hash chain, and the replayed balance against the balance the ledger projection shows.',
+        'Replays the account stream from its first event. `data` lists the credit movements in order, each with its running balance, position and hash (test-mode work moves no credit and is not listed); `verdict` covers the whole history: the hash chain, and the replayed balance against the balance the ledger projection shows. Live keys only: credits are live money.',
       scope: 'audit:read',
       query: listQuery,
       responses: {
@@ -85,7 +86,9 @@ export const auditRoutes: RouteGroup = {
           },
         },
       },
+      problems: [LiveKeyRequired],
       async handle(ctx, { query }) {
+        requireLiveKey(ctx, 'the credit audit');
         const { accountId } = ctx.state.auth;
         const { verdict, movements } = await replayAgainstLedger(ctx, accountId);
         ctx.body = { account_id: accountId, verdict, ...paginate<AuditedMovement>(movements, (movement) => String(movement.position), query) };

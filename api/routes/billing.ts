@@ -4,20 +4,14 @@ import type { IdempotentAttempt } from '../../core/billing/credit-purchases.js';
 import { toMinorUnits } from '../../core/billing/money.js';
 import { PaymentDeclined, PaymentMethodRequired, PaymentProviderUnavailable, UnknownCreditPack, UnknownPaymentMethod } from '../../core/billing/payment-provider.js';
 import { IdempotencyInFlight, idempotencyDecider, idempotencyStream, originalRequestOf } from '../../core/idempotency/idempotency.js';
-import { defineProblem, problem } from '../../core/problems.js';
+import { problem } from '../../core/problems.js';
 import { BILLING_PROJECTION, type BillingModel, type BillingRecord } from '../../projections/billing.js';
 import type { ApiContext } from '../context.js';
 import { idempotencyKeyOf } from '../middleware/idempotency.js';
+import { LiveKeyRequired, requireLiveKey } from '../modes.js';
 import { paginate } from '../pagination.js';
 import { defineRoute, type RouteGroup } from '../route.js';
 import { listQuery, pageSchema, type ListQuery } from '../schemas.js';
-
-export const LiveKeyRequired = defineProblem({
-  slug: 'live-key-required',
-  title: 'Forbidden',
-  status: 403,
-  description: 'Buying credits and changing the subscription move money and credits: only a live key may. Test keys run in the sandbox, where nothing is charged.',
-});
 
 const money = {
   type: 'object',
@@ -125,10 +119,6 @@ const historySchema = {
   },
 };
 
-function requireLiveKey(ctx: ApiContext): void {
-  if (ctx.state.auth.mode !== 'live') throw problem(LiveKeyRequired, 'this operation needs a live key; test keys are not charged and cannot buy or change anything');
-}
-
 /**
  * The Idempotency-Key this request holds the claim of (the idempotency middleware claimed it before the
  * handler runs), and the request it retries: a purchase is the same purchase for every retry of one use
@@ -159,9 +149,12 @@ export const billingRoutes: RouteGroup = {
       path: '/v1/billing/subscription',
       operationId: 'getSubscription',
       summary: 'Get the subscription',
+      description: 'The tier, its period, price and limits, and what is due. Live keys only: billing is money, which the sandbox never moves.',
       scope: 'billing:read',
       responses: { 200: { description: 'The subscription.', content: { 'application/json': subscriptionSchema } } },
+      problems: [LiveKeyRequired],
       async handle(ctx) {
+        requireLiveKey(ctx, 'reading the subscription');
         ctx.body = await ctx.services.billing.subscription(ctx.state.auth.accountId);
       },
     }),
@@ -176,7 +169,7 @@ export const billingRoutes: RouteGroup = {
       responses: { 200: { description: 'The subscription, fees charged.', content: { 'application/json': subscriptionSchema } } },
       problems: [LiveKeyRequired, UnknownPaymentMethod, PaymentProviderUnavailable],
       async handle(ctx, { body }) {
-        requireLiveKey(ctx);
+        requireLiveKey(ctx, 'setting a payment method');
         ctx.body = (await ctx.services.billing.setPaymentMethod(ctx.state.auth.accountId, body.payment_token)).subscription;
       },
     }),
@@ -192,7 +185,7 @@ export const billingRoutes: RouteGroup = {
       responses: { 200: { description: 'What changed, and when.', content: { 'application/json': tierChangeSchema } } },
       problems: [LiveKeyRequired, PaymentMethodRequired, UnknownPaymentMethod, PaymentProviderUnavailable],
       async handle(ctx, { body }) {
-        requireLiveKey(ctx);
+        requireLiveKey(ctx, 'changing the subscription');
         const { position: _position, ...answer } = await ctx.services.billing.changeTier(ctx.state.auth.accountId, body.tier, body.payment_token);
         ctx.body = answer;
       },
@@ -202,10 +195,12 @@ export const billingRoutes: RouteGroup = {
       path: '/v1/billing/credits',
       operationId: 'getCredits',
       summary: 'Get the credit balance',
-      description: 'Credits available and reserved (held for jobs), and the credit packs one can buy.',
+      description: 'Credits available and reserved (held for jobs), and the credit packs one can buy. Live keys only: test keys move no credit.',
       scope: 'billing:read',
       responses: { 200: { description: 'The balance.', content: { 'application/json': balanceSchema } } },
+      problems: [LiveKeyRequired],
       async handle(ctx) {
+        requireLiveKey(ctx, 'reading the credit balance');
         const { pricing } = ctx.services.billing;
         ctx.body = {
           ...(await ctx.services.credits.balance(ctx.state.auth.accountId)),
@@ -238,7 +233,7 @@ export const billingRoutes: RouteGroup = {
       responses: { 201: { description: 'The purchase, and the balance after it.', content: { 'application/json': purchaseSchema } } },
       problems: [LiveKeyRequired, UnknownCreditPack, PurchaseConflict, PaymentDeclined, PaymentProviderUnavailable],
       async handle(ctx, { body }) {
-        requireLiveKey(ctx);
+        requireLiveKey(ctx, 'buying credits');
         const { accountId, mode } = ctx.state.auth;
         const idempotency = await idempotentAttempt(ctx);
         const { position: _position, ...purchase } = await ctx.services.billing.purchase({ accountId, mode, pack: body.pack, paymentToken: body.payment_token, idempotency });
@@ -251,11 +246,13 @@ export const billingRoutes: RouteGroup = {
       path: '/v1/billing/history',
       operationId: 'listBillingHistory',
       summary: 'Billing history',
-      description: 'Subscription changes, renewals (the first period too), fee payments and declines, lapses, payment method changes, and credit purchases (declined and abandoned ones too), newest first, with amounts and currency.',
+      description: 'Subscription changes, renewals (the first period too), fee payments and declines, lapses, payment method changes, and credit purchases (declined and abandoned ones too), newest first, with amounts and currency. Live keys only.',
       scope: 'billing:read',
       query: listQuery,
       responses: { 200: { description: 'A page of the history.', content: { 'application/json': pageSchema(historySchema) } } },
+      problems: [LiveKeyRequired],
       async handle(ctx, { query }) {
+        requireLiveKey(ctx, 'reading the billing history');
         await ctx.services.projections.waitFor(await ctx.services.store.headPosition());
         const account = ctx.services.projections.state<BillingModel>(BILLING_PROJECTION).get(ctx.state.auth.accountId);
         const page = paginate([...(account?.history ?? [])].reverse(), (line) => line.id, query);

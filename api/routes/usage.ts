@@ -4,6 +4,7 @@ import type { UsageRecord, UsageRecordTable } from '../../projections/usage-reco
 import { usageSummary, type UsagePeriod } from '../../projections/usage-queries.js';
 import type { ApiContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../pagination.js';
+import { LiveKeyRequired, readMode, readModeParameter } from '../modes.js';
 import { defineRoute, type RouteGroup } from '../route.js';
 import { listQuery, pageSchema, type ListQuery } from '../schemas.js';
 
@@ -28,13 +29,13 @@ const modeUsage = {
 };
 
 const summarySchema = {
-  type: 'object',
-  required: ['from', 'to', 'live', 'test'],
+  ...modeUsage,
+  required: ['from', 'to', 'mode', ...modeUsage.required],
   properties: {
     from: { type: 'string', format: 'date-time' },
     to: { type: ['string', 'null'], format: 'date-time', description: 'null: up to now.' },
-    live: { ...modeUsage, description: 'Credits charged to live keys.' },
-    test: { ...modeUsage, description: 'Sandbox work of test keys: `credits` is what it would have cost; nothing was charged.' },
+    mode: { enum: ['live', 'test'], description: '`live`: credits charged to live keys. `test`: sandbox work of test keys, whose `credits` is what it would have cost; nothing was charged.' },
+    ...modeUsage.properties,
   },
 };
 
@@ -99,18 +100,21 @@ export const usageRoutes: RouteGroup = {
   tag: 'Usage',
   description: 'Credit consumption over a period, and the usage records it is made of.',
   routes: [
-    defineRoute<Record<string, never>, UsagePeriod>({
+    defineRoute<Record<string, never>, UsagePeriod & { mode?: Mode }>({
       method: 'GET',
       path: '/v1/usage',
       operationId: 'getUsage',
       summary: 'Usage over a period',
-      description: 'Totals, then per UTC day, sector, table and key; live and test apart. Refunded work counts only under `refunded`.',
+      description: 'Totals, then per UTC day, sector, table and key, of one mode: the key\'s own (a live key may ask for `mode=test`). Refunded work counts only under `refunded`.',
       scope: 'usage:read',
-      query: { properties: period },
+      query: { properties: { ...period, mode: readModeParameter } },
       responses: { 200: { description: 'The usage summary.', content: { 'application/json': summarySchema } } },
+      problems: [LiveKeyRequired],
       async handle(ctx, { query }) {
+        const mode = readMode(ctx, query.mode);
         const range = await periodOf(ctx, query);
-        ctx.body = { ...range, ...(await usageSummary(await usageTable(ctx), ctx.state.auth.accountId, { from: range.from, to: range.to ?? undefined })) };
+        const summary = await usageSummary(await usageTable(ctx), ctx.state.auth.accountId, mode, { from: range.from, to: range.to ?? undefined });
+        ctx.body = { ...range, mode, ...summary };
       },
     }),
     defineRoute<Record<string, never>, ListQuery & UsagePeriod & { mode?: Mode }>({
@@ -118,13 +122,14 @@ export const usageRoutes: RouteGroup = {
       path: '/v1/usage/records',
       operationId: 'listUsageRecords',
       summary: 'Usage records',
-      description: 'One record per charged (live) or sandbox (test) operation, newest first; filter by period and mode.',
+      description: 'One record per charged (live) or sandbox (test) operation of one mode, newest first: the key\'s own mode (a live key may ask for `mode=test`); filter by period.',
       scope: 'usage:read',
-      query: { properties: { ...listQuery.properties, from: { ...period.from, description: 'Inclusive.' }, to: { ...period.to, description: 'Exclusive.' }, mode: { enum: ['live', 'test'] } } },
+      query: { properties: { ...listQuery.properties, from: { ...period.from, description: 'Inclusive.' }, to: { ...period.to, description: 'Exclusive.' }, mode: readModeParameter } },
       responses: { 200: { description: 'A page of usage records.', content: { 'application/json': pageSchema(recordSchema) } } },
+      problems: [LiveKeyRequired],
       async handle(ctx, { query }) {
-        const { limit, cursor, mode, from, to } = query;
-        const filter = { mode, ...instantsOf({ from, to }), before: positionOfCursor(cursor) };
+        const { limit, cursor, from, to } = query;
+        const filter = { mode: readMode(ctx, query.mode), ...instantsOf({ from, to }), before: positionOfCursor(cursor) };
         // One more than the page: whether there is a next page, without counting.
         const records = await (await usageTable(ctx)).page(ctx.state.auth.accountId, filter, limit + 1);
         const data = records.slice(0, limit);

@@ -45,7 +45,7 @@ describe('quick generation and credits, over HTTP', () => {
     expect(audit.body.verdict).to.include({ holds: true, chain_intact: true, balance_matches: true });
     expect(audit.body.data.filter((movement: { type: string }) => movement.type === 'CreditsDebited')).to.have.length(37);
     const usage = await request(app, 'GET', '/v1/usage', { key: account.live });
-    expect(usage.body.live).to.include({ operations: 37, rows: 370, credits: 37 });
+    expect(usage.body).to.include({ mode: 'live', operations: 37, rows: 370, credits: 37 });
 
     await app.services.projections.waitFor(await app.services.store.headPosition());
     const report = await auditStore(app.services.store, projectedTotals(app.services.projections));
@@ -85,8 +85,9 @@ describe('quick generation and credits, over HTTP', () => {
     expect(response.status).to.equal(200);
     expect(await balance(account)).to.include({ credits_available: 0 });
     const usage = await request(app, 'GET', '/v1/usage', { key: account.test });
-    expect(usage.body.test).to.include({ operations: 1, credits: 1 });
-    expect(usage.body.live).to.include({ operations: 0, credits: 0 });
+    expect(usage.body).to.include({ mode: 'test', operations: 1, credits: 1 });
+    const live = await request(app, 'GET', '/v1/usage', { key: account.live });
+    expect(live.body).to.include({ mode: 'live', operations: 0, credits: 0 });
   });
 
   it('a generation that fails after its debit is refunded, and the audit shows both movements', async () => {

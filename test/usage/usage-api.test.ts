@@ -30,11 +30,11 @@ describe('usage over HTTP', () => {
   });
   after(() => app.close());
 
-  it('sums consumption over a period, live and test apart, per day, sector, table and key; refunds are not consumption', async () => {
+  it('sums one mode\'s consumption over a period, per day, sector, table and key; refunds are not consumption', async () => {
     const response = await request(app, 'GET', '/v1/usage?from=2000-01-01T00:00:00Z', { key: account.live });
     expect(response.status).to.equal(200);
-    const { live, test } = response.body;
-    expect(live).to.include({ operations: 3, rows: 7500, credits: 15 });
+    const live = response.body;
+    expect(live).to.include({ mode: 'live', operations: 3, rows: 7500, credits: 15 });
     expect(live.refunded).to.deep.equal({ operations: 1, credits: 2 });
     expect(live.by_sector).to.deep.equal([
       { sector: 'banking', operations: 1, rows: 500, credits: 1 },
@@ -45,7 +45,9 @@ describe('usage over HTTP', () => {
     expect(live.by_key).to.deep.equal([{ key_id: liveKeyId, operations: 3, rows: 7500, credits: 15 }]);
     expect(live.by_day).to.have.length(1);
     expect(live.by_day[0]).to.include({ operations: 3, credits: 15 });
-    expect(test).to.include({ operations: 1, rows: 9000, credits: 18 });
+    const test = (await request(app, 'GET', '/v1/usage?from=2000-01-01T00:00:00Z&mode=test', { key: account.live })).body;
+    expect(test).to.include({ mode: 'test', operations: 1, rows: 9000, credits: 18 });
+    expect(test.refunded).to.deep.equal({ operations: 0, credits: 0 });
     expect(test.by_key).to.deep.equal([{ key_id: 'key_test', operations: 1, rows: 9000, credits: 18 }]);
     expect((await request(app, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({ credits_available: 85 });
   });
@@ -53,7 +55,7 @@ describe('usage over HTTP', () => {
   it('a period that holds none of the work sums to zero; a period ending before it starts is refused', async () => {
     const empty = await request(app, 'GET', '/v1/usage?from=2001-01-01T00:00:00Z&to=2001-02-01T00:00:00Z', { key: account.live });
     expect(empty.body).to.deep.include({ from: '2001-01-01T00:00:00.000Z', to: '2001-02-01T00:00:00.000Z' });
-    expect(empty.body.live).to.include({ operations: 0, credits: 0 });
+    expect(empty.body).to.include({ mode: 'live', operations: 0, credits: 0 });
     const reversed = await request(app, 'GET', '/v1/usage?from=2001-02-01T00:00:00Z&to=2001-01-01T00:00:00Z', { key: account.live });
     expect(reversed.status).to.equal(400);
     const malformed = await request(app, 'GET', '/v1/usage?from=yesterday', { key: account.live });
@@ -69,13 +71,13 @@ describe('usage over HTTP', () => {
     }
   });
 
-  it('lists the records newest first, filtered by mode and period, page by page', async () => {
-    const all = await request(app, 'GET', '/v1/usage/records', { key: account.live });
-    expect(all.body.data.map((r: { reference: string }) => r.reference)).to.deep.equal(['job_1', 'req_4', 'req_3', 'req_2', 'req_1']);
-    expect(all.body.data[1]).to.include({ refunded: true, credits: 2, operation: 'quick', mode: 'live' });
-    expect(all.body.data[0]).to.include({ operation: 'job', sector: 'lending', rows: 5000, credits: 10, key_id: liveKeyId });
-    const test = await request(app, 'GET', '/v1/usage/records?mode=test', { key: account.test });
-    expect(test.body.data.map((r: { reference: string }) => r.reference)).to.deep.equal(['req_3']);
+  it('lists the records of one mode newest first, filtered by period, page by page', async () => {
+    const live = await request(app, 'GET', '/v1/usage/records', { key: account.live });
+    expect(live.body.data.map((r: { reference: string }) => r.reference)).to.deep.equal(['job_1', 'req_4', 'req_2', 'req_1']);
+    expect(live.body.data[1]).to.include({ refunded: true, credits: 2, operation: 'quick', mode: 'live' });
+    expect(live.body.data[0]).to.include({ operation: 'job', sector: 'lending', rows: 5000, credits: 10, key_id: liveKeyId });
+    const test = await request(app, 'GET', '/v1/usage/records?mode=test', { key: account.live });
+    expect(test.body.data.map((r: { reference: string; mode: string }) => [r.reference, r.mode])).to.deep.equal([['req_3', 'test']]);
     const first = await request(app, 'GET', '/v1/usage/records?mode=live&limit=2', { key: account.live });
     expect(first.body).to.include({ has_more: true });
     const rest = await request(app, 'GET', `/v1/usage/records?mode=live&limit=2&cursor=${first.body.next_cursor}`, { key: account.live });

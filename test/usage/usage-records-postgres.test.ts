@@ -53,7 +53,10 @@ describe('the usage records table on postgres', () => {
     await Promise.all(writers.map((writer) => writer.catchUp()));
     expect(await newest(writers[0]!.table)).to.deep.equal(expected);
     expect(await writers[0]!.table.page('acc_1', { mode: 'test', before: expected[5]!.position }, 3)).to.deep.equal(expected.filter((r) => r.mode === 'test' && r.position < expected[5]!.position).slice(0, 3));
-    expect(await usageSummary(writers[0]!.table, 'acc_1', {})).to.deep.equal(await usageSummary(memory.table, 'acc_1', {}));
+    for (const mode of ['live', 'test'] as const) {
+      expect(await usageSummary(writers[0]!.table, 'acc_1', mode, {})).to.deep.equal(await usageSummary(memory.table, 'acc_1', mode, {}));
+    }
+    expect(await usageSummary(writers[0]!.table, 'acc_1', 'test', {})).to.include({ operations: 7 });
 
     await writers[1]!.rebuild();
     expect(await newest(writers[0]!.table)).to.deep.equal(expected);

@@ -69,8 +69,13 @@ describe('the usage records table', () => {
     expect(await Promise.all(accounts.map((account) => allRecords(memory.table, account.accountId)))).to.deep.equal(before);
     // Summed over chunks of 6 rows, the period's records give the totals of the whole list.
     const chunked = new SqliteUsageRecordTable((services.store as SqliteEventStore).db, 6);
-    for (const account of accounts) expect(await usageSummary(chunked, account.accountId, {})).to.deep.equal(await usageSummary(memory.table, account.accountId, {}));
-    expect((await usageSummary(chunked, accounts[0]!.accountId, {})).live).to.include({ operations: 26, credits: 52 });
+    for (const account of accounts) {
+      for (const mode of ['live', 'test'] as const) {
+        expect(await usageSummary(chunked, account.accountId, mode, {})).to.deep.equal(await usageSummary(memory.table, account.accountId, mode, {}));
+      }
+    }
+    expect(await usageSummary(chunked, accounts[0]!.accountId, 'live', {})).to.include({ operations: 26, credits: 52 });
+    expect(await usageSummary(chunked, accounts[0]!.accountId, 'test', {})).to.include({ operations: 14, credits: 28 });
   });
 
   it('two writers on one database apply each event once', async () => {
