@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { Registry } from 'prom-client';
@@ -15,6 +16,7 @@ import { UsageRecords } from '../projections/usage-records.js';
 import { usageRecordTableFor } from '../projections/usage-records-for-store.js';
 import { RateLimits } from './rate-limits.js';
 import { CreditsService } from './credits/credits-service.js';
+import { RefundOutbox } from './credits/refund-outbox.js';
 import { BillingService } from './billing/billing-service.js';
 import { SandboxPaymentProvider } from './billing/sandbox-payment-provider.js';
 import { scheduleBillingRun } from './billing/billing-schedule.js';
@@ -47,6 +49,8 @@ export interface Services {
   rateLimits: RateLimits;
   /** Credit movements of accounts (grant, debit, refund, reserve, settle, release, balance). */
   credits: CreditsService;
+  /** Refunds of failed work, kept in the data folder until the store takes them (drained when `background`). */
+  refunds: RefundOutbox;
   /** Subscriptions, renewals and credit purchases. */
   billing: BillingService;
   /** Generation configs and overlays: validate, estimate, compose, save; `resolve` turns a job's config input into a valid config. */
@@ -112,6 +116,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   if (background) engine.pool.warm().catch(logFailure('generation pool warm-up failed'));
   const commands = new CommandHandler(store, registry);
   const credits = new CreditsService(commands);
+  const refunds = new RefundOutbox({
+    directory: join(config.dataDir, 'refunds-owed'),
+    credits,
+    onError: (error, context) => faults.report('refund-outbox', error, context),
+  });
   const billing = new BillingService(credits, overrides.payments ?? new SandboxPaymentProvider(), pricing, clock);
   const renewals = background ? scheduleBillingRun({
     billing,
@@ -135,6 +144,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     onError: logFailure('job runner failed'),
   });
   if (background) jobs.runner.start();
+  if (background) refunds.start();
   const usageRecords = new UsageRecords(store, registry, usageRecordTableFor(store));
   if (background) usageRecords.start(1000, logFailure('usage records catch-up failed'));
   return {
@@ -147,6 +157,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     projections: runner,
     usageRecords,
     credits,
+    refunds,
     billing,
     configs,
     catalog: new Catalog(engine.packs),
@@ -159,6 +170,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     faults,
     async close() {
       if (background) await jobs.runner.stop({ handOver: true });
+      await refunds.stop();
       await renewals?.stop();
       await usageRecords.stop();
       await runner.stop();

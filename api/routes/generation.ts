@@ -103,9 +103,10 @@ export const generationRoutes: RouteGroup = {
       async handle(ctx, { body, source }) {
         const { accountId, mode, keyId } = ctx.state.auth;
         const format = negotiate(ctx, body.tables.length);
-        const { configs, pool, credits } = ctx.services;
+        const { configs, pool, credits, refunds } = ctx.services;
         const attempt = { requestId: ctx.state.requestId, originalRequestId: originalAttemptOf(ctx) };
-        const result = await quickGenerate({ catalog: configs.catalog, pool, credits }, { owner: { accountId, mode }, keyId, ...attempt, request: body, source, format });
+        const deps = { catalog: configs.catalog, pool, credits, refunds };
+        const result = await quickGenerate(deps, { owner: { accountId, mode }, keyId, ...attempt, request: body, source, format });
         ctx.set('Finsynth-Seed', String(result.seed));
         ctx.set('Finsynth-Credits-Charged', String(result.credits_charged));
         ctx.set('Finsynth-Mode', mode);

@@ -1,4 +1,5 @@
 import type { CreditsService } from '../credits/credits-service.js';
+import type { RefundOutbox } from '../credits/refund-outbox.js';
 import type { Owner } from '../domain/config/document-decider.js';
 import type { GenerationPool } from '../generation/pool.js';
 import type { Format } from '../generation/writers.js';
@@ -13,7 +14,9 @@ import { requireValidConfig } from './validate.js';
 export interface QuickDeps {
   catalog: PackCatalog;
   pool: GenerationPool;
-  credits: Pick<CreditsService, 'debit' | 'refund' | 'account'>;
+  credits: Pick<CreditsService, 'debit' | 'account'>;
+  /** Where a failed generation's refund is kept until the store takes it. */
+  refunds: Pick<RefundOutbox, 'refund'>;
 }
 
 export interface QuickCall {
@@ -41,10 +44,11 @@ export interface QuickResult {
 }
 
 /**
- * Quick generation: check, charge, generate, and give the charge back if generation fails. Every
- * refusal (pack rules, then limits, 402) comes before any byte is generated; a test key's debit records
- * sandbox usage and moves no credit. The answer is buffered (quick limits bound it), so a failure can
- * still be refunded and reported as a problem instead of a truncated body.
+ * Quick generation: check, charge, generate, and give the charge back if generation fails (at once, or
+ * once the store is back: refund-outbox.ts). Every refusal (pack rules, then limits, 402) comes before
+ * any byte is generated; a test key's debit records sandbox usage and moves no credit. The answer is
+ * buffered (quick limits bound it), so a failure can still be refunded and reported as a problem
+ * instead of a truncated body.
  */
 export async function quickGenerate(deps: QuickDeps, call: QuickCall): Promise<QuickResult> {
   // The config has the request's members at the same pointers but for the options (`/options/<table>` in
@@ -69,8 +73,9 @@ export async function quickGenerate(deps: QuickDeps, call: QuickCall): Promise<Q
     for (const { name, rows } of config.tables) tables.push({ name, rows, bytes: await collect(deps.pool.generate(plan, name, { format: call.format })) });
     return { sector: plan.sector, seed: plan.seed, tables, rows: estimate.rows, credits_charged: call.owner.mode === 'live' ? estimate.credits : 0 };
   } catch (error) {
-    // Also in test mode: the sandbox usage record is given back like a live charge.
-    await deps.credits.refund(call.owner.accountId, reference, `quick generation failed: ${(error as Error).message}`);
+    // Also in test mode: the sandbox usage record is given back like a live charge. Kept on disk until
+    // the store takes it, so that neither a store that is down nor a process that dies now keeps the charge.
+    await deps.refunds.refund({ accountId: call.owner.accountId, reference, reason: `quick generation failed: ${(error as Error).message}` });
     throw error;
   }
 }
