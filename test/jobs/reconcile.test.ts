@@ -1,8 +1,12 @@
 import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { TestClock, systemClock } from '../../core/clock.js';
 import { accountStream } from '../../core/domain/account/index.js';
 import { jobDecider, jobStream } from '../../core/domain/job/index.js';
 import { ORPHANED_RESERVATION_MS, ReservationReconciler } from '../../core/jobs/reconcile-reservations.js';
+import { jobDirectory } from '../../core/jobs/result-files.js';
 import { MemoryEventStore } from '../../core/store/memory-store.js';
 import { sharedEngine } from './support/engine.js';
 import { openAccount, queueJob, startInstance, tempDir, until, type JobsInstance } from './support/instance.js';
@@ -22,11 +26,15 @@ describe('reservations a crash left held', function () {
     await Promise.all(running.splice(0).map((instance) => instance.stop()));
   });
 
+  let resultsDir = '';
+  after(() => rm(resultsDir, { recursive: true, force: true }));
+
   /** Two instances on one store with an account of 1,000 credits and job_1 queued (5 credits reserved); runners not started. */
   async function fleet(clock = systemClock): Promise<[JobsInstance, JobsInstance]> {
     const store = new MemoryEventStore();
     const engine = await sharedEngine();
-    const resultsDir = tempDir('reconcile');
+    await rm(resultsDir, { recursive: true, force: true });
+    resultsDir = tempDir('reconcile');
     const a = await startInstance({ store, engine, clock, resultsDir, instanceId: 'a' });
     const b = await startInstance({ store, engine, clock, resultsDir, instanceId: 'b' });
     running.push(a, b);
@@ -56,15 +64,20 @@ describe('reservations a crash left held', function () {
     expect(released.map((event) => event.data)).to.deep.equal([{ reference: 'job_1', mode: 'live', credits: 5, reason: 'job cancelled' }]);
   });
 
-  it('a failed job whose runner died before releasing: released', async () => {
+  it('a failed job whose runner died before releasing: released, and the part files it left removed', async () => {
     const [a, b] = await fleet();
     await a.commands.handle(jobDecider, jobStream('job_1'), { type: 'ClaimJob', instanceId: 'ghost', at: T0, leaseMs: 10_000 });
+    await mkdir(jobDirectory(resultsDir, 'job_1'), { recursive: true });
+    await writeFile(join(jobDirectory(resultsDir, 'job_1'), 'transactions.csv.1.part'), 'id\n');
     const problem = { slug: 'job-generation-failed', title: 'Internal Server Error', status: 500, detail: 'the generator failed' };
     await a.commands.handle(jobDecider, jobStream('job_1'), { type: 'FailJob', instanceId: 'ghost', problem, at: T0 });
 
     await reconciled([a, b]);
     expect(await a.credits.balance('acc_1')).to.deep.equal({ credits_available: 1000, credits_reserved: 0 });
     expect((await creditEvents(a, 'CreditsReleased')).map((event) => (event.data as { reason: string }).reason)).to.deep.equal(['job failed']);
+    // The runner that released removes the directory after: its poll has ended once the runners stop.
+    await Promise.all([a.runner.stop(), b.runner.stop()]);
+    expect(existsSync(jobDirectory(resultsDir, 'job_1'))).to.equal(false);
   });
 
   it('a succeeded job whose settlement was never appended: settled for what it produced, once', async () => {
@@ -83,7 +96,7 @@ describe('reservations a crash left held', function () {
 
   it('a job still queued or running keeps its reservation', async () => {
     const [a] = await fleet();
-    const reconciler = new ReservationReconciler({ credits: a.credits, clock: new TestClock(T0), onError: (error) => { throw error; } });
+    const reconciler = new ReservationReconciler({ credits: a.credits, clock: new TestClock(T0), resultsDir, onError: (error) => { throw error; } });
     await a.projections.waitFor(await a.store.headPosition());
     await reconciler.reconcile(a.jobs());
     await a.commands.handle(jobDecider, jobStream('job_1'), { type: 'ClaimJob', instanceId: 'ghost', at: T0, leaseMs: 60_000 });
@@ -100,7 +113,7 @@ describe('reservations a crash left held', function () {
     await a.credits.reserve({ ...reservation, reference: 'job_orphan' });
     await a.credits.reserve({ ...reservation, reference: 'job_slow' });
     await a.projections.waitFor(await a.store.headPosition());
-    const reconciler = new ReservationReconciler({ credits: a.credits, clock, onError: (error) => { throw error; } });
+    const reconciler = new ReservationReconciler({ credits: a.credits, clock, resultsDir, onError: (error) => { throw error; } });
     await reconciler.reconcile(a.jobs());
 
     clock.advance({ ms: ORPHANED_RESERVATION_MS - 1 });
