@@ -4,7 +4,7 @@ import { Problems, allProblemTypes, type ProblemType } from '../core/problems.js
 import { SCOPES } from '../core/auth/scopes.js';
 import { HttpProblems } from './problems.js';
 import { IdempotencyInFlight, IdempotencyKeyReused } from '../core/idempotency/idempotency.js';
-import { IdempotentResponseNotKept } from './middleware/idempotency.js';
+import { IdempotentReplayNotAcceptable, IdempotentResponseNotKept, negotiatesFormat } from './middleware/idempotency.js';
 import { PROBLEM_MEDIA_TYPE } from './problem-response.js';
 import { problemSchema } from './schemas.js';
 import { isIdempotent, type RouteDefinition, type RouteGroup, type Tag } from './route.js';
@@ -39,6 +39,7 @@ function pipelineProblems(route: AnyRoute): ProblemType[] {
   if (route.body) problems.push(HttpProblems.payloadTooLarge, HttpProblems.unsupportedMediaType, HttpProblems.malformedJson, HttpProblems.invalidEncoding, HttpProblems.nestingTooDeep, HttpProblems.reservedMember, HttpProblems.invalidText);
   if (isIdempotent(route)) {
     problems.push(HttpProblems.invalidIdempotencyKey, IdempotencyInFlight, IdempotencyKeyReused, IdempotentResponseNotKept);
+    if (negotiatesFormat(route)) problems.push(IdempotentReplayNotAcceptable);
   }
   return problems;
 }

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { ApiContext, ApiContextExtensions, ApiState } from './context.js';
 import { authenticate, requireScope } from './middleware/authenticate.js';
 import { rateLimit } from './middleware/rate-limit.js';
-import { idempotent } from './middleware/idempotency.js';
+import { idempotent, negotiatesFormat } from './middleware/idempotency.js';
 import { readBody } from './body.js';
 import { RequestValidator } from './validation.js';
 import { isIdempotent, type RouteDefinition, type RouteGroup } from './route.js';
@@ -41,6 +41,7 @@ export function buildRouter(groups: readonly RouteGroup[]): Router<ApiState, Api
       const bodyValidators = Object.fromEntries(
         Object.entries(route.body?.content ?? {}).map(([mediaType, schema]) => [mediaType, validator.compile('body', schema)]),
       );
+      const idempotency = { keepBody: !route.secretResponse, negotiated: negotiatesFormat(route) };
       router.register(koaPath(route.path), [route.method], async (ctx: ApiContext) => {
         ctx.state.route = route.path;
         if (route.scope !== null) {
@@ -55,7 +56,7 @@ export function buildRouter(groups: readonly RouteGroup[]): Router<ApiState, Api
         const { mediaType, value: body, source } = await readBody(ctx, route);
         if (mediaType !== undefined) bodyValidators[mediaType]!(body, source);
         const work = async () => route.handle(ctx, { params, query, body, mediaType, source });
-        if (isIdempotent(route)) await idempotent(ctx, body, work, { keepBody: !route.secretResponse });
+        if (isIdempotent(route)) await idempotent(ctx, body, work, idempotency);
         else await work();
       });
     }

@@ -7,6 +7,7 @@ import { holds, idempotencyDecider, idempotencyStream, type IdempotencyCommand, 
 import type { ApiContext } from '../context.js';
 import { HttpProblems } from '../problems.js';
 import { respondWithProblem } from '../problem-response.js';
+import type { RouteDefinition } from '../route.js';
 
 /** Larger responses (big quick generations) are not kept: a repeat is told so rather than answered twice. */
 export const MAX_RECORDED_BODY_BYTES = 1024 * 1024;
@@ -17,6 +18,21 @@ export const IdempotentResponseNotKept = defineProblem({
   status: 409,
   description: `The request with this Idempotency-Key was performed, but its response was not kept: it exceeded ${MAX_RECORDED_BODY_BYTES} bytes, it carried a secret shown once (a new key), or the client left before the end of its stream. It is not performed again.`,
 });
+
+export const IdempotentReplayNotAcceptable = defineProblem({
+  slug: 'idempotent-replay-not-acceptable',
+  title: 'Not Acceptable',
+  status: 406,
+  description:
+    'The request with this Idempotency-Key was answered in a format (`supported`) that the Accept of this repeat does not admit. A repeat is answered with the first response as it was sent, never in another format: repeat it with an Accept that admits that format (or none). The work is not done again.',
+});
+
+/**
+ * An operation whose answer's format follows Accept (quick generation): its replay must be checked
+ * against the repeat's Accept. Others answer one format whatever Accept says, and so do their replays.
+ */
+export const negotiatesFormat = (route: Pick<RouteDefinition<unknown, unknown, unknown>, 'responses'>): boolean =>
+  Object.values(route.responses).some((response) => Object.keys(response.content ?? {}).length > 1);
 
 /** An sf-string (`"…"`, as the draft writes it) or a bare token (as Stripe's clients send it). */
 const KEY_SYNTAX = /^(?:"([\x20\x21\x23-\x5B\x5D-\x7E]{1,255})"|([\x21\x23-\x2B\x2D-\x5B\x5D-\x7E]{1,255}))$/;
@@ -41,6 +57,13 @@ const originalRequests = new WeakMap<ApiContext, string>();
  */
 export const originalAttemptOf = (ctx: ApiContext): string => originalRequests.get(ctx) ?? ctx.state.requestId;
 
+export interface IdempotencyOptions {
+  /** False for a response that carries a secret shown once: it is never kept. */
+  keepBody: boolean;
+  /** The operation answers the format Accept asks for (negotiatesFormat). */
+  negotiated: boolean;
+}
+
 /**
  * The Idempotency-Key header (IETF draft): a repeat with the same key and the same request gets the
  * first response again without the work being done twice; the same key for another request is 422;
@@ -49,7 +72,7 @@ export const originalAttemptOf = (ctx: ApiContext): string => originalRequests.g
  * The claim is a lease renewed until the response is kept or the claim released: a retry takes over
  * the claim of a request whose instance died once its lease runs out (CLAIM_LEASE_MS), never before.
  */
-export async function idempotent(ctx: ApiContext, body: unknown, work: () => Promise<void>, { keepBody }: { keepBody: boolean }): Promise<void> {
+export async function idempotent(ctx: ApiContext, body: unknown, work: () => Promise<void>, { keepBody, negotiated }: IdempotencyOptions): Promise<void> {
   const header = ctx.get('Idempotency-Key');
   if (header === '') return work();
   const key = idempotencyKeyOf(header);
@@ -62,7 +85,7 @@ export async function idempotent(ctx: ApiContext, body: unknown, work: () => Pro
 
   const { requestId } = ctx.state;
   const claim = await handle({ type: 'ClaimKey', accountId, mode, fingerprint: requestFingerprint(ctx.method, ctx.path, ctx.query, body), requestId, at: now() });
-  if (claim.events.length === 0 && claim.state.status === 'completed') return replay(ctx, claim.state.response);
+  if (claim.events.length === 0 && claim.state.status === 'completed') return replay(ctx, claim.state.response, negotiated);
   if (claim.state.status === 'in_flight') originalRequests.set(ctx, claim.state.originalRequestId);
 
   const lease = keepClaim({
@@ -113,9 +136,23 @@ export function requestFingerprint(method: string, path: string, query: unknown,
   return createHash('sha256').update(`${method}\n${path}\n${canonicalJson(query)}\n${canonicalJson(body ?? null)}`).digest('hex');
 }
 
-function replay(ctx: ApiContext, response: RecordedResponse): void {
+/**
+ * The first response again, byte for byte. A negotiated success is replayed only to a repeat whose Accept
+ * admits its format: answering another format than asked would go unnoticed by a client that parses what
+ * it asked for, and doing the work again in the new format would break the key's promise. Problems are
+ * problem+json whatever Accept says, as on a first request.
+ */
+function replay(ctx: ApiContext, response: RecordedResponse, negotiated: boolean): void {
   if (response.body_base64 === null) {
     throw problem(IdempotentResponseNotKept, `the first request with this Idempotency-Key answered ${response.status}; its response was not kept (too large, a secret shown once, or its client left before the end)`);
+  }
+  const mediaType = response.headers['content-type']?.split(';')[0]!.trim();
+  if (negotiated && response.status < 400 && mediaType && ctx.accepts(mediaType) === false) {
+    throw problem(
+      IdempotentReplayNotAcceptable,
+      `the first request with this Idempotency-Key was answered as ${mediaType}, which this repeat's Accept (${ctx.get('Accept')}) does not admit; repeat it accepting ${mediaType}`,
+      { supported: [mediaType] },
+    );
   }
   ctx.status = response.status;
   for (const [name, value] of Object.entries(response.headers)) ctx.set(name, value);
