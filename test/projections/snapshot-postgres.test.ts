@@ -29,4 +29,24 @@ describe('PostgresSnapshotStore', function () {
   it('serves instances that start together on a fresh schema: its table is created once, not raced', async () => {
     for (let round = 0; round < 10; round++) await startTogether();
   });
+
+  /** Two instances as two processes start them: each its own pool, the schema and both tables created under the migration lock. */
+  async function twoInstancesTogether(): Promise<void> {
+    const schema = uniquePostgresSchema('snapshots');
+    const stores = await Promise.all([PostgresEventStore.open(url, { schema }), PostgresEventStore.open(url, { schema })]);
+    try {
+      const instances = stores.map((store) => new PostgresSnapshotStore(store.pool, store.schema));
+      expect(await Promise.all(instances.map((instance) => instance.load('usage')))).to.deep.equal([undefined, undefined]);
+      await Promise.all(instances.map((instance, n) => instance.save([{ name: 'usage', version: 1, position: n, state: { n } }])));
+      const [first, second] = await Promise.all(instances.map((instance) => instance.load('usage')));
+      expect(first, 'both see the row one of them wrote last').to.deep.equal(second);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+      await dropPostgresSchema(url, schema);
+    }
+  }
+
+  it('serves two instances, each with its own connections, that start together on a fresh schema', async () => {
+    for (let round = 0; round < 10; round++) await twoInstancesTogether();
+  });
 });
