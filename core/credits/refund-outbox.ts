@@ -99,7 +99,8 @@ export class RefundOutbox {
   start(): void {
     this.loop ??= (async () => {
       while (!this.stopping.signal.aborted) {
-        await this.drain().catch((error: unknown) => this.options.onError(error, { directory: this.options.directory }));
+        const { directory, onError } = this.options;
+        await this.drain().catch((error: unknown) => onError(error, { directory }));
         await sleep(REFUND_RETRY_MS, undefined, { signal: this.stopping.signal }).catch(() => undefined);
       }
     })();
@@ -119,7 +120,8 @@ export class RefundOutbox {
   private async keep(owed: OwedRefund): Promise<string> {
     const { directory } = this.options;
     await mkdir(directory, { recursive: true });
-    const file = join(directory, `${createHash('sha256').update(`${owed.accountId}\n${owed.reference}`).digest('hex')}.json`);
+    const name = createHash('sha256').update(`${owed.accountId}\n${owed.reference}`).digest('hex');
+    const file = join(directory, `${name}.json`);
     const partial = join(directory, `.${randomBytes(8).toString('hex')}.partial`);
     const handle = await open(partial, 'w');
     try {
@@ -167,7 +169,8 @@ function parseOwed(text: string): OwedRefund | null {
   } catch {
     return null;
   }
-  if (typeof value !== 'object' || value === null || !('accountId' in value && 'reference' in value && 'reason' in value)) return null;
+  if (typeof value !== 'object' || value === null) return null;
+  if (!('accountId' in value && 'reference' in value && 'reason' in value)) return null;
   const { accountId, reference, reason } = value;
   if (typeof accountId !== 'string' || typeof reference !== 'string' || typeof reason !== 'string') return null;
   return { accountId, reference, reason };
