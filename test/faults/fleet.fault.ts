@@ -253,6 +253,15 @@ describe('faults on a fleet', function () {
     const terminated = await cluster!.terminateIdleConnections();
     const readyAfterTerminate = await readyAgain(terminatedAt);
     figures.push(`pg_terminate_backend of ${terminated} idle connections: /readyz 200 after ${JSON.stringify(readyAfterTerminate)} ms`);
+    // The connections lost while idle were heard, logged and counted, by every instance.
+    const poolErrors: Record<string, number> = {};
+    for (const instance of instances) {
+      const metrics = await call(instance.url, 'GET', '/metrics', { timeoutMs: HANG_MS });
+      if (!answered(metrics, 200)) throw new Error(`GET /metrics: ${JSON.stringify(metrics)}`);
+      poolErrors[instance.name] = Number(/^finsynth_unexpected_errors_total\{source="postgres-pool"\} (\d+)$/m.exec(metrics.body.toString())?.[1] ?? 0);
+    }
+    figures.push(`finsynth_unexpected_errors_total{source="postgres-pool"}: ${JSON.stringify(poolErrors)}`);
+    for (const instance of instances) expect(poolErrors[instance.name], `${instance.name} counted its lost connections`).to.be.above(0);
     // 5. Redis stopped: requests are still answered (whether rate limits then fail open is the rate limiter's to say).
     const redisFrom = Date.now();
     await redis!.stop();
