@@ -67,6 +67,8 @@ export class ProjectionRunner {
   private readonly snapshotIntervalMs: number;
   private readonly batchSize: number;
   private readonly onError: (error: unknown) => void;
+  /** Whether the last pass failed: a failure while this holds belongs to an outage already reported. */
+  private outage = false;
   private loaded: Promise<void> | undefined;
   private tail: Promise<unknown> = Promise.resolve();
   private queuedPass: Promise<void> | null = null;
@@ -185,6 +187,7 @@ export class ProjectionRunner {
       if (events.length < this.batchSize) break;
     }
     this.head = await this.store.headPosition();
+    this.outage = false;
     if (Date.now() - this.lastSavedAt >= this.snapshotIntervalMs) await this.saveSnapshots();
   }
 
@@ -248,7 +251,11 @@ export class ProjectionRunner {
     while (!signal.aborted) {
       await delay(this.pollIntervalMs, signal);
       if (signal.aborted) break;
-      await this.catchUp().catch(this.onError);
+      await this.catchUp().catch((error: unknown) => {
+        // An outage fails every poll until the store is back: its first failure is reported, not each one.
+        if (!this.outage) this.onError(error);
+        this.outage = true;
+      });
     }
   }
 

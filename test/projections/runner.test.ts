@@ -263,3 +263,42 @@ describe('ProjectionRunner snapshots', () => {
     expect(await snapshots.load('counter')).to.deep.equal({ name: 'counter', version: 1, position: 5, state: { events: 5 } });
   });
 });
+
+describe('ProjectionRunner during a store outage', () => {
+  it('reports the first failed catch-up of an outage, not every poll, and the first of the next outage again', async () => {
+    let down = false;
+    let failedReads = 0;
+    /** A store whose reads fail while it is down, counting them. */
+    class FlakyStore extends MemoryEventStore {
+      override async readAll(...args: Parameters<MemoryEventStore['readAll']>) {
+        if (down) {
+          failedReads++;
+          throw new Error('the store cannot be reached');
+        }
+        return super.readAll(...args);
+      }
+    }
+    const store = new FlakyStore();
+    const errors: unknown[] = [];
+    const runner = new ProjectionRunner(store, registry, [counter], undefined, { pollIntervalMs: 2, onError: (error) => errors.push(error) });
+    const failedPolls = async (count: number) => {
+      const until = failedReads + count;
+      while (failedReads < until) await new Promise((resolve) => setTimeout(resolve, 2));
+    };
+    await runner.start();
+    try {
+      down = true;
+      await failedPolls(20);
+      expect(errors).to.have.length(1);
+      down = false;
+      await runner.waitFor((await store.append('acc-a', [deposit(1)])).position);
+      expect(runner.state<{ events: number }>('counter').events).to.equal(1);
+      down = true;
+      await failedPolls(20);
+      expect(errors).to.have.length(2);
+    } finally {
+      down = false;
+      await runner.stop();
+    }
+  });
+});
