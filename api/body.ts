@@ -3,7 +3,7 @@ import { problem } from '../core/problems.js';
 import { documentFlaw } from '../core/document-flaws.js';
 import type { SourceMap } from '../core/configs/source-map.js';
 import type { ApiContext } from './context.js';
-import { jsonSourceMap, jsonSyntaxError } from './json-source.js';
+import { jsonSourceMap, jsonSyntaxError, tooDeepAt, type TooDeep } from './json-source.js';
 import { HttpProblems } from './problems.js';
 import { isJsonMediaType, type RouteDefinition } from './route.js';
 
@@ -86,15 +86,16 @@ function parseJson(text: string): unknown {
   try {
     value = JSON.parse(text);
   } catch (error) {
+    // Too deep for the parser that places syntax errors: the depth is the problem to answer.
+    const deep = tooDeepAt(text, MAX_JSON_DEPTH);
+    if (deep) throw tooDeep(deep);
     const syntax = jsonSyntaxError(text);
     if (!syntax) throw problem(HttpProblems.malformedJson, `the body is not valid JSON: ${(error as Error).message}`);
     const where = syntax.line === undefined ? '' : ` (line ${syntax.line}, column ${syntax.column})`;
     throw problem(HttpProblems.malformedJson, `the body is not valid JSON: ${syntax.message}${where}`, { errors: [{ in: 'body', ...syntax }] });
   }
   const flaw = documentFlaw(value, MAX_JSON_DEPTH);
-  if (flaw?.kind === 'too-deep') {
-    throw problem(HttpProblems.nestingTooDeep, `the body nests deeper than ${MAX_JSON_DEPTH} levels`, { max_depth: MAX_JSON_DEPTH });
-  }
+  if (flaw?.kind === 'too-deep') throw tooDeep(tooDeepAt(text, MAX_JSON_DEPTH));
   if (flaw?.kind === 'reserved-member') {
     throw problem(HttpProblems.reservedMember, `the body has a member named "__proto__" (at ${flaw.pointer}), which no document of this API has`, { pointer: flaw.pointer });
   }
@@ -102,4 +103,11 @@ function parseJson(text: string): unknown {
     throw problem(HttpProblems.invalidText, `the body has text with U+0000 or a lone surrogate (at ${flaw.pointer}), which no field of this API takes`, { pointer: flaw.pointer });
   }
   return value;
+}
+
+/** Nesting too deep, at the value that opens the level too many (always found in a text `documentFlaw` finds too deep). */
+function tooDeep(at: TooDeep | undefined) {
+  const message = `nested deeper than ${MAX_JSON_DEPTH} levels`;
+  const where = at ? ` (line ${at.line}, column ${at.column})` : '';
+  return problem(HttpProblems.nestingTooDeep, `the body is ${message}${where}`, { max_depth: MAX_JSON_DEPTH, ...(at ? { errors: [{ in: 'body', message, ...at }] } : {}) });
 }

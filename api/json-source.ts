@@ -10,27 +10,47 @@ import { toPointer } from '../core/configs/issues.js';
 
 const STRICT_JSON = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false };
 
-/** Where each JSON pointer of a well-formed JSON text stands; the text is parsed again on the first question only. */
+/**
+ * Where each JSON pointer of a well-formed JSON text stands; the text is parsed again on the first
+ * question only. The text is no deeper than MAX_JSON_DEPTH (api/body.ts), within jsonc-parser's stack.
+ */
 export function jsonSourceMap(text: string): SourceMap {
-  let tree: { root: Node | undefined; lines: LineStarts } | undefined;
+  let tree: { root: Node | undefined; lines: LineStarts; members: MemberIndex } | undefined;
   return {
     locate(pointer, key = false) {
-      tree ??= { root: parseTree(text, undefined, STRICT_JSON), lines: new LineStarts(text) };
-      const member = nodeAt(tree.root, pointerSegments(pointer));
+      tree ??= { root: parseTree(text, undefined, STRICT_JSON), lines: new LineStarts(text), members: new MemberIndex() };
+      const member = nodeAt(tree.root, pointerSegments(pointer), tree.members);
       if (!member) return undefined;
       return tree.lines.position((key && member.name ? member.name : member.value).offset);
     },
   };
 }
 
+/**
+ * Each object's members by name, indexed on the first question about that object: any number of
+ * questions cost one pass over each object asked about, not one per question.
+ */
+class MemberIndex {
+  private readonly byObject = new WeakMap<Node, Map<unknown, Node>>();
+
+  member(object: Node, name: string): Node | undefined {
+    let members = this.byObject.get(object);
+    if (!members) {
+      // A later member of the same name replaces an earlier one: the one JSON.parse keeps.
+      members = new Map((object.children ?? []).map((property) => [property.children?.[0].value, property]));
+      this.byObject.set(object, members);
+    }
+    return members.get(name);
+  }
+}
+
 /** The value at a pointer, and its member name when it is an object's member. */
-function nodeAt(root: Node | undefined, segments: string[]): { value: Node; name?: Node } | undefined {
+function nodeAt(root: Node | undefined, segments: string[], members: MemberIndex): { value: Node; name?: Node } | undefined {
   let found: { value: Node; name?: Node } | undefined = root && { value: root };
   for (const segment of segments) {
     const { value } = found ?? {};
     if (value?.type === 'object') {
-      // The last member of that name: the one JSON.parse keeps.
-      const property = value.children?.findLast((child) => child.children?.[0].value === segment);
+      const property = members.member(value, segment);
       found = property?.children?.[1] && { value: property.children[1], name: property.children[0] };
     } else if (value?.type === 'array' && /^(0|[1-9]\d*)$/.test(segment)) {
       const item = value.children?.[Number(segment)];
@@ -67,6 +87,62 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
   // Where a member name is expected, the location names an empty member that is not there.
   if (code === 'PropertyNameExpected' && path.at(-1) === '') path = path.slice(0, -1);
   return { pointer: toPointer(path), message: MESSAGES[code] ?? 'the JSON is malformed', ...new LineStarts(text).position(errors[0].offset) };
+}
+
+/** Where a JSON text first nests deeper than allowed: the value that opens the level too many. */
+export interface TooDeep extends Position {
+  pointer: string;
+}
+
+/**
+ * Where `text` first opens an array or object deeper than `maxDepth` levels (the root is level 1),
+ * found by one pass over the text without recursion, whether or not the text is well-formed JSON.
+ */
+export function tooDeepAt(text: string, maxDepth: number): TooDeep | undefined {
+  // Per open array or object: whether it is an object, and the index or member name being read in it.
+  const objects: boolean[] = [];
+  const segments: (string | number)[] = [];
+  let expectingName = false;
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text[at];
+    if (char === '"') {
+      const end = stringEnd(text, at);
+      if (expectingName) segments[segments.length - 1] = memberName(text.slice(at, end + 1));
+      expectingName = false;
+      at = end;
+    } else if (char === '[' || char === '{') {
+      if (objects.length >= maxDepth) return { pointer: toPointer(segments), ...new LineStarts(text).position(at) };
+      objects.push(char === '{');
+      segments.push(char === '{' ? '' : 0);
+      expectingName = char === '{';
+    } else if (char === ']' || char === '}') {
+      objects.pop();
+      segments.pop();
+      expectingName = false;
+    } else if (char === ',' && objects.length > 0) {
+      const last = segments.length - 1;
+      if (objects[last]) expectingName = true;
+      else segments[last] = Number(segments[last]) + 1;
+    }
+  }
+  return undefined;
+}
+
+/** The offset of the quote that closes the string opened at `start`, or the text's end. */
+function stringEnd(text: string, start: number): number {
+  for (let at = start + 1; at < text.length; at += 1) {
+    if (text[at] === '\\') at += 1;
+    else if (text[at] === '"') return at;
+  }
+  return text.length;
+}
+
+function memberName(quoted: string): string {
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return quoted.slice(1, -1);
+  }
 }
 
 /** By jsonc-parser's error names (its codes are a const enum, out of reach of an ES module). */

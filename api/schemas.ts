@@ -1,4 +1,10 @@
 import type { JsonSchema } from '../core/events/registry.js';
+import { MAX_REPORTED_ERRORS, MAX_VALUES_CHECKED_IN_FULL } from '../core/bounded-validation.js';
+
+/** What `errors_truncated` means, wherever an answer lists errors. */
+export const TRUNCATED =
+  `Present (true) when \`errors\` is not the whole list: more than ${MAX_REPORTED_ERRORS} were found (\`errors_total\` says how many), ` +
+  `or a document of more than ${MAX_VALUES_CHECKED_IN_FULL.toLocaleString('en')} values was checked until its first error (no \`errors_total\`).`;
 
 /** RFC 9457 problem details, as every error response carries them. */
 export const problemSchema: JsonSchema = {
@@ -27,7 +33,10 @@ export const problemSchema: JsonSchema = {
           column: { type: 'integer', minimum: 1 },
         },
       },
+      description: `Each failing field, at most ${MAX_REPORTED_ERRORS}.`,
     },
+    errors_truncated: { const: true, description: TRUNCATED },
+    errors_total: { type: 'integer', minimum: 1, description: 'With `errors_truncated`: how many errors were found, when the document was checked for all of them.' },
   },
 };
 

@@ -1,5 +1,5 @@
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { createAjv } from '../core/json-schema.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { BoundedValidator, MAX_VALUES_CHECKED_IN_FULL, reportErrors, type FoundErrors, type ReportedErrors } from '../core/bounded-validation.js';
 import type { JsonSchema } from '../core/events/registry.js';
 import { Problems, problem } from '../core/problems.js';
 import { locateNearest, type SourceMap } from '../core/configs/source-map.js';
@@ -16,28 +16,35 @@ export interface FieldError {
 }
 
 /**
- * The ajv instances that validate requests against the schemas the OpenAPI document publishes.
- * Path and query values arrive as strings and are coerced to the schema's types; bodies are not.
+ * The validators of requests against the schemas the OpenAPI document publishes (bounded: see
+ * core/bounded-validation.ts). Path and query values arrive as strings and are coerced to the
+ * schema's types; bodies are not.
  */
 export class RequestValidator {
-  private readonly strictAjv = createAjv({ useDefaults: true });
-  private readonly coercingAjv = createAjv({ useDefaults: true, coerceTypes: true });
+  private readonly strict = new BoundedValidator({ useDefaults: true });
+  private readonly coercing = new BoundedValidator({ useDefaults: true, coerceTypes: true });
 
   /** `source`: where the value stands in its text (a JSON body), so that each error also says its line and column. */
   compile(location: Location, schema: JsonSchema): (value: unknown, source?: SourceMap) => void {
-    const validate = (location === 'body' ? this.strictAjv : this.coercingAjv).compile(schema);
+    const validate = (location === 'body' ? this.strict : this.coercing).compile(schema);
     return (value, source) => {
-      if (!validate(value)) throw validationProblem(fieldErrors(location, validate, source));
+      const found = validate(value);
+      if (found) throw validationProblem(fieldErrors(location, found, source));
     };
   }
 }
 
-function fieldErrors(location: Location, validate: ValidateFunction, source: SourceMap | undefined): FieldError[] {
-  return (validate.errors ?? []).map((error) => {
-    const { pointer, unknownMember } = pointerOf(error);
-    const position = source && locateNearest(source, pointer, unknownMember);
-    return { in: location, pointer, message: error.message ?? 'is invalid', ...position };
-  });
+/** Only the errors reported are placed in the text. */
+function fieldErrors(location: Location, found: FoundErrors<ErrorObject>, source: SourceMap | undefined): ReportedErrors<FieldError> {
+  const reported = reportErrors(found);
+  return {
+    ...reported,
+    errors: reported.errors.map((error) => {
+      const { pointer, unknownMember } = pointerOf(error);
+      const position = source && locateNearest(source, pointer, unknownMember);
+      return { in: location, pointer, message: error.message ?? 'is invalid', ...position };
+    }),
+  };
 }
 
 /**
@@ -52,8 +59,15 @@ function pointerOf(error: ErrorObject): { pointer: string; unknownMember: boolea
   return { pointer, unknownMember: unknown !== undefined };
 }
 
-export function validationProblem(errors: FieldError[]) {
+function validationProblem(reported: ReportedErrors<FieldError>) {
+  const { errors, errors_truncated: truncated, errors_total: total } = reported;
   const where = (error: FieldError) => (error.line === undefined ? '' : ` (line ${error.line}, column ${error.column})`);
   const summary = errors.slice(0, 3).map((error) => `${error.in} ${error.pointer || '/'}${where(error)} ${error.message}`).join('; ');
-  return problem(Problems.validation, `${errors.length} field${errors.length === 1 ? '' : 's'} failed validation: ${summary}${errors.length > 3 ? '; …' : ''}`, { errors });
+  const fields = (count: number) => `${count} field${count === 1 ? '' : 's'}`;
+  const what = !truncated
+    ? `${fields(errors.length)} failed validation`
+    : total === undefined
+      ? `validation failed (a document of more than ${MAX_VALUES_CHECKED_IN_FULL} values is checked until its first error)`
+      : `${fields(total)} failed validation (the first ${errors.length} are listed)`;
+  return problem(Problems.validation, `${what}: ${summary}${errors.length > 3 || truncated ? '; …' : ''}`, { ...reported });
 }

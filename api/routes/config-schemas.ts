@@ -2,6 +2,8 @@ import { configSchema } from '../../core/configs/config-schema.js';
 import { overlaySchema } from '../../core/configs/overlay-schema.js';
 import { MAX_NAME_LENGTH } from '../../core/domain/config/document-decider.js';
 import type { JsonSchema } from '../../core/events/registry.js';
+import { MAX_REPORTED_ERRORS } from '../../core/bounded-validation.js';
+import { TRUNCATED } from '../schemas.js';
 
 /*
  * The schemas the configs routes answer with. A config inside an answer is published with its full
@@ -48,7 +50,9 @@ export const validationSchema = {
   required: ['valid', 'errors', 'config', 'estimate'],
   properties: {
     valid: { type: 'boolean' },
-    errors: { type: 'array', items: issue },
+    errors: { type: 'array', items: issue, description: `At most ${MAX_REPORTED_ERRORS} (see \`errors_truncated\`).` },
+    errors_truncated: { const: true, description: TRUNCATED },
+    errors_total: { type: 'integer', minimum: 1, description: 'With `errors_truncated`: how many were found, when the config was checked for all of them.' },
     config: { oneOf: [embeddedConfig, { type: 'null' }], description: 'The normalised config (defaults explicit); null when invalid.' },
     estimate: { oneOf: [estimateSchema, { type: 'null' }] },
   },

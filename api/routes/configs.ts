@@ -71,9 +71,9 @@ export const configsRoutes: RouteGroup = {
           return;
         }
         requireScope(ctx, 'configs:write');
-        if (!query.name) throw issuesProblem(Problems.badRequest, 'the query', [{ pointer: '/name', message: 'a name is required to save' }]);
+        if (!query.name) throw issuesProblem(Problems.badRequest, 'the query', { errors: [{ pointer: '/name', message: 'a name is required to save' }] });
         const result = ctx.services.configs.check(source.value, source);
-        if (!result.valid) throw issuesProblem(ConfigProblems.invalidConfig, 'the config', result.errors);
+        if (!result.valid) throw issuesProblem(ConfigProblems.invalidConfig, 'the config', result);
         const saved = await ctx.services.configs.savedConfigs.save(owner(ctx), query.name, result.config, metadataOf(ctx));
         ctx.status = 201;
         ctx.body = { ...(await ctx.services.configs.report(owner(ctx), result)), saved: documentBody(saved, 'config') };

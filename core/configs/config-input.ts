@@ -9,6 +9,7 @@ import { schemaIssues } from './schema-issues.js';
 import { within, type SourceMap } from './source-map.js';
 import { issuesProblem, locateIssues } from './validate.js';
 import { parseYamlSource } from './yaml-source.js';
+import { isCheckedInFull } from '../bounded-validation.js';
 
 /**
  * The three ways a request names a config (DESIGN.md section 1): inline JSON, inline YAML, or a saved
@@ -52,6 +53,6 @@ export function readInlineConfig(input: InlineConfig, inputSource?: SourceMap): 
 /** A layer's content (an overlay, or an inline base), refused with 400 `invalid-overlay` unless it is a partial config. */
 export function requireValidOverlay(value: unknown, source?: SourceMap, subject = 'the overlay'): Record<string, unknown> {
   const issues: ConfigIssue[] = schemaIssues(overlaySchema, value);
-  if (issues.length > 0) throw issuesProblem(ConfigProblems.invalidOverlay, subject, locateIssues(issues, source));
+  if (issues.length > 0) throw issuesProblem(ConfigProblems.invalidOverlay, subject, locateIssues(issues, source, isCheckedInFull(value)));
   return value as Record<string, unknown>;
 }

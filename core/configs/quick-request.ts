@@ -67,8 +67,8 @@ export const quickRequestSchema: JsonSchema = {
 export function quickConfig(request: QuickRequest, source?: SourceMap): GenerationConfig {
   const stray = Object.keys(request.options ?? {}).filter((name) => !request.tables.some((table) => table.name === name));
   if (stray.length > 0) {
-    const errors = locateIssues(stray.map((name) => ({ pointer: `/options/${name}`, message: `"${name}" is not a table of this request`, key: true })), source);
-    throw problem(ConfigProblems.invalidConfig, `options are given for a table not requested: ${stray.join(', ')}`, { errors });
+    const issues = locateIssues(stray.map((name) => ({ pointer: `/options/${name}`, message: `"${name}" is not a table of this request`, key: true })), source);
+    throw problem(ConfigProblems.invalidConfig, `options are given for a table not requested: ${stray.join(', ')}`, { ...issues });
   }
   return {
     version: CONFIG_VERSION,

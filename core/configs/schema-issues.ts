@@ -1,22 +1,21 @@
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { createAjv } from '../json-schema.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { BoundedValidator } from '../bounded-validation.js';
 import type { JsonSchema } from '../events/registry.js';
 import { toPointer, type ConfigIssue } from './issues.js';
 
-const ajv = createAjv();
-const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+const validator = new BoundedValidator();
 
-/** Each failing field of `value` against `schema`, as issues whose pointers start at `at`. */
+/**
+ * Each failing field of `value` against `schema`, as issues whose pointers start at `at`; for a value
+ * too large to be checked in full (`isCheckedInFull`), those up to its first error.
+ */
 export function schemaIssues(schema: JsonSchema, value: unknown, at: readonly (string | number)[] = []): ConfigIssue[] {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
-  }
-  if (validate(value)) return [];
+  const found = validator.compile(schema)(value);
+  if (!found) return [];
   const prefix = toPointer(at);
-  const issues = (validate.errors ?? []).filter(isInformative).map((error) => toIssue(error, prefix));
-  return dedupe(issues);
+  const informative = found.errors.filter(isInformative);
+  // An invalid value always has an issue, even one that only repeats what its branches said.
+  return dedupe((informative.length > 0 ? informative : found.errors).map((error) => toIssue(error, prefix)));
 }
 
 /**

@@ -8,14 +8,13 @@ import { compose, type Composition, type Layer } from './compose.js';
 import { readConfigInput, readInlineConfig, requireValidOverlay, type ConfigInput, type DocumentLoader, type InlineConfig } from './config-input.js';
 import { configSchema, type GenerationConfig } from './config-schema.js';
 import { estimateConfig, type ConfigEstimate } from './estimate.js';
-import type { ConfigIssue } from './issues.js';
 import { normaliseConfig } from './normalise.js';
 import { overlaySchema } from './overlay-schema.js';
 import type { PackCatalog } from './pack-catalog.js';
 import { SavedDocuments } from './saved-documents.js';
 import { inSchemaOrder } from './schema-order.js';
 import { within, type SourceMap } from './source-map.js';
-import { requireValidConfig, validateConfig } from './validate.js';
+import { requireValidConfig, validateConfig, type ConfigIssues, type ConfigValidation } from './validate.js';
 
 export interface BalanceReader {
   balance(accountId: string): Promise<{ credits_available: number }>;
@@ -37,13 +36,10 @@ export interface ResolvedConfig {
   overlays: string[];
 }
 
-export type ValidationResult =
-  | { valid: true; config: GenerationConfig; errors: [] }
-  | { valid: false; errors: ConfigIssue[] };
+export type ValidationResult = ConfigValidation;
 
-export interface ValidationReport {
+export interface ValidationReport extends ConfigIssues {
   valid: boolean;
-  errors: ConfigIssue[];
   config: GenerationConfig | null;
   estimate: BalancedEstimate | null;
 }
@@ -108,7 +104,7 @@ export class ConfigService implements DocumentLoader {
 
   /** A validation as the API answers it: the normal form and the estimate against the balance when valid, null otherwise. */
   async report(owner: Owner, validation: ValidationResult): Promise<ValidationReport> {
-    if (!validation.valid) return { valid: false, errors: validation.errors, config: null, estimate: null };
+    if (!validation.valid) return { ...validation, config: null, estimate: null };
     return { valid: true, errors: [], config: validation.config, estimate: await this.estimate(owner, validation.config) };
   }
 

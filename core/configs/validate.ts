@@ -6,11 +6,12 @@ import { packIssues } from './pack-rules.js';
 import { ConfigProblems } from './problems.js';
 import { schemaIssues } from './schema-issues.js';
 import { locateNearest, type SourceMap } from './source-map.js';
+import { isCheckedInFull, reportErrors, type ReportedErrors } from '../bounded-validation.js';
 
-/** At most this many issues are reported: enough to fix a document, bounded for a hostile one. */
-export const MAX_ISSUES = 50;
+/** The issues of a config as answers carry them: the first MAX_REPORTED_ERRORS, and whether there were more. */
+export type ConfigIssues = ReportedErrors<ConfigIssue>;
 
-export type ConfigValidation = { valid: true; config: GenerationConfig; errors: [] } | { valid: false; errors: ConfigIssue[] };
+export type ConfigValidation = { valid: true; config: GenerationConfig; errors: [] } | ({ valid: false } & ConfigIssues);
 
 /**
  * Checks a config (the plain value of its JSON or YAML form) against its JSON Schema, then against
@@ -21,30 +22,39 @@ export function validateConfig(value: unknown, catalog: PackCatalog, source?: So
   let issues = schemaIssues(configSchema, value);
   if (issues.length === 0) issues = packIssues(value as GenerationConfig, catalog);
   if (issues.length === 0) return { valid: true, config: value as GenerationConfig, errors: [] };
-  return { valid: false, errors: locateIssues(issues, source) };
+  return { valid: false, ...locateIssues(issues, source, isCheckedInFull(value)) };
 }
 
 /** The config, or a 400 `invalid-config` problem listing what is wrong. */
 export function requireValidConfig(value: unknown, catalog: PackCatalog, source?: SourceMap): GenerationConfig {
   const validation = validateConfig(value, catalog, source);
   if (validation.valid) return validation.config;
-  throw issuesProblem(ConfigProblems.invalidConfig, 'the config', validation.errors);
+  throw issuesProblem(ConfigProblems.invalidConfig, 'the config', validation);
 }
 
-export function issuesProblem(type: ProblemType, subject: string, errors: ConfigIssue[]) {
+/** A problem listing the issues (`errors`, and `errors_truncated`, `errors_total` when they are not all listed). */
+export function issuesProblem(type: ProblemType, subject: string, issues: ConfigIssues) {
+  const { errors, errors_truncated: truncated, errors_total: total } = issues;
   const first = errors[0];
   const where = first.line !== undefined ? ` (line ${first.line}, column ${first.column})` : first.pointer ? ` (at ${first.pointer})` : '';
-  const more = errors.length > 1 ? `, and ${errors.length - 1} more` : '';
-  return problem(type, `${subject} is invalid: ${first.message}${where}${more}`, { errors });
+  const others = (total ?? errors.length) - 1;
+  const more = truncated && total === undefined ? ', and maybe more (a document this large is checked until its first error)' : others > 0 ? `, and ${others} more` : '';
+  return problem(type, `${subject} is invalid: ${first.message}${where}${more}`, { ...issues });
 }
 
 /**
- * Gives each issue the line and column of the node it is about: the member's name for an issue
- * about a name, else its value; a member that is missing is located at the nearest node that exists.
+ * Keeps the issues reported (the first MAX_REPORTED_ERRORS; `complete`: whether the document was
+ * checked for all of them) and gives each the line and column of the node it is about: the member's
+ * name for an issue about a name, else its value; a member that is missing is located at the nearest
+ * node that exists.
  */
-export function locateIssues(issues: ConfigIssue[], source?: SourceMap): ConfigIssue[] {
-  return issues.slice(0, MAX_ISSUES).map(({ key, ...issue }) => {
-    const position = source && locateNearest(source, issue.pointer, key);
-    return position ? { ...issue, ...position } : issue;
-  });
+export function locateIssues(issues: ConfigIssue[], source?: SourceMap, complete = true): ConfigIssues {
+  const reported = reportErrors({ errors: issues, complete });
+  return {
+    ...reported,
+    errors: reported.errors.map(({ key, ...issue }) => {
+      const position = source && locateNearest(source, issue.pointer, key);
+      return position ? { ...issue, ...position } : issue;
+    }),
+  };
 }

@@ -75,11 +75,12 @@ describe('JSON body errors over HTTP: line and column', () => {
     expect(response.body.errors).to.deep.equal([{ in: 'body', pointer: '/scopes/1', message: 'a value is expected', line: 3, column: 25 }]);
   });
 
-  it('refuses a deep malformed body without a position, and goes on serving', async () => {
-    const response = await post('/v1/keys', '['.repeat(200_000));
+  it('refuses a deep malformed body as nested too deep, at the bracket that opens the level too many, and goes on serving', async () => {
+    const response = await post('/v1/keys', `{"scopes":\n${'['.repeat(200_000)}`);
     expect(response.status).to.equal(400);
-    expect(response.body.type).to.equal(`${ERRORS}/malformed-json`);
-    expect(response.body.errors[0]).not.to.have.property('line');
+    expect(response.body.type).to.equal(`${ERRORS}/nesting-too-deep`);
+    expect(response.body.detail).to.equal('the body is nested deeper than 64 levels (line 2, column 64)');
+    expect(response.body.errors).to.deep.equal([{ in: 'body', pointer: `/scopes${'/0'.repeat(63)}`, message: 'nested deeper than 64 levels', line: 2, column: 64 }]);
     expect((await request(app, 'GET', '/healthz')).status).to.equal(200);
   });
 
