@@ -165,7 +165,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     pool: engine.pool,
     jobs: jobs.service,
     jobRunner: jobs.runner,
-    rateLimits: new RateLimits(pricing, redis),
+    rateLimits: new RateLimits(pricing, redis, { onRedisFailure: (error) => faults.report('rate-limits', error) }),
     metrics,
     faults,
     async close() {

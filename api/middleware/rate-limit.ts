@@ -5,7 +5,7 @@ import { HttpProblems } from '../problems.js';
 /**
  * The tier's limit, per account (live and test keys share it). Every authenticated response carries
  * the IETF RateLimit-Policy and RateLimit headers (draft-ietf-httpapi-ratelimit-headers, structured
- * fields: q = quota, w = window in seconds, r = remaining, t = seconds until reset).
+ * fields: q = quota, w = window in seconds, r = remaining, t = seconds until the quota is whole again).
  */
 export async function rateLimit(ctx: ApiContext): Promise<void> {
   const { accountId, tier } = ctx.state.auth;
@@ -16,9 +16,9 @@ export async function rateLimit(ctx: ApiContext): Promise<void> {
   if (!decision.allowed) {
     throw problem(
       HttpProblems.rateLimited,
-      `the ${decision.tier} tier allows ${decision.limit} requests per second; retry in ${decision.resetSeconds} s`,
+      `the ${decision.tier} tier allows ${decision.limit} requests per second; retry in ${decision.retryAfterSeconds} s`,
       {},
-      { 'Retry-After': String(decision.resetSeconds) },
+      { 'Retry-After': String(decision.retryAfterSeconds) },
     );
   }
 }

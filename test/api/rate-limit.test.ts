@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { createServer } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request, openAccount, startTestApp, type TestApp } from '../support/app.js';
 import { requireRedis } from '../support/external-services.js';
 
@@ -21,6 +24,67 @@ function expectLimited(responses: Awaited<ReturnType<typeof burst>>) {
   return refused.length;
 }
 
+/** One request of a flood: when it was sent and answered (client's clock, ms), and whether it was admitted. */
+interface Exchange {
+  sent: number;
+  answered: number;
+  admitted: boolean;
+}
+
+/** One request of the flood's shape, timed on the client's clock. */
+async function exchange(app: TestApp, key: string): Promise<Exchange> {
+  const sent = performance.now();
+  const response = await request(app, 'GET', '/v1/keys', { key });
+  expect(response.status).to.be.oneOf([200, 429]);
+  return { sent, answered: performance.now(), admitted: response.status === 200 };
+}
+
+/**
+ * The traffic that a one-second window admits twice its limit to: one request, which opens the window,
+ * then nothing until just before the window closes, then requests as fast as `clients` loops can send
+ * them (at most `bound`) until well after it has closed. The pause shapes the traffic; nothing is
+ * asserted about time.
+ */
+async function flood(apps: TestApp[], key: string, { clients, bound }: { clients: number; bound: number }): Promise<Exchange[]> {
+  const exchanges = [await exchange(apps[0]!, key)];
+  await sleep(Math.max(0, exchanges[0]!.sent + 900 - performance.now()));
+  const until = performance.now() + 600;
+  const loop = async (client: number) => {
+    while (performance.now() < until && exchanges.length < bound) exchanges.push(await exchange(apps[(client + exchanges.length) % apps.length]!, key));
+  };
+  await Promise.all(Array.from({ length: clients }, (_, client) => loop(client)));
+  return exchanges;
+}
+
+/**
+ * Every request admitted in a run of requests was admitted between the first one's sending and the last
+ * one's answer, so a limit of `limit` per second without window edges admits at most limit + ⌊D × limit⌋
+ * of any run that took D seconds; a fixed window admitted twice its limit in a few milliseconds across
+ * its edge (the limit at the end of one window, the limit again at the start of the next).
+ */
+function expectNoWindowEdge(exchanges: Exchange[], limit: number): void {
+  const admitted = exchanges.filter((exchange) => exchange.admitted).sort((a, b) => a.sent - b.sent);
+  expect(admitted.length).to.be.at.least(limit);
+  for (let first = 0; first < admitted.length; first += 1) {
+    let answered = 0;
+    for (let last = first; last < admitted.length; last += 1) {
+      answered = Math.max(answered, admitted[last]!.answered);
+      const seconds = (answered - admitted[first]!.sent) / 1000;
+      const count = last - first + 1;
+      expect(count, `${count} requests admitted within ${seconds.toFixed(3)} s`).to.be.at.most(limit + Math.floor(seconds * limit));
+    }
+  }
+}
+
+/** A port on 127.0.0.1 that nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 describe('rate limits per tier', () => {
   it('refuses requests above the tier rate with 429, Retry-After and RateLimit headers', async () => {
     const app = await startTestApp();
@@ -32,6 +96,34 @@ describe('rate limits per tier', () => {
       expect((await request(app, 'GET', '/v1/keys', { key: account.test })).status).to.be.oneOf([200, 429]);
       const other = await openAccount(app, { tier: 'free' });
       expect((await request(app, 'GET', '/v1/keys', { key: other.live })).status).to.equal(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('admits no more than the limit plus what refilled, in any run of requests sent across the edge of a one-second window', async function () {
+    this.timeout(30_000);
+    const app = await startTestApp();
+    try {
+      const account = await openAccount(app, { tier: 'free' });
+      expectNoWindowEdge(await flood([app], account.live, { clients: 4, bound: 2000 }), 5);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers while Redis cannot be reached (a closed port): each instance limits from its own memory, nothing fails', async () => {
+    const app = await startTestApp({ config: { redisUrl: `redis://127.0.0.1:${await closedPort()}` } });
+    try {
+      const account = await openAccount(app, { tier: 'free' });
+      const started = performance.now();
+      const responses = await burst([app], account.live, 20);
+      const seconds = (performance.now() - started) / 1000;
+      expect(responses.map((response) => response.status).filter((status) => status !== 429).every((status) => status === 200)).to.equal(true);
+      // The memory bucket: the burst of the limit, and no more than what refilled while the burst lasted.
+      const admitted = responses.filter((response) => response.status === 200).length;
+      expect(admitted).to.be.at.least(5).and.at.most(5 + Math.floor(seconds * 5));
+      expectLimited(responses);
     } finally {
       await app.close();
     }
@@ -62,6 +154,20 @@ describe('rate limits per tier', () => {
         await second.services.projections.waitFor(await first.services.store.headPosition());
         // Four each: within either instance's own limit, above the shared one.
         expectLimited(await burst([first, second], account.live, 4));
+      } finally {
+        await second.close();
+        await first.close();
+      }
+    });
+
+    it('admits no more than the limit plus what refilled across two instances, in any run of requests sent across the edge of a one-second window', async function () {
+      this.timeout(30_000);
+      const first = await startTestApp({ config: { redisUrl } });
+      const second = await startTestApp({ config: { redisUrl }, dataDir: first.config.dataDir });
+      try {
+        const account = await openAccount(first, { tier: 'free' });
+        await second.services.projections.waitFor(await first.services.store.headPosition());
+        expectNoWindowEdge(await flood([first, second], account.live, { clients: 4, bound: 2000 }), 5);
       } finally {
         await second.close();
         await first.close();
