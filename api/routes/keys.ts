@@ -66,7 +66,8 @@ export const keysRoutes: RouteGroup = {
             additionalProperties: false,
             properties: {
               name: { type: 'string', minLength: 1, maxLength: 100 },
-              scopes: { type: 'array', items: { enum: [...SCOPES] }, minItems: 1, uniqueItems: true },
+              // Typed items: ajv then checks uniqueness with an index, not by comparing every pair.
+              scopes: { type: 'array', items: { type: 'string', enum: [...SCOPES] }, minItems: 1, maxItems: SCOPES.length, uniqueItems: true },
             },
           },
         },
