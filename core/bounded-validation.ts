@@ -41,10 +41,12 @@ export function isCheckedInFull(value: unknown): boolean {
   while (pending.length > 0) {
     const next = pending.pop();
     if (next === null || typeof next !== 'object') continue;
-    const children = Object.values(next);
-    count += children.length;
-    if (count > MAX_VALUES_CHECKED_IN_FULL) return false;
-    pending.push(...children);
+    const members = next as Record<string, unknown>;
+    for (const key in members) {
+      count += 1;
+      if (count > MAX_VALUES_CHECKED_IN_FULL) return false;
+      pending.push(members[key]);
+    }
   }
   return true;
 }

@@ -25,9 +25,11 @@ export function documentFlaw(root: unknown, maxDepth: number): DocumentFlaw | un
     if (value === null || typeof value !== 'object') continue;
     if (depth > maxDepth) return { kind: 'too-deep' };
     if (Object.hasOwn(value, '__proto__')) return { kind: 'reserved-member', pointer: toPointer([...pathOf(visit), '__proto__']) };
-    for (const [key, child] of Object.entries(value)) {
+    // for-in, not Object.entries: on an object of many members (a parsed body's dictionary) it is several times faster.
+    const members = value as Record<string, unknown>;
+    for (const key in members) {
       if (UNSTORABLE_TEXT.test(key)) return { kind: 'invalid-text', pointer: toPointer([...pathOf(visit), key]) };
-      pending.push({ value: child, depth: depth + 1, parent: visit, key });
+      pending.push({ value: members[key], depth: depth + 1, parent: visit, key });
     }
   }
   return undefined;

@@ -56,7 +56,7 @@ describe('documents nested too deep, on every operation that takes one', () => {
   after(() => app.close());
 
   /** The service goes on answering, and no answer says how the stack ended. */
-  async function expectRefused(response: TestResponse, slug: string, what: string): Promise<{ line: number; column: number }> {
+  async function expectRefused(response: TestResponse, slug: string, what: string): Promise<{ line: number; column: number; message: string }> {
     expect(response.status, `${what}: ${response.text.slice(0, 300)}`).to.equal(400);
     expect(response.body.type, what).to.equal(`${ERRORS}/${slug}`);
     expect(response.text, what).not.to.match(/call stack|RangeError/i);
