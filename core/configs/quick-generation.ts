@@ -25,7 +25,7 @@ export interface QuickCall {
   requestId: string;
   /**
    * The first attempt of this request under its Idempotency-Key (the request itself without one): every
-   * attempt is charged under it, so that one request is charged once (see quickDebitReference).
+   * attempt is charged under a reference of it, so that one request is charged once (quickDebitReference).
    */
   originalRequestId: string;
   request: QuickRequest;
@@ -57,12 +57,13 @@ export async function quickGenerate(deps: QuickDeps, call: QuickCall): Promise<Q
   requireQuickLimits(config);
   const plan = await quickPlan(deps.pool, config, call.request.seed !== undefined);
   const estimate = estimateConfig(config, deps.catalog);
-  const reference = await quickDebitReference(deps.credits, call.owner.accountId, call);
+  const { reference, supersedes } = await quickDebitReference(deps.credits, call.owner.accountId, call);
   await deps.credits.debit({
     accountId: call.owner.accountId,
     mode: call.owner.mode,
     keyId: call.keyId,
     reference,
+    supersedes,
     operation: 'quick_generation',
     sector: config.sector,
     tables: estimate.tables.map(({ name, rows, credits }) => ({ name, rows, credits })),

@@ -34,6 +34,8 @@ export interface DebitRequest {
   sector: string;
   tables: TableCharge[];
   credits: number;
+  /** Debits of earlier attempts of the same request, refunded in the same append (see DebitCredits). */
+  supersedes?: readonly string[];
 }
 
 export interface ReserveRequest {
@@ -66,8 +68,9 @@ export class CreditsService {
     return this.execute(accountId, { type: 'GrantCredits', reference, credits: amount, reason });
   }
 
-  debit({ accountId, mode, keyId, reference, operation, sector, tables, credits }: DebitRequest): Promise<CreditMovementResult> {
-    return this.execute(accountId, { type: 'DebitCredits', reference, mode, keyId, operation, sector, tables, credits }, { key_id: keyId ?? undefined, mode });
+  debit({ accountId, ...debit }: DebitRequest): Promise<CreditMovementResult> {
+    const metadata = { key_id: debit.keyId ?? undefined, mode: debit.mode };
+    return this.execute(accountId, { type: 'DebitCredits', ...debit }, metadata);
   }
 
   /** Gives back a debit in full (work that failed after it was charged). */

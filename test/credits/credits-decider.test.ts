@@ -61,6 +61,46 @@ describe('credits slice of the account decider', () => {
     given([opened]).when({ type: 'RefundCredits', reference: 'nope', reason: 'x' }).thenThrows(CreditReferenceUnknown);
   });
 
+  describe('a retry of a request supersedes the debits of its earlier attempts', () => {
+    const retry = (credits: number, supersedes: string[], mode: 'live' | 'test' = 'live'): DebitCredits => ({
+      ...debit(credits, mode, 'req_1.2'),
+      supersedes,
+    });
+    const givenBack = (credits: number, mode: 'live' | 'test' = 'live'): AccountEvent => ({
+      type: 'CreditsRefunded',
+      data: { reference: 'req_1', mode, credits, reason: 'superseded by a retry of the same request' },
+    });
+    const refundedByOutbox: AccountEvent = {
+      type: 'CreditsRefunded', data: { reference: 'req_1', mode: 'live', credits: 4, reason: 'generator failed' },
+    };
+
+    it('refunds an earlier debit in the same append, before the new debit is decided on the balance', () => {
+      const retried = debited(4, 'live', 'req_1.2');
+      given([opened, granted(4), debited(4)]).when(retry(4, ['req_1'])).then([givenBack(4), retried]);
+      given([opened, granted(4), debited(4)]).when(retry(5, ['req_1'])).thenThrows(InsufficientCredits);
+    });
+
+    it('an earlier debit refunded already gives nothing back twice; its refund coming after appends nothing', () => {
+      const retried = debited(4, 'live', 'req_1.2');
+      given([opened, granted(10), debited(4), refundedByOutbox]).when(retry(4, ['req_1'])).then([retried]);
+      given([opened, granted(10), debited(4), givenBack(4), debited(4, 'live', 'req_1.2')])
+        .when({ type: 'RefundCredits', reference: 'req_1', reason: 'generator failed' })
+        .then([]);
+    });
+
+    it('the retry repeated appends nothing; an unknown earlier reference is skipped', () => {
+      const retried = [opened, granted(10), debited(4), givenBack(4), debited(4, 'live', 'req_1.2')];
+      given(retried).when(retry(4, ['req_1'])).then([]);
+      given([opened, granted(10)]).when(retry(4, ['req_1', 'req_1'])).then([debited(4, 'live', 'req_1.2')]);
+    });
+
+    it('a sandbox debit is superseded as usage, and frees no live credit', () => {
+      const sandbox = [givenBack(4, 'test'), debited(4, 'test', 'req_1.2')];
+      given([opened, debited(4, 'test')]).when(retry(4, ['req_1'], 'test')).then(sandbox);
+      given([opened, granted(2), debited(4, 'test')]).when(retry(4, ['req_1'])).thenThrows(InsufficientCredits);
+    });
+  });
+
   it('reserves against the available balance; reserved credits cannot be spent twice', () => {
     given([opened, granted(10)]).when(reserve(8)).then([reserved(8)]);
     given([opened, granted(10), reserved(8)]).when(debit(3)).thenThrows(InsufficientCredits);

@@ -11,8 +11,9 @@ const CREDITS = 2;
 
 /**
  * A quick generation retried under its Idempotency-Key is charged once in all: after an instance died
- * between its debit and the keeping of its response (the retry takes its claim over), and after an
- * attempt that failed and refunded its debit (the retry is charged, once, not served for free).
+ * between its debit and the keeping of its response (the retry takes its claim over and gives that
+ * debit back as it charges its own), after an attempt that failed and refunded its debit (the retry is
+ * charged, once, not served for free), and after one whose refund is still owed when the retry comes.
  */
 describe('quick generation retried under an Idempotency-Key', () => {
   let app: TestApp;
@@ -69,7 +70,7 @@ describe('quick generation retried under an Idempotency-Key', () => {
     expect(audit.body.verdict.holds, JSON.stringify(audit.body.verdict)).to.equal(true);
   }
 
-  it('an instance died after its debit: the retry that takes its claim over is not charged again, whatever format it asks', async () => {
+  it('an instance died after its debit: the retry taking its claim over gives it back, charges its own', async () => {
     const before = await balance();
     const held = await debitsHeld('live');
     const dead = attempt('live', 'k-died-after-debit', 'req_died_after_debit');
@@ -82,7 +83,7 @@ describe('quick generation retried under an Idempotency-Key', () => {
     expect(retry.status, retry.text.slice(0, 300)).to.equal(200);
     expect(retry.text.trimEnd().split(/\r?\n/)).to.have.length(1001);
     expect(await balance()).to.equal(before - CREDITS);
-    expect(await debitsHeld('live')).to.deep.equal([...held, 'req_died_after_debit']);
+    expect(await debitsHeld('live')).to.deep.equal([...held, 'req_died_after_debit.2']);
 
     const repeat = await quick(account.live, 'k-died-after-debit', 'text/csv');
     expect(repeat.headers.get('idempotent-replayed')).to.equal('true');
@@ -90,7 +91,7 @@ describe('quick generation retried under an Idempotency-Key', () => {
     await auditHolds();
   });
 
-  it('a test key: the retry that takes the claim over records no second usage', async () => {
+  it('a test key: the retry that takes the claim over gives back the usage the dead attempt recorded', async () => {
     const held = await debitsHeld('test');
     const dead = attempt('test', 'k-sandbox-died', 'req_sandbox_died');
     await dead.claim();
@@ -99,7 +100,7 @@ describe('quick generation retried under an Idempotency-Key', () => {
     const retry = await quick(account.test, 'k-sandbox-died');
     expect(retry.status, retry.text.slice(0, 300)).to.equal(200);
     expect(retry.body).to.include({ credits_charged: 0, mode: 'test' });
-    expect(await debitsHeld('test')).to.deep.equal([...held, 'req_sandbox_died']);
+    expect(await debitsHeld('test')).to.deep.equal([...held, 'req_sandbox_died.2']);
   });
 
   it('an attempt failed and refunded its debit: the retry is charged, once, whether the attempt released its claim or died before', async () => {
@@ -144,7 +145,27 @@ describe('quick generation retried under an Idempotency-Key', () => {
     const retry = await quick(account.live, 'k-failed-then-died');
     expect(retry.status, retry.text.slice(0, 300)).to.equal(200);
     expect(await balance()).to.equal(before - CREDITS);
-    expect(await debitsHeld('live')).to.deep.equal([...held, 'req_first_of_three.2']);
+    expect(await debitsHeld('live')).to.deep.equal([...held, 'req_first_of_three.3']);
+    await auditHolds();
+  });
+
+  it('an attempt failed, its refund still owed at the retry: charged once, the late refund gives nothing', async () => {
+    const before = await balance();
+    const held = await debitsHeld('live');
+    // Its instance kept the refund on disk (the store refused it) and dies; the claim is left to expire.
+    const owing = attempt('live', 'k-refund-owed', 'req_refund_owed');
+    await owing.claim();
+    await owing.debit('req_refund_owed');
+    clock.advance({ ms: CLAIM_LEASE_MS + 1 });
+    const retry = await quick(account.live, 'k-refund-owed');
+    expect(retry.status, retry.text.slice(0, 300)).to.equal(200);
+    expect(await balance()).to.equal(before - CREDITS);
+
+    // The owed refund reaches the store after the retry: its debit was given back already.
+    const late = { accountId: account.accountId, reference: 'req_refund_owed', reason: 'quick generation failed' };
+    expect(await app.services.refunds.refund(late)).to.equal('refunded');
+    expect(await balance()).to.equal(before - CREDITS);
+    expect(await debitsHeld('live')).to.deep.equal([...held, 'req_refund_owed.2']);
     await auditHolds();
   });
 });

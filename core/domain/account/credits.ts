@@ -96,6 +96,13 @@ export type DebitCredits = {
   sector: string;
   tables: TableCharge[];
   credits: number;
+  /**
+   * Debits of earlier attempts of the same request (a retry under its Idempotency-Key): those not yet
+   * refunded are refunded in the same append, before this debit is decided. The client asks again
+   * because it got nothing from them; a refund of one still on its way (refund-outbox.ts) then appends
+   * nothing, where a retry that took the earlier debit over as its own would have been served free.
+   */
+  supersedes?: readonly string[];
 };
 export type RefundCredits = { type: 'RefundCredits'; reference: string; reason: string };
 export type ReserveCredits = {
@@ -249,9 +256,13 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
       case 'DebitCredits': {
         requireCredits(command.credits);
         if (isRepeat(state.debits.get(command.reference)?.credits, command.credits, command.reference)) return [];
-        if (command.mode === 'live' && command.credits > state.available) throw insufficientCredits(command.credits, state.available);
+        const givenBack = supersededRefunds(state, command.supersedes ?? []);
+        const returned = givenBack.reduce((sum, { data }) => sum + (data.mode === 'live' ? data.credits : 0), 0);
+        const available = state.available + returned;
         const { reference, mode, keyId, operation, sector, tables, credits } = command;
-        return [{ type: 'CreditsDebited', data: { reference, mode, key_id: keyId, operation, sector, tables, credits } }];
+        if (mode === 'live' && credits > available) throw insufficientCredits(credits, available);
+        const data = { reference, mode, key_id: keyId, operation, sector, tables, credits };
+        return [...givenBack, { type: 'CreditsDebited', data }];
       }
       case 'RefundCredits': {
         const debit = state.debits.get(command.reference);
@@ -289,6 +300,16 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
     }
   },
 };
+
+/** The refunds of the superseded debits that hold credits still (a refunded or unknown one gives nothing back). */
+function supersededRefunds(state: CreditsState, references: readonly string[]): CreditsRefunded[] {
+  return [...new Set(references)].flatMap((reference): CreditsRefunded[] => {
+    const debit = state.debits.get(reference);
+    if (!debit || debit.refunded) return [];
+    const reason = 'superseded by a retry of the same request';
+    return [{ type: 'CreditsRefunded', data: { reference, mode: debit.mode, credits: debit.credits, reason } }];
+  });
+}
 
 /** Settling and releasing are decided only on a held reservation, so a count never goes below zero. */
 function countHeld(held: Record<Mode, number>, mode: Mode, change: 1 | -1): Record<Mode, number> {
