@@ -26,19 +26,39 @@ export function answerClientError(config: Config) {
       return;
     }
     const { type, detail } = REFUSALS[error.code ?? ''] ?? MALFORMED;
-    const requestId = `req_${randomUUID().replaceAll('-', '')}`;
     const path = /^[A-Z]+ (\/[^ ?\r\n]*)/.exec(error.rawPacket?.toString('latin1') ?? '')?.[1] ?? '/';
-    const body = JSON.stringify({
-      type: `${config.errorTypeBase}/${type.slug}`,
-      title: type.title,
-      status: type.status,
-      detail,
-      instance: path,
-      request_id: requestId,
-    });
-    socket.end(
-      `HTTP/1.1 ${type.status} ${type.title}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    endWithProblem(socket, config, type, detail, path);
   };
+}
+
+/**
+ * A CONNECT request (a proxy's tunnel) never reaches Koa either: Node hands it to 'connect' listeners, and
+ * closes the connection unanswered when there is none. This server is no proxy: 405 with the methods it
+ * serves, then the connection is closed, since whatever follows would be the tunnel's bytes.
+ */
+export function answerConnect(config: Config, allowed: readonly string[]) {
+  return (_request: unknown, socket: Duplex): void => {
+    // Node has taken its own listeners off this socket: without one, a client's reset would be an
+    // unheard 'error' event, which ends the process.
+    socket.on('error', () => socket.destroy());
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    // What the client sends after its request is read and dropped, so that closing does not reset the answer away.
+    socket.resume();
+    const detail = `this server is not a proxy and takes no CONNECT; its operations take ${allowed.join(', ')}`;
+    endWithProblem(socket, config, HttpProblems.methodNotAllowed, detail, '/', { Allow: allowed.join(', ') });
+  };
+}
+
+/** Writes a whole problem response on a socket that Koa does not hold, and closes it. */
+function endWithProblem(socket: Duplex, config: Config, type: ProblemType, detail: string, instance: string, headers: Record<string, string> = {}): void {
+  const requestId = `req_${randomUUID().replaceAll('-', '')}`;
+  const body = JSON.stringify({ type: `${config.errorTypeBase}/${type.slug}`, title: type.title, status: type.status, detail, instance, request_id: requestId });
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(
+    `HTTP/1.1 ${type.status} ${type.title}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Request-Id: ${requestId}\r\n${extra}Connection: close\r\n\r\n${body}`,
+  );
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from './app.js';
-import { answerClientError } from './client-error.js';
+import { answerClientError, answerConnect } from './client-error.js';
 
 export interface RunningServer {
   server: Server;
@@ -20,6 +20,7 @@ export async function listen(app: App, port: number, host?: string): Promise<Run
   // Keep-alive sockets that a load balancer holds open must not outlive an idle timeout of its own.
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError(app.context.services.config));
+  server.on('connect', answerConnect(app.context.services.config, servedMethods(app)));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -31,6 +32,11 @@ export async function listen(app: App, port: number, host?: string): Promise<Run
     url: `http://${host ?? '127.0.0.1'}:${actual}`,
     async close(graceMs = 10_000) {
       app.context.lifecycle.draining = true;
+      // A request whose bytes have arrived but are not read yet leaves its keep-alive connection looking
+      // idle, and closing a connection with unread bytes resets it. The event loop reads them first (the
+      // next turn's poll phase reads what has arrived), so that the request is answered, with
+      // Connection: close (closeWhenDraining), and its connection closed after the answer.
+      for (let turn = 0; turn < 2; turn += 1) await new Promise((resolve) => setImmediate(resolve));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
@@ -38,4 +44,12 @@ export async function listen(app: App, port: number, host?: string): Promise<Run
       clearTimeout(timer);
     },
   };
+}
+
+/** The methods of the app's operations, from its OpenAPI document; HEAD with GET, as the router serves it. */
+function servedMethods(app: App): string[] {
+  const { paths } = JSON.parse(app.context.openapi) as { paths: Record<string, Record<string, unknown>> };
+  const methods = new Set(Object.values(paths).flatMap((operations) => Object.keys(operations).map((method) => method.toUpperCase())));
+  if (methods.has('GET')) methods.add('HEAD');
+  return ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((method) => methods.has(method));
 }
