@@ -30,6 +30,7 @@ import { createJobs, type JobRunner, type JobsService } from './jobs/index.js';
 import type { PackRegistry } from './packs/registry.js';
 import type { GenerationPool } from './generation/pool.js';
 import { unexpectedErrors, type UnexpectedErrors } from './faults/unexpected-errors.js';
+import { backgroundFailureLog } from './faults/background-failures.js';
 import { accountsWithBillingWork, BILLING_PROJECTION, type BillingModel } from '../projections/billing.js';
 
 /**
@@ -100,7 +101,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const faults = unexpectedErrors(logger, metrics);
   const store = overrides.store ?? (await openEventStore(config, { faults }));
   const registry = new EventRegistry(eventDefinitions);
-  const logFailure = (message: string) => (error: unknown) => logger.error({ err: error }, message);
+  const logFailure = backgroundFailureLog(logger);
   const runner = new ProjectionRunner(store, registry, projections, undefined, { onError: logFailure('projection catch-up failed') });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, faults) : undefined;
   try {
