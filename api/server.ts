@@ -1,5 +1,6 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Config } from '../core/config.js';
 import type { App } from './app.js';
 import { answerClientError, answerConnect } from './client-error.js';
 
@@ -13,23 +14,64 @@ export interface RunningServer {
 
 /** Listens on `port` (0: an ephemeral one). Closing drains: /readyz fails at once, open requests finish. */
 export async function listen(app: App, port: number, host?: string): Promise<RunningServer> {
-  const callback = app.callback();
+  return (await bind(app.context.services.config, port, host)).serve(app);
+}
+
+/** A server that holds its port before the app exists; requests arriving meanwhile wait for the app. */
+export interface BoundServer {
+  port: number;
+  serve(app: App): RunningServer;
+  /** Gives the port back, when the app is not to be served after all. */
+  close(): Promise<void>;
+}
+
+/**
+ * Takes the port first, so that a start that cannot serve (the port in use: EADDRINUSE, or not allowed:
+ * EACCES) fails before anything else is done: `finsynth serve` then opens no account and prints no keys.
+ */
+export async function bind(config: Config, port: number, host?: string): Promise<BoundServer> {
+  let callback: RequestListener | undefined;
+  const waiting: (() => void)[] = [];
+  const handle: RequestListener = (request, response) => {
+    if (callback) callback(request, response);
+    else waiting.push(() => callback!(request, response));
+  };
   // Node answers these itself with an empty body; handed to the app, they are answered as problem details (http-conformance.ts).
-  const server = createServer({ requireHostHeader: false }, callback);
-  server.on('checkExpectation', callback);
+  const server = createServer({ requireHostHeader: false }, handle);
+  server.on('checkExpectation', handle);
   // Keep-alive sockets that a load balancer holds open must not outlive an idle timeout of its own.
   server.keepAliveTimeout = 65_000;
-  server.on('clientError', answerClientError(app.context.services.config));
-  server.on('connect', answerConnect(app.context.services.config, servedMethods(app)));
+  server.on('clientError', answerClientError(config));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve());
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const actual = (server.address() as AddressInfo).port;
   return {
-    server,
     port: actual,
-    url: `http://${host ?? '127.0.0.1'}:${actual}`,
+    serve(app) {
+      callback = app.callback();
+      for (const waiter of waiting.splice(0)) waiter();
+      server.on('connect', answerConnect(config, servedMethods(app)));
+      return running(server, app, `http://${host ?? '127.0.0.1'}:${actual}`, actual);
+    },
+    close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Requests waiting for an app that will not come are not answered: their connections are closed.
+      server.closeAllConnections();
+      return closed;
+    },
+  };
+}
+
+function running(server: Server, app: App, url: string, port: number): RunningServer {
+  return {
+    server,
+    port,
+    url,
     async close(graceMs = 10_000) {
       app.context.lifecycle.draining = true;
       // A request whose bytes have arrived but are not read yet leaves its keep-alive connection looking

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { collectDefaultMetrics } from 'prom-client';
 import { createServices, type Services } from '../core/services.js';
 import { createApp } from '../api/app.js';
-import { listen } from '../api/server.js';
+import { bind } from '../api/server.js';
 import { openLocalAccountOnFirstStart } from './first-start.js';
 import { configFrom, parseOptions } from './options.js';
 
@@ -14,14 +14,25 @@ import { configFrom, parseOptions } from './options.js';
 export async function serve(args: string[]): Promise<number> {
   const { values } = parseOptions(args, { port: { type: 'string' }, data: { type: 'string' } });
   const config = configFrom(values);
+  // The port first: a start that cannot serve stops before it opens the store, an account or prints keys.
+  const bound = await bind(config, config.port).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(portRefusal(config.port, error));
+  });
   // Asynchronous writes keep logging off the request path; the buffer is flushed at shutdown.
   const logger = pino({ level: config.logLevel }, pino.destination({ sync: false }));
-  const services = await createServices(config, { logger });
+  const services = await createServices(config, { logger }).catch(async (error: unknown) => {
+    await bound.close();
+    throw error;
+  });
   collectDefaultMetrics({ register: services.metrics });
-  const firstStart = await openLocalAccountOnFirstStart(services);
+  const firstStart = await openLocalAccountOnFirstStart(services).catch(async (error: unknown) => {
+    await bound.close();
+    await services.close();
+    throw error;
+  });
   if (firstStart) process.stdout.write(firstStart);
-  const app = createApp(services, { logger });
-  const server = await listen(app, config.port);
+  // Requests that reached the port meanwhile are answered from here on.
+  const server = bound.serve(createApp(services, { logger }));
   logger.info({ port: server.port, data_dir: config.dataDir, store: services.store.name }, 'finsynth is serving');
 
   const signal = await Promise.race([once(process, 'SIGTERM'), once(process, 'SIGINT')]);
@@ -31,4 +42,11 @@ export async function serve(args: string[]): Promise<number> {
   logger.info('stopped');
   logger.flush();
   return 0;
+}
+
+/** Why the port cannot be served, and what to do, for the operator. */
+function portRefusal(port: number, error: NodeJS.ErrnoException): string {
+  if (error.code === 'EADDRINUSE') return `port ${port} is already in use (another finsynth, or another program); stop it, or serve on another port with --port or PORT`;
+  if (error.code === 'EACCES') return `port ${port} may not be used by this user (ports below 1024 need privileges); serve on another port with --port or PORT`;
+  return `cannot serve on port ${port}: ${error.message}`;
 }
