@@ -13,18 +13,23 @@ export const LiveKeyRequired = defineProblem({
   title: 'Forbidden',
   status: 403,
   description:
-    'Only a live key may do this: buy credits, change the subscription, read billing, the credit balance or its audit (money exists in live mode only), or read live usage. Test keys run in the sandbox and see test objects and test usage only.',
+    'Only a live key may do this: buy credits, change the subscription, read billing, the credit balance ' +
+    'or its audit (money exists in live mode only), or read live usage. ' +
+    'Test keys run in the sandbox and see test objects and test usage only.',
 });
 
 /** Refuses a test key: the operation moves or shows live money or live work. */
 export function requireLiveKey(ctx: ApiContext, what: string): void {
-  if (ctx.state.auth.mode !== 'live') throw problem(LiveKeyRequired, `${what} needs a live key; test keys see the sandbox only`);
+  if (ctx.state.auth.mode === 'live') return;
+  throw problem(LiveKeyRequired, `${what} needs a live key; test keys see the sandbox only`);
 }
 
 /** The `mode` query parameter of a read that a live key may point at the sandbox. */
 export const readModeParameter = {
   enum: ['live', 'test'],
-  description: 'Default: the mode of the key asking. A live key may ask for `test` (its account\'s sandbox); a test key sees test only (`live` is 403 `live-key-required`).',
+  description:
+    'Default: the mode of the key asking. A live key may ask for `test` (its account\'s sandbox); ' +
+    'a test key sees test only (`live` is 403 `live-key-required`).',
 };
 
 /** The mode a read shows: the key's own, or the sandbox when a live key asks for it. */

@@ -4,7 +4,11 @@ import { Problems, allProblemTypes, type ProblemType } from '../core/problems.js
 import { SCOPES } from '../core/auth/scopes.js';
 import { HttpProblems } from './problems.js';
 import { IdempotencyInFlight, IdempotencyKeyReused } from '../core/idempotency/idempotency.js';
-import { IdempotentReplayNotAcceptable, IdempotentResponseNotKept, negotiatesFormat } from './middleware/idempotency.js';
+import {
+  IdempotentReplayNotAcceptable,
+  IdempotentResponseNotKept,
+  negotiatesFormat,
+} from './middleware/idempotency.js';
 import { PROBLEM_MEDIA_TYPE } from './problem-response.js';
 import { problemSchema } from './schemas.js';
 import { isIdempotent, type RouteDefinition, type RouteGroup, type Tag } from './route.js';

@@ -43,7 +43,8 @@ export const remainingOf = (result: GcraResult, policy: GcraPolicy): number =>
   result.allowed ? Math.floor((policy.windowUs - result.debtUs) / policy.intervalUs) : 0;
 
 /** How long a refused request must wait until one more is admitted. */
-export const retryAfterUsOf = (result: GcraResult, policy: GcraPolicy): number => Math.max(0, result.debtUs + policy.intervalUs - policy.windowUs);
+export const retryAfterUsOf = (result: GcraResult, policy: GcraPolicy): number =>
+  Math.max(0, result.debtUs + policy.intervalUs - policy.windowUs);
 
 /** How often the memory store forgets keys whose bucket has refilled (a forgotten key is a full bucket). */
 const SWEEP_EVERY_US = 60_000_000;

@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
 import type { Pricing } from './billing/pricing.js';
 import { TIERS, type Tier } from './domain/account/profile.js';
-import { MemoryGcra, gcraPolicy, remainingOf, retryAfterUsOf, type GcraPolicy, type GcraResult } from './rate-limit-gcra.js';
+import { MemoryGcra, gcraPolicy, remainingOf, retryAfterUsOf } from './rate-limit-gcra.js';
+import type { GcraPolicy, GcraResult } from './rate-limit-gcra.js';
 import { RedisGcra } from './rate-limit-redis.js';
 
 export interface RateDecision {
@@ -52,7 +53,8 @@ export class RateLimits {
   private redisRetryAt: number | null = null;
 
   constructor(pricing: Pricing, redis?: Redis, private readonly options: RateLimitsOptions = {}) {
-    this.policies = Object.fromEntries(TIERS.map((tier) => [tier, gcraPolicy(pricing.tiers[tier].rate_limit_per_s)])) as Record<Tier, GcraPolicy>;
+    const policies = TIERS.map((tier) => [tier, gcraPolicy(pricing.tiers[tier].rate_limit_per_s)] as const);
+    this.policies = Object.fromEntries(policies) as Record<Tier, GcraPolicy>;
     this.shared = redis && new RedisGcra(redis, 'finsynth-rate:');
     this.now = options.clock ?? monotonicMicroseconds;
     this.redisTimeoutMs = options.redisTimeoutMs ?? 250;
@@ -69,7 +71,8 @@ export class RateLimits {
     if (!this.shared?.connected) return undefined;
     if (this.redisRetryAt !== null && this.now() < this.redisRetryAt) return undefined;
     try {
-      const result = await withTimeout(this.shared.take(accountId, policy, this.options.clock?.()), this.redisTimeoutMs);
+      const take = this.shared.take(accountId, policy, this.options.clock?.());
+      const result = await withTimeout(take, this.redisTimeoutMs);
       this.redisRetryAt = null;
       return result;
     } catch (error) {

@@ -29,7 +29,12 @@ export interface ModeUsage extends UsageTotals {
  * consumed nothing and counts only under `refunded`. Breakdowns are sorted by their key. The period's
  * records are read one at a time from the table, never held together.
  */
-export async function usageSummary(table: UsageRecordTable, accountId: string, mode: Mode, period: UsagePeriod): Promise<ModeUsage> {
+export async function usageSummary(
+  table: UsageRecordTable,
+  accountId: string,
+  mode: Mode,
+  period: UsagePeriod,
+): Promise<ModeUsage> {
   const summary = new Summary();
   for await (const record of table.inPeriod(accountId, { mode, ...period })) summary.add(record);
   return summary.result();

@@ -1,6 +1,14 @@
 import type { StoredRecordTotals } from '../core/credits/store-audit.js';
 import { emptyRecordTotals } from '../core/credits/audit-range.js';
-import { recordTotalsByAccount, type PeriodFilter, type RecordFilter, type RecordTotalsRow, type UsageChange, type UsageRecord, type UsageRecordTable } from './usage-records.js';
+import {
+  recordTotalsByAccount,
+  type PeriodFilter,
+  type RecordFilter,
+  type RecordTotalsRow,
+  type UsageChange,
+  type UsageRecord,
+  type UsageRecordTable,
+} from './usage-records.js';
 
 /** For the memory store (tests): the records live as long as the events they come from. */
 export class MemoryUsageRecordTable implements UsageRecordTable {

@@ -1,7 +1,15 @@
 import type pg from 'pg';
 import { inTransaction, migrationOnce } from '../core/store/postgres-transaction.js';
 import type { StoredRecordTotals } from '../core/credits/store-audit.js';
-import { recordConditions, recordTotalsByAccount, type PeriodFilter, type RecordFilter, type UsageChange, type UsageRecord, type UsageRecordTable } from './usage-records.js';
+import {
+  recordConditions,
+  recordTotalsByAccount,
+  type PeriodFilter,
+  type RecordFilter,
+  type UsageChange,
+  type UsageRecord,
+  type UsageRecordTable,
+} from './usage-records.js';
 
 const COLUMNS = 'position, reference, source, operation, mode, key_id, sector, tables, rows, credits, refunded, recorded_at';
 

@@ -1,6 +1,15 @@
 import type Database from 'better-sqlite3';
 import type { StoredRecordTotals } from '../core/credits/store-audit.js';
-import { recordConditions, recordTotalsByAccount, type PeriodFilter, type RecordFilter, type RecordTotalsRow, type UsageChange, type UsageRecord, type UsageRecordTable } from './usage-records.js';
+import {
+  recordConditions,
+  recordTotalsByAccount,
+  type PeriodFilter,
+  type RecordFilter,
+  type RecordTotalsRow,
+  type UsageChange,
+  type UsageRecord,
+  type UsageRecordTable,
+} from './usage-records.js';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS usage_records (

@@ -24,7 +24,9 @@ export const IdempotentReplayNotAcceptable = defineProblem({
   title: 'Not Acceptable',
   status: 406,
   description:
-    'The request with this Idempotency-Key was answered in a format (`supported`) that the Accept of this repeat does not admit. A repeat is answered with the first response as it was sent, never in another format: repeat it with an Accept that admits that format (or none). The work is not done again.',
+    'The request with this Idempotency-Key was answered in a format (`supported`) that the Accept of this repeat ' +
+    'does not admit. A repeat is answered with the first response as it was sent, never in another format: ' +
+    'repeat it with an Accept that admits that format (or none). The work is not done again.',
 });
 
 /**
@@ -72,7 +74,12 @@ export interface IdempotencyOptions {
  * The claim is a lease renewed until the response is kept or the claim released: a retry takes over
  * the claim of a request whose instance died once its lease runs out (CLAIM_LEASE_MS), never before.
  */
-export async function idempotent(ctx: ApiContext, body: unknown, work: () => Promise<void>, { keepBody, negotiated }: IdempotencyOptions): Promise<void> {
+export async function idempotent(
+  ctx: ApiContext,
+  body: unknown,
+  work: () => Promise<void>,
+  { keepBody, negotiated }: IdempotencyOptions,
+): Promise<void> {
   const header = ctx.get('Idempotency-Key');
   if (header === '') return work();
   const key = idempotencyKeyOf(header);
@@ -85,7 +92,9 @@ export async function idempotent(ctx: ApiContext, body: unknown, work: () => Pro
 
   const { requestId } = ctx.state;
   const claim = await handle({ type: 'ClaimKey', accountId, mode, fingerprint: requestFingerprint(ctx.method, ctx.path, ctx.query, body), requestId, at: now() });
-  if (claim.events.length === 0 && claim.state.status === 'completed') return replay(ctx, claim.state.response, negotiated);
+  if (claim.events.length === 0 && claim.state.status === 'completed') {
+    return replay(ctx, claim.state.response, negotiated);
+  }
   if (claim.state.status === 'in_flight') originalRequests.set(ctx, claim.state.originalRequestId);
 
   const lease = keepClaim({
@@ -150,7 +159,8 @@ function replay(ctx: ApiContext, response: RecordedResponse, negotiated: boolean
   if (negotiated && response.status < 400 && mediaType && ctx.accepts(mediaType) === false) {
     throw problem(
       IdempotentReplayNotAcceptable,
-      `the first request with this Idempotency-Key was answered as ${mediaType}, which this repeat's Accept (${ctx.get('Accept')}) does not admit; repeat it accepting ${mediaType}`,
+      `the first request with this Idempotency-Key was answered as ${mediaType}, ` +
+        `which this repeat's Accept (${ctx.get('Accept')}) does not admit; repeat it accepting ${mediaType}`,
       { supported: [mediaType] },
     );
   }

@@ -14,11 +14,12 @@ export async function rateLimit(ctx: ApiContext): Promise<void> {
   ctx.set('RateLimit-Policy', `${policy};q=${decision.limit};w=1`);
   ctx.set('RateLimit', `${policy};r=${decision.remaining};t=${decision.resetSeconds}`);
   if (!decision.allowed) {
+    const retryAfter = decision.retryAfterSeconds;
     throw problem(
       HttpProblems.rateLimited,
-      `the ${decision.tier} tier allows ${decision.limit} requests per second; retry in ${decision.retryAfterSeconds} s`,
+      `the ${decision.tier} tier allows ${decision.limit} requests per second; retry in ${retryAfter} s`,
       {},
-      { 'Retry-After': String(decision.retryAfterSeconds) },
+      { 'Retry-After': String(retryAfter) },
     );
   }
 }

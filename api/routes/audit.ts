@@ -65,7 +65,10 @@ export const auditRoutes: RouteGroup = {
       operationId: 'auditCredits',
       summary: 'Audit the credit history',
       description:
-        'Replays the account stream from its first event. `data` lists the credit movements in order, each with its running balance, position and hash (test-mode work moves no credit and is not listed); `verdict` covers the whole history: the hash chain, and the replayed balance against the balance the ledger projection shows. Live keys only: credits are live money.',
+        'Replays the account stream from its first event. `data` lists the credit movements in order, ' +
+        'each with its running balance, position and hash (test-mode work moves no credit and is not listed); ' +
+        '`verdict` covers the whole history: the hash chain, and the replayed balance against the balance ' +
+        'the ledger projection shows. Live keys only: credits are live money.',
       scope: 'audit:read',
       query: listQuery,
       responses: {

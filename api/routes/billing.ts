@@ -149,7 +149,7 @@ export const billingRoutes: RouteGroup = {
       path: '/v1/billing/subscription',
       operationId: 'getSubscription',
       summary: 'Get the subscription',
-      description: 'The tier, its period, price and limits, and what is due. Live keys only: billing is money, which the sandbox never moves.',
+      description: 'The tier, its period, price and limits, and what is due. Live keys only: the sandbox has no money.',
       scope: 'billing:read',
       responses: { 200: { description: 'The subscription.', content: { 'application/json': subscriptionSchema } } },
       problems: [LiveKeyRequired],
@@ -195,7 +195,7 @@ export const billingRoutes: RouteGroup = {
       path: '/v1/billing/credits',
       operationId: 'getCredits',
       summary: 'Get the credit balance',
-      description: 'Credits available and reserved (held for jobs), and the credit packs one can buy. Live keys only: test keys move no credit.',
+      description: 'Credits available and reserved (held for jobs), and the credit packs one can buy. Live keys only.',
       scope: 'billing:read',
       responses: { 200: { description: 'The balance.', content: { 'application/json': balanceSchema } } },
       problems: [LiveKeyRequired],
@@ -246,7 +246,10 @@ export const billingRoutes: RouteGroup = {
       path: '/v1/billing/history',
       operationId: 'listBillingHistory',
       summary: 'Billing history',
-      description: 'Subscription changes, renewals (the first period too), fee payments and declines, lapses, payment method changes, and credit purchases (declined and abandoned ones too), newest first, with amounts and currency. Live keys only.',
+      description:
+        'Subscription changes, renewals (the first period too), fee payments and declines, lapses, ' +
+        'payment method changes, and credit purchases (declined and abandoned ones too), newest first, ' +
+        'with amounts and currency. Live keys only.',
       scope: 'billing:read',
       query: listQuery,
       responses: { 200: { description: 'A page of the history.', content: { 'application/json': pageSchema(historySchema) } } },

@@ -34,7 +34,12 @@ const summarySchema = {
   properties: {
     from: { type: 'string', format: 'date-time' },
     to: { type: ['string', 'null'], format: 'date-time', description: 'null: up to now.' },
-    mode: { enum: ['live', 'test'], description: '`live`: credits charged to live keys. `test`: sandbox work of test keys, whose `credits` is what it would have cost; nothing was charged.' },
+    mode: {
+      enum: ['live', 'test'],
+      description:
+        '`live`: credits charged to live keys. ' +
+        '`test`: sandbox work of test keys, whose `credits` is what it would have cost; nothing was charged.',
+    },
     ...modeUsage.properties,
   },
 };
@@ -105,7 +110,9 @@ export const usageRoutes: RouteGroup = {
       path: '/v1/usage',
       operationId: 'getUsage',
       summary: 'Usage over a period',
-      description: 'Totals, then per UTC day, sector, table and key, of one mode: the key\'s own (a live key may ask for `mode=test`). Refunded work counts only under `refunded`.',
+      description:
+        'Totals, then per UTC day, sector, table and key, of one mode: the key\'s own ' +
+        '(a live key may ask for `mode=test`). Refunded work counts only under `refunded`.',
       scope: 'usage:read',
       query: { properties: { ...period, mode: readModeParameter } },
       responses: { 200: { description: 'The usage summary.', content: { 'application/json': summarySchema } } },
@@ -113,7 +120,8 @@ export const usageRoutes: RouteGroup = {
       async handle(ctx, { query }) {
         const mode = readMode(ctx, query.mode);
         const range = await periodOf(ctx, query);
-        const summary = await usageSummary(await usageTable(ctx), ctx.state.auth.accountId, mode, { from: range.from, to: range.to ?? undefined });
+        const period = { from: range.from, to: range.to ?? undefined };
+        const summary = await usageSummary(await usageTable(ctx), ctx.state.auth.accountId, mode, period);
         ctx.body = { ...range, mode, ...summary };
       },
     }),
@@ -122,14 +130,24 @@ export const usageRoutes: RouteGroup = {
       path: '/v1/usage/records',
       operationId: 'listUsageRecords',
       summary: 'Usage records',
-      description: 'One record per charged (live) or sandbox (test) operation of one mode, newest first: the key\'s own mode (a live key may ask for `mode=test`); filter by period.',
+      description:
+        'One record per charged (live) or sandbox (test) operation of one mode, newest first: the key\'s own mode ' +
+        '(a live key may ask for `mode=test`); filter by period.',
       scope: 'usage:read',
-      query: { properties: { ...listQuery.properties, from: { ...period.from, description: 'Inclusive.' }, to: { ...period.to, description: 'Exclusive.' }, mode: readModeParameter } },
+      query: {
+        properties: {
+          ...listQuery.properties,
+          from: { ...period.from, description: 'Inclusive.' },
+          to: { ...period.to, description: 'Exclusive.' },
+          mode: readModeParameter,
+        },
+      },
       responses: { 200: { description: 'A page of usage records.', content: { 'application/json': pageSchema(recordSchema) } } },
       problems: [LiveKeyRequired],
       async handle(ctx, { query }) {
         const { limit, cursor, from, to } = query;
-        const filter = { mode: readMode(ctx, query.mode), ...instantsOf({ from, to }), before: positionOfCursor(cursor) };
+        const mode = readMode(ctx, query.mode);
+        const filter = { mode, ...instantsOf({ from, to }), before: positionOfCursor(cursor) };
         // One more than the page: whether there is a next page, without counting.
         const records = await (await usageTable(ctx)).page(ctx.state.auth.accountId, filter, limit + 1);
         const data = records.slice(0, limit);

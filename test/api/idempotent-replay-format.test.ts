@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { openAccount, request, startTestApp, type TestAccount, type TestApp, type TestResponse } from '../support/app.js';
+import { openAccount, request, startTestApp } from '../support/app.js';
+import type { TestAccount, TestApp, TestResponse } from '../support/app.js';
 import { ExchangeChecker } from '../jobs/support/documented.js';
 
 const ERRORS = 'https://errors.finsynth.dev';
@@ -30,9 +31,11 @@ describe('an idempotent replay and the Accept of the repeat', () => {
     const response = await request(app, 'POST', '/v1/generate/quick', { key, body, headers: { ...headers, accept } });
     return checker.check('POST', '/v1/generate/quick', response, headers);
   }
-  const balance = async () => (await request(app, 'GET', '/v1/billing/credits', { key: account.live })).body.credits_available as number;
+  const balance = async (): Promise<number> => {
+    return (await request(app, 'GET', '/v1/billing/credits', { key: account.live })).body.credits_available;
+  };
 
-  it('replays a CSV answer to a repeat that admits CSV, and refuses one that asks for JSON only with 406, doing nothing again', async () => {
+  it('replays a CSV answer to a repeat admitting CSV; refuses one asking for JSON only (406)', async () => {
     const key = randomUUID();
     const before = await balance();
     const first = await quick(key, 'text/csv');
@@ -43,7 +46,8 @@ describe('an idempotent replay and the Accept of the repeat', () => {
     const refused = await quick(key, 'application/json');
     expect(refused.status).to.equal(406);
     expect(refused.headers.get('content-type')).to.equal('application/problem+json');
-    expect(refused.body).to.deep.include({ type: `${ERRORS}/idempotent-replay-not-acceptable`, supported: ['text/csv'] });
+    expect(refused.body.type).to.equal(`${ERRORS}/idempotent-replay-not-acceptable`);
+    expect(refused.body.supported).to.deep.equal(['text/csv']);
     expect(refused.headers.get('idempotent-replayed')).to.equal(null);
 
     for (const accept of ['text/csv', '*/*', 'text/*', 'application/json, text/csv;q=0.1']) {
@@ -56,7 +60,8 @@ describe('an idempotent replay and the Accept of the repeat', () => {
     // Neither the refusal nor the replays were charged or recorded anew.
     expect(await balance()).to.equal(before - 1);
     const records = await request(app, 'GET', '/v1/usage/records', { key: account.live });
-    expect(records.body.data.filter((record: { reference: string }) => record.reference === first.headers.get('request-id'))).to.have.length(1);
+    const references = records.body.data.map((record: { reference: string }) => record.reference);
+    expect(references.filter((reference: string) => reference === first.headers.get('request-id'))).to.have.length(1);
   });
 
   it('refuses a repeat asking for NDJSON of a first request answered as JSON (the default), naming JSON', async () => {
@@ -67,12 +72,13 @@ describe('an idempotent replay and the Accept of the repeat', () => {
     expect(refused.status).to.equal(406);
     expect(refused.body.supported).to.deep.equal(['application/json']);
     expect(refused.body.detail).to.equal(
-      "the first request with this Idempotency-Key was answered as application/json, which this repeat's Accept (application/x-ndjson) does not admit; repeat it accepting application/json",
+      'the first request with this Idempotency-Key was answered as application/json, ' +
+        "which this repeat's Accept (application/x-ndjson) does not admit; repeat it accepting application/json",
     );
     expect((await quick(key, 'application/json')).body).to.deep.equal(first.body);
   });
 
-  it('replays a kept problem whatever the repeat accepts: problems are problem+json on a first request too', async () => {
+  it('replays a kept problem whatever the repeat accepts, as first requests\' problems are problem+json', async () => {
     const poor = await openAccount(app, { credits: 0 });
     const key = randomUUID();
     const first = await quick(key, 'text/csv', poor.live);
@@ -83,9 +89,10 @@ describe('an idempotent replay and the Accept of the repeat', () => {
     expect(replayed.body).to.deep.equal(first.body);
   });
 
-  it('replays an operation that answers one format whatever Accept says, as its first request was answered', async () => {
+  it('replays an operation that has one format whatever Accept says, as its first request was answered', async () => {
     const headers = { accept: 'text/csv', 'idempotency-key': randomUUID() };
-    const save = () => request(app, 'POST', '/v1/overlays', { key: account.live, body: { name: 'seeded', overlay: { seed: 1 } }, headers });
+    const body = { name: 'seeded', overlay: { seed: 1 } };
+    const save = () => request(app, 'POST', '/v1/overlays', { key: account.live, body, headers });
     const first = await save();
     expect(first.status).to.equal(201);
     const replayed = await save();
@@ -99,7 +106,8 @@ describe('an idempotent replay and the Accept of the repeat', () => {
     const negotiating: string[] = [];
     for (const [path, operations] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
       for (const [method, operation] of Object.entries(operations)) {
-        if ((operation.responses['406']?.['x-problem-slugs'] ?? []).includes('idempotent-replay-not-acceptable')) negotiating.push(`${method} ${path}`);
+        const slugs: string[] = operation.responses['406']?.['x-problem-slugs'] ?? [];
+        if (slugs.includes('idempotent-replay-not-acceptable')) negotiating.push(`${method} ${path}`);
       }
     }
     expect(negotiating).to.deep.equal(['post /v1/generate/quick']);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Mode } from '../../core/events/envelope.js';
-import { openAccount, request, startTestApp, type TestAccount, type TestApp, type TestResponse } from '../support/app.js';
+import { openAccount, request, startTestApp } from '../support/app.js';
+import type { TestAccount, TestApp, TestResponse } from '../support/app.js';
 import { ExchangeChecker } from '../jobs/support/documented.js';
 import { cardsConfig, pollJob } from '../jobs/support/http.js';
 
@@ -40,7 +41,8 @@ describe('test and live modes kept apart on every read endpoint', function () {
     const quick = await post('/v1/generate/quick', { sector: 'cards', tables: [{ name: 'merchants', rows: 10 }] }, 200);
     const job = (await post('/v1/jobs', { config: cardsConfig({ merchants: 50 }, { format: 'csv' }) }, 202)).body.id;
     expect((await pollJob(app, key, job, ['succeeded', 'failed', 'cancelled'])).body.state).to.equal('succeeded');
-    const config = (await post('/v1/configs', { name: `${mode} config`, config: cardsConfig({ merchants: 5 }, { format: 'csv' }) }, 201)).body.id;
+    const saved = { name: `${mode} config`, config: cardsConfig({ merchants: 5 }, { format: 'csv' }) };
+    const config = (await post('/v1/configs', saved, 201)).body.id;
     const overlay = (await post('/v1/overlays', { name: `${mode} overlay`, overlay: { seed: 7 } }, 201)).body.id;
     const issued = (await post('/v1/keys', { name: `${mode} key`, scopes: ['usage:read'] }, 201)).body.id;
     return { job, config, overlay, key: issued, quick: quick.headers.get('request-id')! };
@@ -58,7 +60,13 @@ describe('test and live modes kept apart on every read endpoint', function () {
     const other = otherMode(mode);
 
     it(`a ${mode} key lists its own mode's jobs, configs, overlays and keys, never the other's`, async () => {
-      for (const [path, id] of [['/v1/jobs', 'job'], ['/v1/configs', 'config'], ['/v1/overlays', 'overlay'], ['/v1/keys', 'key']] as const) {
+      const lists = [
+        ['/v1/jobs', 'job'],
+        ['/v1/configs', 'config'],
+        ['/v1/overlays', 'overlay'],
+        ['/v1/keys', 'key'],
+      ] as const;
+      for (const [path, id] of lists) {
         const listed = await read(mode, `${path}?limit=100`, path);
         expect(listed.status, path).to.equal(200);
         const items = listed.body.data as { id: string; mode: Mode }[];
@@ -75,7 +83,9 @@ describe('test and live modes kept apart on every read endpoint', function () {
         [`/v1/configs/${of.config}`, '/v1/configs/{id}', 'not-found'],
         [`/v1/overlays/${of.overlay}`, '/v1/overlays/{id}', 'not-found'],
       ] as const;
-      for (const [path, template] of paths(made[mode])) expect((await read(mode, path, template)).status, path).to.equal(200);
+      for (const [path, template] of paths(made[mode])) {
+        expect((await read(mode, path, template)).status, path).to.equal(200);
+      }
       for (const [path, template, slug] of paths(made[other])) {
         const refused = await read(mode, path, template);
         expect(refused.status, path).to.equal(404);
@@ -96,7 +106,7 @@ describe('test and live modes kept apart on every read endpoint', function () {
     });
   }
 
-  it('a live key reads its account\'s test usage when it asks for it (?mode=test), as the test key sees it', async () => {
+  it('a live key reads its account\'s test usage when it asks for it (?mode=test), as a test key sees it', async () => {
     for (const path of ['/v1/usage', '/v1/usage/records']) {
       const asked = await read('live', `${path}?mode=test`, path);
       const own = await read('test', `${path}?mode=test`, path);
@@ -115,8 +125,9 @@ describe('test and live modes kept apart on every read endpoint', function () {
     }
   });
 
-  it('billing and the credit audit are live money: live keys read them, test keys get 403 live-key-required', async () => {
-    for (const path of ['/v1/billing/subscription', '/v1/billing/credits', '/v1/billing/history', '/v1/audit/credits']) {
+  it('billing and the credit audit are live money: live keys read them, test keys get 403', async () => {
+    const money = ['/v1/billing/subscription', '/v1/billing/credits', '/v1/billing/history', '/v1/audit/credits'];
+    for (const path of money) {
       expect((await read('live', path)).status, path).to.equal(200);
       const refused = await read('test', path);
       expect(refused.status, path).to.equal(403);
@@ -124,13 +135,20 @@ describe('test and live modes kept apart on every read endpoint', function () {
     }
     // The live balance counts the live work only: a quick generation and a job.
     const { body } = await read('live', '/v1/audit/credits?limit=100', '/v1/audit/credits');
-    const spent = (body.data as { type: string }[]).filter((movement) => movement.type === 'CreditsDebited' || movement.type === 'CreditsSettled');
+    const types = (body.data as { type: string }[]).map((movement) => movement.type);
+    const spent = types.filter((type) => type === 'CreditsDebited' || type === 'CreditsSettled');
     expect(spent).to.have.length(2);
   });
 
   it('the catalog and the config schema, which belong to no mode, answer both keys alike', async () => {
-    for (const path of ['/v1/catalog', '/v1/catalog/types', '/v1/catalog/sectors/cards', '/v1/catalog/sectors/cards/tables/merchants', '/v1/configs/schema']) {
-      const template = path.replace('/sectors/cards/tables/merchants', '/sectors/{sector}/tables/{table}').replace(/\/sectors\/cards$/, '/sectors/{sector}');
+    const shared = [
+      ['/v1/catalog', '/v1/catalog'],
+      ['/v1/catalog/types', '/v1/catalog/types'],
+      ['/v1/catalog/sectors/cards', '/v1/catalog/sectors/{sector}'],
+      ['/v1/catalog/sectors/cards/tables/merchants', '/v1/catalog/sectors/{sector}/tables/{table}'],
+      ['/v1/configs/schema', '/v1/configs/schema'],
+    ];
+    for (const [path, template] of shared) {
       const [live, test] = [await read('live', path, template), await read('test', path, template)];
       expect(live.status, path).to.equal(200);
       expect(test.body, path).to.deep.equal(live.body);
@@ -140,7 +158,8 @@ describe('test and live modes kept apart on every read endpoint', function () {
   it('documents the mode parameter where a read takes one', async () => {
     const { body: document } = await request(app, 'GET', '/v1/openapi.json');
     for (const path of ['/v1/usage', '/v1/usage/records']) {
-      const parameter = document.paths[path].get.parameters.find((candidate: { name: string }) => candidate.name === 'mode');
+      const { parameters } = document.paths[path].get;
+      const parameter = parameters.find((candidate: { name: string }) => candidate.name === 'mode');
       expect(parameter, path).to.deep.include({ in: 'query', required: false });
       expect(parameter.schema.enum, path).to.deep.equal(['live', 'test']);
       expect(document.paths[path].get.responses['403']['x-problem-slugs'], path).to.include('live-key-required');

@@ -15,7 +15,8 @@ const pricing = loadPricing();
 
 /** A client as the services open theirs: no offline queue, so that a command fails at once while disconnected. */
 async function redisClient(url: string): Promise<Redis> {
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, connectTimeout: 2000 });
+  const options = { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, connectTimeout: 2000 };
+  const redis = new Redis(url, options);
   redis.on('error', () => {});
   await redis.connect().catch(() => {});
   return redis;
@@ -96,7 +97,9 @@ describe('rate limits shared through Redis', () => {
   };
   const admitted = async (limits: RateLimits, accountId: string, requests: number) => {
     let count = 0;
-    for (let request = 0; request < requests; request += 1) if ((await limits.consume(accountId, 'free')).allowed) count += 1;
+    for (let request = 0; request < requests; request += 1) {
+      if ((await limits.consume(accountId, 'free')).allowed) count += 1;
+    }
     return count;
   };
 
@@ -130,7 +133,8 @@ describe('rate limits shared through Redis', () => {
   });
 
   it('makes two instances draw from one bucket per account', async () => {
-    const [first, second] = [new RateLimits(pricing, await client(), { clock }), new RateLimits(pricing, await client(), { clock })];
+    const first = new RateLimits(pricing, await client(), { clock });
+    const second = new RateLimits(pricing, await client(), { clock });
     const id = account();
     expect(await admitted(first, id, 5)).to.equal(5);
     expect(await admitted(second, id, 3)).to.equal(0);
@@ -138,21 +142,24 @@ describe('rate limits shared through Redis', () => {
     expect(await admitted(second, id, 3)).to.equal(1);
   });
 
-  it('on the Redis server\'s clock, admits no more than limit + ⌊D × limit⌋ in a burst that took D seconds', async () => {
+  it('on the Redis server\'s clock, admits at most limit + ⌊D × limit⌋ in a burst that took D seconds', async () => {
     const [first, second] = [new RateLimits(pricing, await client()), new RateLimits(pricing, await client())];
     const id = account();
     const started = performance.now();
     let count = 0;
-    for (let request = 0; request < 30; request += 1) if ((await (request % 2 ? second : first).consume(id, 'free')).allowed) count += 1;
+    for (let request = 0; request < 30; request += 1) {
+      if ((await (request % 2 ? second : first).consume(id, 'free')).allowed) count += 1;
+    }
     const seconds = (performance.now() - started) / 1000;
     expect(count).to.be.at.least(5).and.at.most(5 + Math.floor(seconds * 5));
   });
 
-  it('falls back to each instance\'s own memory buckets while Redis is unreachable (a closed port): open, at a per-instance limit', async () => {
+  it('falls back to each instance\'s memory buckets while Redis is unreachable (a closed port)', async () => {
     const dead = `redis://127.0.0.1:${await closedPort()}`;
     const failures: unknown[] = [];
     const options = { clock, onRedisFailure: (error: unknown) => failures.push(error) };
-    const [first, second] = [new RateLimits(pricing, await client(dead), options), new RateLimits(pricing, await client(dead), options)];
+    const first = new RateLimits(pricing, await client(dead), options);
+    const second = new RateLimits(pricing, await client(dead), options);
     const id = account();
     expect(await admitted(first, id, 8)).to.equal(5);
     expect(await admitted(second, id, 8)).to.equal(5);
@@ -160,12 +167,13 @@ describe('rate limits shared through Redis', () => {
     expect(failures).to.deep.equal([]);
   });
 
-  it('falls back when Redis stops answering, tells it once, and shares the bucket again once Redis answers', async () => {
+  it('falls back when Redis stops answering, tells it once, and shares the bucket again once it answers', async () => {
     const relay = await new FreezableRelay(new URL(url)).listen();
     try {
       const failures: unknown[] = [];
       const options = { clock, redisTimeoutMs: 100, onRedisFailure: (error: unknown) => failures.push(error) };
-      const [first, second] = [new RateLimits(pricing, await client(`redis://127.0.0.1:${relay.port}`), options), new RateLimits(pricing, await client(url), options)];
+      const first = new RateLimits(pricing, await client(`redis://127.0.0.1:${relay.port}`), options);
+      const second = new RateLimits(pricing, await client(url), options);
       const id = account();
       expect(await admitted(first, id, 5)).to.equal(5);
       expect(await admitted(second, id, 1)).to.equal(0);
