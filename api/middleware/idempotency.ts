@@ -3,7 +3,8 @@ import { Readable, Transform } from 'node:stream';
 import { canonicalJson } from '../../core/events/canonical-json.js';
 import { ProblemError, defineProblem, problem } from '../../core/problems.js';
 import { keepClaim } from '../../core/idempotency/claim-lease.js';
-import { holds, idempotencyDecider, idempotencyStream, type IdempotencyCommand, type RecordedResponse } from '../../core/idempotency/idempotency.js';
+import { releaseLater } from '../../core/idempotency/release-later.js';
+import { CLAIM_LEASE_MS, holds, idempotencyDecider, idempotencyStream, type IdempotencyCommand, type RecordedResponse } from '../../core/idempotency/idempotency.js';
 import type { ApiContext } from '../context.js';
 import { HttpProblems } from '../problems.js';
 import { respondWithProblem } from '../problem-response.js';
@@ -105,7 +106,11 @@ export async function idempotent(
   });
   const release = async (reason: string) => {
     await lease.stop();
-    await handle({ type: 'ReleaseKey', requestId, reason, at: now() });
+    const releasing = () => handle({ type: 'ReleaseKey', requestId, reason, at: now() });
+    // The failure the client hears is the request's own; the release goes on behind it until the store takes it.
+    await releasing().catch(() =>
+      releaseLater(releasing, CLAIM_LEASE_MS, (error) => ctx.logger.warn({ err: error, request_id: requestId }, 'the idempotency claim could not be released; its lease will run out')),
+    );
   };
   try {
     await work();
