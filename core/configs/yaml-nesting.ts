@@ -9,10 +9,11 @@ const BLOCK_INDICATORS = new Set(['seq-item-ind', 'explicit-key-ind', 'map-value
  * and composer see them: both take time and stack in proportion to the depth (a megabyte of `[` took
  * 3 s and 960 MB, and overflowed the composer's stack), so a text is refused as soon as it is too deep.
  *
- * The depth counted is an estimate that never falls below half the true depth: flow collections (`[`,
- * `{`) exactly, block collections by the columns they start at (a block collection starts further
- * right than the one holding it, or at the same column for a list under a map's key), plus one for a
- * value on a line of its own.
+ * The depth counted is an estimate between half the true depth and the true depth plus two: flow
+ * collections (`[`, `{`) exactly, block collections by the columns they start at (a block collection
+ * starts further right than the one holding it, or at the same column for a list under a map's key:
+ * hence half), plus one for a value that starts a line or follows an indicator, and one for the
+ * column of a flow collection that is a block's value.
  */
 export class YamlNesting {
   private offset = 0;
