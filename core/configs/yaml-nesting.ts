@@ -20,6 +20,7 @@ export class YamlNesting {
   private lineStart = 0;
   private atLineStart = true;
   private afterIndicator = false;
+  private atScalar = false;
   private flow = 0;
   /** Start columns of the open block collections, increasing. */
   private readonly columns: number[] = [];
@@ -29,10 +30,15 @@ export class YamlNesting {
 
   /** Reads the next token; answers its offset when the nesting reaches the limit there. */
   read(token: string): number | undefined {
-    if (MARKERS.has(token)) return undefined;
+    if (MARKERS.has(token)) {
+      // The token after this marker is a scalar's text, whatever it starts with (spaces, `#`, `-`).
+      this.atScalar = token === CST.SCALAR;
+      return undefined;
+    }
     const at = this.offset;
     this.offset += token.length;
-    const type = CST.tokenType(token);
+    const type = this.atScalar ? 'scalar' : CST.tokenType(token);
+    this.atScalar = false;
     if (type === 'space' || type === 'comment' || type === 'byte-order-mark') return undefined;
     if (type === 'newline') {
       this.lineStart = this.offset;
