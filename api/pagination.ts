@@ -18,7 +18,7 @@ export function paginate<T>(items: readonly T[], idOf: (item: T) => string, quer
   if (query.cursor !== undefined) {
     const after = decodeCursor(query.cursor);
     const index = items.findIndex((item) => idOf(item) === after);
-    if (index === -1) throw problem(Problems.badRequest, 'the cursor does not belong to this list');
+    if (index === -1) throw invalidCursor('the cursor does not belong to this list');
     next = index + 1;
   }
   const data: T[] = [];
@@ -28,10 +28,13 @@ export function paginate<T>(items: readonly T[], idOf: (item: T) => string, quer
   return { data, has_more: hasMore, next_cursor: hasMore ? encodeCursor(idOf(data.at(-1)!)) : null };
 }
 
+/** A cursor this list did not give is a query parameter that fails its check, as every list operation documents. */
+const invalidCursor = (message: string) => problem(Problems.validation, message, { errors: [{ in: 'query', pointer: '/cursor', message }] });
+
 export const encodeCursor = (id: string): string => Buffer.from(id, 'utf8').toString('base64url');
 
 export function decodeCursor(cursor: string): string {
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (id.length === 0 || encodeCursor(id) !== cursor) throw problem(Problems.badRequest, 'the cursor is malformed');
+  if (id.length === 0 || encodeCursor(id) !== cursor) throw invalidCursor('the cursor is malformed');
   return id;
 }

@@ -3,7 +3,7 @@ import type { ConfigInput } from '../../core/configs/config-input.js';
 import { ConfigProblems } from '../../core/configs/problems.js';
 import { issuesProblem } from '../../core/configs/validate.js';
 import { parseYamlSource } from '../../core/configs/yaml-source.js';
-import { Problems } from '../../core/problems.js';
+import { Problems, problem } from '../../core/problems.js';
 import { requireScope } from '../middleware/authenticate.js';
 import { defineRoute, type RouteGroup } from '../route.js';
 import { configInput, documentId, MAX_CONFIG_BODY_BYTES, yamlBody } from './config-input-schema.js';
@@ -71,7 +71,10 @@ export const configsRoutes: RouteGroup = {
           return;
         }
         requireScope(ctx, 'configs:write');
-        if (!query.name) throw issuesProblem(Problems.badRequest, 'the query', { errors: [{ pointer: '/name', message: 'a name is required to save' }] });
+        if (!query.name) {
+          const message = 'a name is required to save';
+          throw problem(Problems.validation, `the query is invalid: ${message}`, { errors: [{ in: 'query', pointer: '/name', message }] });
+        }
         const result = ctx.services.configs.check(source.value, source);
         if (!result.valid) throw issuesProblem(ConfigProblems.invalidConfig, 'the config', result);
         const saved = await ctx.services.configs.savedConfigs.save(owner(ctx), query.name, result.config, metadataOf(ctx));
