@@ -48,26 +48,32 @@ function strings(schema: Schema): fc.Arbitrary<string> {
 
 function objects(schema: Schema, hints: Hints, depth: number): fc.Arbitrary<Record<string, unknown>> {
   const properties = asSchema(schema.properties);
-  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-  const record = fc.record(Object.fromEntries(Object.entries(properties).map(([name, member]) => [name, arbitraryOf(asSchema(member), hints, name, depth + 1)])), {
-    requiredKeys: required.filter((name) => name in properties),
-  });
+  const names = Object.keys(properties);
+  const required = (Array.isArray(schema.required) ? (schema.required as string[]) : []).filter((name) => name in properties);
+  const minProperties = numberOr(schema.minProperties, 0);
+  const model = Object.fromEntries(names.map((name) => [name, arbitraryOf(asSchema(properties[name]), hints, name, depth + 1)]));
+  // At least one member when the schema asks for one: a member made required, not a filter (fast-check often draws none).
+  const record: fc.Arbitrary<Record<string, unknown>> =
+    minProperties > 0 && required.length === 0 && names.length > 0
+      ? fc.constantFrom(...names).chain((name) => fc.record(model, { requiredKeys: [name] }))
+      : fc.record(model, { requiredKeys: required });
   const additional = schema.additionalProperties;
-  let result: fc.Arbitrary<Record<string, unknown>> = record;
+  let result = record;
   if (additional !== false && depth < MAX_DEPTH) {
-    const names = typeof asSchema(schema.propertyNames).pattern === 'string' ? strings(asSchema(schema.propertyNames)) : fc.string({ maxLength: 12 });
+    const keys = typeof asSchema(schema.propertyNames).pattern === 'string' ? strings(asSchema(schema.propertyNames)) : fc.string({ maxLength: 12 });
     const values = additional === undefined || additional === true ? fc.jsonValue({ maxDepth: 2 }) : arbitraryOf(asSchema(additional), hints, undefined, depth + 1);
-    const extra = fc.dictionary(names.filter((name) => !(name in properties)), values, { maxKeys: MAX_EXTRA_MEMBERS });
+    const minKeys = names.length === 0 ? minProperties : 0;
+    const extra = fc.dictionary(keys.filter((name) => !(name in properties)), values, { minKeys, maxKeys: Math.max(minKeys, MAX_EXTRA_MEMBERS) });
     result = fc.tuple(record, extra).map(([known, more]) => ({ ...more, ...known }));
   }
-  const minProperties = numberOr(schema.minProperties, 0);
   const not = asSchema(schema.not);
   const forbidden = Array.isArray(not.required) ? (not.required as string[]) : undefined;
-  return result.filter((value) => Object.keys(value).length >= minProperties && !(forbidden && forbidden.every((name) => name in value)));
+  return forbidden ? result.filter((value) => !forbidden.every((name) => name in value)) : result;
 }
 
 function arrays(schema: Schema, hints: Hints, name: string | undefined, depth: number): fc.Arbitrary<unknown[]> {
-  const items = arbitraryOf(asSchema(schema.items), hints, name, depth + 1);
+  // Hints for the items of an array named `overlays` are under `overlays[]`.
+  const items = arbitraryOf(asSchema(schema.items), hints, name === undefined ? undefined : `${name}[]`, depth + 1);
   const minLength = numberOr(schema.minItems, 0);
   const maxLength = Math.max(minLength, Math.min(numberOr(schema.maxItems, MAX_ITEMS), MAX_ITEMS));
   return schema.uniqueItems ? fc.uniqueArray(items, { minLength, maxLength, selector: (item) => JSON.stringify(item) }) : fc.array(items, { minLength, maxLength });

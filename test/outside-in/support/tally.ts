@@ -2,7 +2,8 @@
 export class Tally {
   private readonly byOperation = new Map<string, Map<string, number>>();
 
-  count(operationId: string, status: number, slug?: string): void {
+  /** `status` is the answer's, or what came instead of one (`reset`). */
+  count(operationId: string, status: number | string, slug?: string): void {
     const statuses = this.byOperation.get(operationId) ?? new Map<string, number>();
     const key = slug ? `${status} ${slug}` : String(status);
     statuses.set(key, (statuses.get(key) ?? 0) + 1);
