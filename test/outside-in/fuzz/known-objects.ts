@@ -115,7 +115,9 @@ export function hintsFor(operation: Operation, known: KnownObjects): Hints {
     payment_token: fc.constantFrom('tok_visa', 'tok_mastercard', 'tok_chargeDeclined', 'tok_chargeDeclinedFraudulent', 'tok_processingError', 'tok_unknown'),
     locale: fc.constantFrom('en_GB', 'de', 'fr', 'xx_YY'),
     table: fc.constantFrom(...known.jobTables, 'transactions'),
-    'Idempotency-Key': fc.constantFrom('fuzz-1', 'fuzz-2', 'fuzz-3').chain((prefix) => fc.constantFrom(prefix, `${prefix}-${operation.id}`)),
+    // Mostly fresh keys, so that requests reach the work; now and then one used before, by this operation or another.
+    'Idempotency-Key': fc.oneof({ arbitrary: fc.uuid(), weight: 4 }, fc.constantFrom('fuzz-1', `fuzz-1-${operation.id}`)),
+    cursor: fc.constantFrom(...[...known.jobIds, ...known.configIds, ...known.overlayIds, ...known.keyIds].map((id) => Buffer.from(id).toString('base64url'))),
     'body:generateQuick': quick,
     'body:yaml': config.map((value) => stringify(value)),
     ...(ids.length > 0 ? { id: fc.constantFrom(...ids) } : {}),
