@@ -39,7 +39,8 @@ function pipelineProblems(route: AnyRoute): ProblemType[] {
   // Every operation refuses query parameters it does not take, also one that takes none.
   const problems: ProblemType[] = [Problems.internal, Problems.validation];
   // What the HTTP layer answers before any route, whatever the path: every operation can meet them.
-  problems.push(HttpProblems.malformedRequest, HttpProblems.expectationFailed, HttpProblems.requestTimeout, HttpProblems.headersTooLarge);
+  problems.push(HttpProblems.malformedRequest, HttpProblems.expectationFailed);
+  problems.push(HttpProblems.requestTimeout, HttpProblems.headersTooLarge);
   // Any operation with a key may need the event store (its keys, credits, idempotency claims).
   if (route.scope !== null) problems.push(HttpProblems.unauthorized, HttpProblems.forbidden, HttpProblems.rateLimited, Problems.storeUnavailable);
   if (route.body) problems.push(HttpProblems.payloadTooLarge, HttpProblems.unsupportedMediaType, HttpProblems.malformedJson, HttpProblems.invalidEncoding, HttpProblems.nestingTooDeep, HttpProblems.reservedMember, HttpProblems.invalidText);

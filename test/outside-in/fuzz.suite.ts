@@ -39,7 +39,8 @@ describe('fuzz: every operation of the OpenAPI document, against `finsynth serve
     console.log(`    fuzz seed ${SEED} (FUZZ_SEED=${SEED} repeats the run), ${RUNS} requests per operation`);
     server = await startServerProcess({ env: { FINSYNTH_PACKS: EXAMPLE_PACK, FINSYNTH_POOL_SIZE: '2' } });
     client = new WireClient(server.port, 2);
-    const document = (await client.send({ method: 'GET', path: '/v1/openapi.json', headers: [] })).body as OpenApiDocument;
+    const document = (await client.send({ method: 'GET', path: '/v1/openapi.json', headers: [] }))
+      .body as OpenApiDocument;
     answers = new DocumentedAnswers(document);
     operations = operationsOf(document);
     known = await createKnownObjects(server, client);
@@ -57,10 +58,21 @@ describe('fuzz: every operation of the OpenAPI document, against `finsynth serve
     for (const operation of operations.filter(({ spec }) => spec.requestBody)) {
       const path = operation.path.replace(/\{\w+\}/g, 'x');
       const mediaType = Object.keys(operation.spec.requestBody!.content)[0]!;
-      const request: WireRequest = { method: operation.method, path, headers: [['Authorization', `Bearer ${known.keys.test}`], ['Content-Type', mediaType], ['Content-Length', String(2 ** 30)]] };
+      const request: WireRequest = {
+        method: operation.method,
+        path,
+        headers: [
+          ['Authorization', `Bearer ${known.keys.test}`],
+          ['Content-Type', mediaType],
+          ['Content-Length', String(2 ** 30)],
+        ],
+      };
       const response = await client.send(request);
       const limit = (response.body as { limit_bytes?: number }).limit_bytes;
-      if (response.status !== 413 || typeof limit !== 'number') throw new Error(`setup: ${operation.id} answered a 1 GiB body with ${response.status}: ${response.text.slice(0, 300)}`);
+      if (response.status !== 413 || typeof limit !== 'number')
+        throw new Error(
+          `setup: ${operation.id} answered a 1 GiB body with ${response.status}: ${response.text.slice(0, 300)}`,
+        );
       limits.set(operation.id, limit);
     }
     return limits;
@@ -68,7 +80,18 @@ describe('fuzz: every operation of the OpenAPI document, against `finsynth serve
 
   function badAuthorizations(scope: string | undefined): string[] {
     const lacking = scope === 'generate' ? known.onlyCatalog : known.onlyGenerate;
-    return ['Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', `bearer ${known.keys.test}`, `Bearer ${known.keys.test} extra`, `Bearer svc_test_${'A'.repeat(32)}`, 'Bearer svc_live_short', `Bearer ${known.revoked}`, `Bearer ${lacking}`, 'Bearer 😀'];
+    return [
+      'Bearer',
+      'Bearer ',
+      'Basic dXNlcjpwYXNz',
+      `bearer ${known.keys.test}`,
+      `Bearer ${known.keys.test} extra`,
+      `Bearer svc_test_${'A'.repeat(32)}`,
+      'Bearer svc_live_short',
+      `Bearer ${known.revoked}`,
+      `Bearer ${lacking}`,
+      'Bearer 😀',
+    ];
   }
 
   /** The keys an operation is called with: mostly the sandbox; live money through the second account. */
@@ -76,11 +99,23 @@ describe('fuzz: every operation of the OpenAPI document, against `finsynth serve
     const scope = operation.spec['x-required-scope'];
     if (scope === undefined) return fc.constant(undefined);
     const bearer = (key: string) => `Bearer ${key}`;
-    if (MONEY_SCOPES.test(scope)) return fc.oneof({ arbitrary: fc.constant(bearer(known.keys.billingLive)), weight: 3 }, fc.constant(bearer(known.keys.test)));
-    return fc.oneof({ arbitrary: fc.constant(bearer(known.keys.test)), weight: 4 }, fc.constant(bearer(known.keys.live)));
+    if (MONEY_SCOPES.test(scope))
+      return fc.oneof(
+        { arbitrary: fc.constant(bearer(known.keys.billingLive)), weight: 3 },
+        fc.constant(bearer(known.keys.test)),
+      );
+    return fc.oneof(
+      { arbitrary: fc.constant(bearer(known.keys.test)), weight: 4 },
+      fc.constant(bearer(known.keys.live)),
+    );
   }
 
-  /** Sends the request (again after a 429's Retry-After), and throws unless the answer is as documented and the server lives. */
+  /**
+   * Sends the request (again after a 429's Retry-After), and throws unless the answer is as documented
+   * and the server lives.
+   */
+  const died = () => `exited ${JSON.stringify(server.exit())}:\n${server.lastLines()}`;
+  const seconds = (ms: number) => (ms / 1000).toFixed(1);
   const largeBody = (request: WireRequest) => (request.body?.length ?? 0) > RESET_TOLERATED_BODY_BYTES;
 
   async function exchange(operation: Operation, request: WireRequest): Promise<WireResponse | undefined> {
@@ -97,12 +132,12 @@ describe('fuzz: every operation of the OpenAPI document, against `finsynth serve
           tally.count(operation.id, 'reset');
           return undefined;
         }
-        throw new Error(`no answer (${error.message}); the server ${server.alive() ? 'lives' : `exited ${JSON.stringify(server.exit())}:\n${server.lastLines()}`}`);
+        throw new Error(`no answer (${error.message}); the server ${server.alive() ? 'lives' : died()}`);
       }
       const slug = DocumentedAnswers.slugOf(response);
       tally.count(operation.id, response.status, slug);
       answers.check(operation, response);
-      if (!server.alive()) throw new Error(`the server exited ${JSON.stringify(server.exit())}:\n${server.lastLines()}`);
+      if (!server.alive()) throw new Error(`the server ${died()}`);
       if (response.status !== 429 || slug !== 'rate-limited' || attempt === RATE_LIMITED_RETRIES) return response;
       await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after') ?? 1) * 1000));
     }
@@ -114,7 +149,11 @@ describe('fuzz: every operation of the OpenAPI document, against `finsynth serve
     const authorization = request.headers.find(([name]) => name === 'Authorization')![1];
     const cancel = operations.find(({ id }) => id === 'cancelJob')!;
     const id = (response.body as { id: string }).id;
-    await exchange(cancel, { method: 'POST', path: `/v1/jobs/${id}/cancel`, headers: [['Authorization', authorization]] });
+    await exchange(cancel, {
+      method: 'POST',
+      path: `/v1/jobs/${id}/cancel`,
+      headers: [['Authorization', authorization]],
+    });
   }
 
   /** One operation: RUNS requests generated from its schemas, mutated, each answered as documented. */
@@ -129,13 +168,23 @@ describe('fuzz: every operation of the OpenAPI document, against `finsynth serve
       try {
         await undo(operation, request, await exchange(operation, request));
       } catch (error) {
-        throw new Error(`${(error as Error).message}\n  mutations: ${chosen.join(', ') || 'none'}\n  request: ${describeWire(request)}`);
+        throw new Error(
+          [
+            (error as Error).message,
+            `mutations: ${chosen.join(', ') || 'none'}`,
+            `request: ${describeWire(request)}`,
+          ].join('\n  '),
+        );
       }
     });
     const details = await fc.check(property, { numRuns: RUNS, seed: SEED + index, endOnFailure: true });
     if (details.failed) {
-      const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-      throw new Error(`${operation.id}: ${cause}\n  fuzz seed ${SEED} (FUZZ_SEED=${SEED} repeats the run; this operation's fast-check seed ${SEED + index}, run ${details.numRuns})`);
+      const cause =
+        details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+      throw new Error(
+        `${operation.id}: ${cause}\n  fuzz seed ${SEED} (FUZZ_SEED=${SEED} repeats the run; ` +
+          `this operation's fast-check seed ${SEED + index}, run ${details.numRuns})`,
+      );
     }
     expect(tally.requests(operation.id)).to.be.at.least(RUNS);
   }
@@ -146,21 +195,31 @@ describe('fuzz: every operation of the OpenAPI document, against `finsynth serve
     const suite = this.test!.parent!;
     const last = suite.tests.pop()!;
     operations.forEach((operation, index) => {
-      suite.addTest(new Mocha.Test(`${operation.method} ${operation.path} (${operation.id}): ${RUNS} generated and mutated requests, each answered as documented`, () => fuzz(operation, index)));
+      suite.addTest(
+        new Mocha.Test(
+          `${operation.method} ${operation.path} (${operation.id}): ` +
+            `${RUNS} generated and mutated requests, each answered as documented`,
+          () => fuzz(operation, index),
+        ),
+      );
     });
     suite.addTest(last);
   });
 
-  it('is alive and healthy at the end, logged and counted no unexpected error, stops cleanly, and its audit holds', async () => {
+  it('is alive at the end, logged and counted no unexpected error, stops, and its audit holds', async () => {
     const alive = server.alive();
     const health = alive ? await client.send({ method: 'GET', path: '/healthz', headers: [] }) : undefined;
     const metrics = alive ? (await client.send(jsonRequest('GET', '/metrics', undefined))).text : '';
-    const unexpected = metrics.split('\n').filter((line) => /^finsynth_unexpected_errors_total\{/.test(line) && !/ 0$/.test(line));
+    const unexpected = metrics
+      .split('\n')
+      .filter((line) => /^finsynth_unexpected_errors_total\{/.test(line) && !/ 0$/.test(line));
     client.close();
     const exitCode = await server.stop();
     const audit = await server.cli(['audit', '--json']);
-    console.log(`    fuzz: ${tally.requests()} requests in ${((performance.now() - started) / 1000).toFixed(1)} s\n${tally.report()}`);
-    expect(alive, `the server died: ${JSON.stringify(server.exit())}\n${server.lastLines()}`).to.equal(true);
+    console.log(
+      `    fuzz: ${tally.requests()} requests in ${seconds(performance.now() - started)} s\n${tally.report()}`,
+    );
+    expect(alive, `the server ${died()}`).to.equal(true);
     expect(health?.status).to.equal(200);
     expect(unexpected, 'unexpected errors counted in /metrics').to.deep.equal([]);
     expect(server.errorLines(), 'error lines in the server log').to.deep.equal([]);

@@ -38,14 +38,18 @@ export function fragment(draft: Draft, text: string): string {
   return `@@fragment${draft.fragments.length - 1}@@`;
 }
 
-export const isJsonMediaType = (mediaType: string | undefined): boolean => mediaType !== undefined && /^application\/(?:[\w.-]+\+)?json$/.test(mediaType);
+export const isJsonMediaType = (mediaType: string | undefined): boolean =>
+  mediaType !== undefined && /^application\/(?:[\w.-]+\+)?json$/.test(mediaType);
 
 /** The body's bytes as they go out. */
 export function bodyBytes(draft: Draft): Buffer | undefined {
   if (draft.bytes) return draft.bytes;
   if (draft.mediaType === undefined || draft.body === undefined) return undefined;
-  if (!isJsonMediaType(draft.mediaType)) return Buffer.from(typeof draft.body === 'string' ? draft.body : stringify(draft.body));
-  return Buffer.from(JSON.stringify(draft.body).replace(PLACEHOLDER, (_, index: string) => draft.fragments[Number(index)]!));
+  if (!isJsonMediaType(draft.mediaType))
+    return Buffer.from(typeof draft.body === 'string' ? draft.body : stringify(draft.body));
+  return Buffer.from(
+    JSON.stringify(draft.body).replace(PLACEHOLDER, (_, index: string) => draft.fragments[Number(index)]!),
+  );
 }
 
 const encodeQuery = (text: string) => encodeURIComponent(text);
@@ -56,25 +60,46 @@ const encodeQuery = (text: string) => encodeURIComponent(text);
  * header value, spaces in the request line) escaped, since node:http refuses to send them.
  */
 const latin1 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
-const headerValue = (text: string) => (/[^\x00-\xff]/.test(text) ? latin1(text) : text).replace(/[\x00-\x08\x0a-\x1f\x7f]/g, '?');
-const rawInPath = (text: string) => (/[^\x00-\xff]/.test(text) ? latin1(text) : text).replace(/[\x00-\x20]/g, (char) => `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+const headerValue = (text: string) =>
+  (/[^\x00-\xff]/.test(text) ? latin1(text) : text).replace(/[\x00-\x08\x0a-\x1f\x7f]/g, '?');
+const rawInPath = (text: string) =>
+  (/[^\x00-\xff]/.test(text) ? latin1(text) : text).replace(
+    /[\x00-\x20]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
 
 export function toWire(draft: Draft): WireRequest {
-  let path = draft.operation.path.replace(/\{(\w+)\}/g, (_, name: string) => (draft.rawParams.includes(name) ? rawInPath(draft.params[name]!) : encodeURIComponent(draft.params[name] ?? '')));
-  const query = [...draft.query.map(([name, value]) => `${encodeQuery(name)}=${encodeQuery(value)}`), ...draft.rawQuery.map(rawInPath)];
+  let path = draft.operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    draft.rawParams.includes(name) ? rawInPath(draft.params[name]!) : encodeURIComponent(draft.params[name] ?? ''),
+  );
+  const query = [
+    ...draft.query.map(([name, value]) => `${encodeQuery(name)}=${encodeQuery(value)}`),
+    ...draft.rawQuery.map(rawInPath),
+  ];
   if (query.length > 0) path += `?${query.join('&')}`;
   const headers: Array<[string, string]> = draft.headers.map(([name, value]) => [name, headerValue(value)]);
   if (draft.authorization !== undefined) headers.push(['Authorization', headerValue(draft.authorization)]);
   const body = bodyBytes(draft);
   const contentType = draft.contentType === undefined ? draft.mediaType : draft.contentType;
-  if (contentType !== null && contentType !== undefined && (body !== undefined || draft.contentType !== undefined)) headers.push(['Content-Type', contentType]);
+  if (contentType !== null && contentType !== undefined && (body !== undefined || draft.contentType !== undefined))
+    headers.push(['Content-Type', contentType]);
   return { method: draft.operation.method, path, headers, body, chunked: draft.chunked };
 }
 
+const start = (body: Buffer) => body.subarray(0, 400).toString('latin1');
+
 /** The request in a few lines, for a failure message: what to send again. */
 export function describeWire(request: WireRequest): string {
-  const headers = request.headers.map(([name, value]) => `${name}: ${value.length > 120 ? `${value.slice(0, 120)}… (${value.length} chars)` : value}`).join('\n    ');
-  const body = request.body ? `\n  body (${request.body.length} bytes${request.chunked ? ', chunked' : ''}): ${JSON.stringify(request.body.subarray(0, 400).toString('latin1'))}` : '';
-  const path = request.path.length > 300 ? `${request.path.slice(0, 300)}… (${request.path.length} chars)` : request.path;
+  const headers = request.headers
+    .map(
+      ([name, value]) => `${name}: ${value.length > 120 ? `${value.slice(0, 120)}… (${value.length} chars)` : value}`,
+    )
+    .join('\n    ');
+  const body = request.body
+    ? `\n  body (${request.body.length} bytes${request.chunked ? ', chunked' : ''}): ` +
+      JSON.stringify(start(request.body))
+    : '';
+  const path =
+    request.path.length > 300 ? `${request.path.slice(0, 300)}… (${request.path.length} chars)` : request.path;
   return `${request.method} ${JSON.stringify(path)}\n    ${headers}${body}`;
 }

@@ -26,16 +26,26 @@ export interface KnownObjects {
 
 const JOB_POLLS = 300;
 
-async function ok(client: WireClient, request: Parameters<WireClient['send']>[0], status: number): Promise<WireResponse> {
+async function ok(
+  client: WireClient,
+  request: Parameters<WireClient['send']>[0],
+  status: number,
+): Promise<WireResponse> {
   const response = await client.send(request);
-  if (response.status !== status) throw new Error(`setup: ${request.method} ${request.path} answered ${response.status}: ${response.text.slice(0, 300)}`);
+  if (response.status !== status)
+    throw new Error(
+      `setup: ${request.method} ${request.path} answered ${response.status}: ${response.text.slice(0, 300)}`,
+    );
   return response;
 }
 
 const idOf = (response: WireResponse) => (response.body as { id: string }).id;
 
 async function issueKey(client: WireClient, key: string, scopes?: string[]): Promise<{ id: string; secret: string }> {
-  return (await ok(client, jsonRequest('POST', '/v1/keys', key, scopes ? { scopes } : {}), 201)).body as { id: string; secret: string };
+  return (await ok(client, jsonRequest('POST', '/v1/keys', key, scopes ? { scopes } : {}), 201)).body as {
+    id: string;
+    secret: string;
+  };
 }
 
 export async function createKnownObjects(server: ServerProcess, client: WireClient): Promise<KnownObjects> {
@@ -44,19 +54,36 @@ export async function createKnownObjects(server: ServerProcess, client: WireClie
   if (opened.code !== 0) throw new Error(`setup: accounts create exited ${opened.code}: ${opened.stderr}`);
   const billingLive = (JSON.parse(opened.stdout) as { keys: { live: string } }).keys.live;
 
-  const config = { version: 1, sector: 'cards', seed: 7, tables: [{ name: 'cardholders', rows: 20 }, { name: 'cards', rows: 30 }], output: { format: 'csv', compression: 'none' } };
+  const config = {
+    version: 1,
+    sector: 'cards',
+    seed: 7,
+    tables: [
+      { name: 'cardholders', rows: 20 },
+      { name: 'cards', rows: 30 },
+    ],
+    output: { format: 'csv', compression: 'none' },
+  };
   const job = idOf(await ok(client, jsonRequest('POST', '/v1/jobs', test, { config }), 202));
   for (let poll = 0, state = 'queued'; state !== 'succeeded'; poll++) {
     if (poll === JOB_POLLS) throw new Error(`setup: job ${job} did not succeed (${state})`);
     await new Promise((resolve) => setTimeout(resolve, 200));
     state = ((await ok(client, jsonRequest('GET', `/v1/jobs/${job}`, test), 200)).body as { state: string }).state;
   }
-  const configIds = [idOf(await ok(client, jsonRequest('POST', '/v1/configs', test, { name: 'fuzz base', config }), 201))];
-  const overlayIds = [idOf(await ok(client, jsonRequest('POST', '/v1/overlays', test, { name: 'fuzz overlay', overlay: { seed: 9 } }), 201))];
+  const configIds = [
+    idOf(await ok(client, jsonRequest('POST', '/v1/configs', test, { name: 'fuzz base', config }), 201)),
+  ];
+  const overlayIds = [
+    idOf(
+      await ok(client, jsonRequest('POST', '/v1/overlays', test, { name: 'fuzz overlay', overlay: { seed: 9 } }), 201),
+    ),
+  ];
   const throwaway = await Promise.all([issueKey(client, test), issueKey(client, test)]);
   const revoked = await issueKey(client, test);
   await ok(client, jsonRequest('DELETE', `/v1/keys/${revoked.id}`, test), 200);
-  const catalog = (await ok(client, jsonRequest('GET', '/v1/catalog', test), 200)).body as { sectors: Array<{ name: string; tables: Array<{ name: string }> }> };
+  const catalog = (await ok(client, jsonRequest('GET', '/v1/catalog', test), 200)).body as {
+    sectors: Array<{ name: string; tables: Array<{ name: string }> }>;
+  };
   const configSchema = (await ok(client, jsonRequest('GET', '/v1/configs/schema', test), 200)).body as Schema;
   return {
     keys: { live: server.keys.live, test, billingLive },
@@ -68,7 +95,9 @@ export async function createKnownObjects(server: ServerProcess, client: WireClie
     configIds,
     overlayIds,
     keyIds: throwaway.map(({ id }) => id),
-    tables: catalog.sectors.flatMap((sector) => sector.tables.map((table) => ({ sector: sector.name, table: table.name }))),
+    tables: catalog.sectors.flatMap((sector) =>
+      sector.tables.map((table) => ({ sector: sector.name, table: table.name })),
+    ),
     configSchema,
   };
 }
@@ -95,9 +124,22 @@ export function hintsFor(operation: Operation, known: KnownObjects): Hints {
   const small: Hints = { sector: fc.constantFrom(...sectors), name: fc.constantFrom(...tableNames), rows, seed };
   const plausible = fc
     .tuple(fc.constantFrom(...known.tables), rows, seed, fc.constantFrom('ndjson', 'csv', 'json'))
-    .map(([{ sector, table }, count, chosen, format]) => ({ version: 1, sector, seed: chosen, tables: [{ name: table, rows: count }], output: { format } }));
+    .map(([{ sector, table }, count, chosen, format]) => ({
+      version: 1,
+      sector,
+      seed: chosen,
+      tables: [{ name: table, rows: count }],
+      output: { format },
+    }));
   const config = fc.oneof(plausible, arbitraryOf(known.configSchema, small));
-  const overlay = fc.record({ seed, locale: fc.constantFrom('en_GB', 'de', 'fr', 'xx_YY'), output: fc.record({ format: fc.constantFrom('csv', 'json') }) }, { requiredKeys: [] });
+  const overlay = fc.record(
+    {
+      seed,
+      locale: fc.constantFrom('en_GB', 'de', 'fr', 'xx_YY'),
+      output: fc.record({ format: fc.constantFrom('csv', 'json') }),
+    },
+    { requiredKeys: [] },
+  );
   const quick = fc
     .tuple(fc.constantFrom(...known.tables), rows, seed)
     .map(([{ sector, table }, count, chosen]) => ({ sector, tables: [{ name: table, rows: count }], seed: chosen }));
@@ -112,12 +154,26 @@ export function hintsFor(operation: Operation, known: KnownObjects): Hints {
     config_id: fc.constantFrom(...known.configIds),
     'overlays[]': fc.oneof(fc.constantFrom(...known.overlayIds), overlay),
     pack: fc.constantFrom('small', 'medium', 'large', 'huge'),
-    payment_token: fc.constantFrom('tok_visa', 'tok_mastercard', 'tok_chargeDeclined', 'tok_chargeDeclinedFraudulent', 'tok_processingError', 'tok_unknown'),
+    payment_token: fc.constantFrom(
+      'tok_visa',
+      'tok_mastercard',
+      'tok_chargeDeclined',
+      'tok_chargeDeclinedFraudulent',
+      'tok_processingError',
+      'tok_unknown',
+    ),
     locale: fc.constantFrom('en_GB', 'de', 'fr', 'xx_YY'),
     table: fc.constantFrom(...known.jobTables, 'transactions'),
     // Mostly fresh keys, so that requests reach the work; now and then one used before, by this operation or another.
-    'Idempotency-Key': fc.oneof({ arbitrary: fc.uuid(), weight: 4 }, fc.constantFrom('fuzz-1', `fuzz-1-${operation.id}`)),
-    cursor: fc.constantFrom(...[...known.jobIds, ...known.configIds, ...known.overlayIds, ...known.keyIds].map((id) => Buffer.from(id).toString('base64url'))),
+    'Idempotency-Key': fc.oneof(
+      { arbitrary: fc.uuid(), weight: 4 },
+      fc.constantFrom('fuzz-1', `fuzz-1-${operation.id}`),
+    ),
+    cursor: fc.constantFrom(
+      ...[...known.jobIds, ...known.configIds, ...known.overlayIds, ...known.keyIds].map((id) =>
+        Buffer.from(id).toString('base64url'),
+      ),
+    ),
     'body:generateQuick': quick,
     'body:yaml': config.map((value) => stringify(value)),
     ...(ids.length > 0 ? { id: fc.constantFrom(...ids) } : {}),

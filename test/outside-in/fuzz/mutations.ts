@@ -21,42 +21,200 @@ interface Place {
 function places(value: Json, parent?: Place['parent'], key: string | number = ''): Place[] {
   const here: Place[] = [{ parent, key }];
   if (Array.isArray(value)) return [...here, ...value.flatMap((item, index) => places(item, value, index))];
-  if (value !== null && typeof value === 'object') return [...here, ...Object.entries(value).flatMap(([name, member]) => places(member, value, name))];
+  if (value !== null && typeof value === 'object')
+    return [...here, ...Object.entries(value).flatMap(([name, member]) => places(member, value, name))];
   return here;
 }
 
-const valueAt = (draft: Draft, place: Place): Json => (place.parent === undefined ? (draft.body as Json) : (place.parent as Record<string | number, Json>)[place.key]!);
+const valueAt = (draft: Draft, place: Place): Json =>
+  place.parent === undefined ? (draft.body as Json) : (place.parent as Record<string | number, Json>)[place.key]!;
 
 function setAt(draft: Draft, place: Place, value: Json): void {
   if (place.parent === undefined) draft.body = value;
   else (place.parent as Record<string | number, Json>)[place.key] = value;
 }
 
-const jsonBody = (draft: Draft): boolean => isJsonMediaType(draft.mediaType) && draft.body !== undefined && draft.bytes === undefined;
+const jsonBody = (draft: Draft): boolean =>
+  isJsonMediaType(draft.mediaType) && draft.body !== undefined && draft.bytes === undefined;
 
 function objectsOf(draft: Draft): Array<{ [member: string]: Json }> {
   const found = places(draft.body as Json).map((place) => valueAt(draft, place));
-  return found.filter((value): value is { [member: string]: Json } => value !== null && typeof value === 'object' && !Array.isArray(value));
+  return found.filter(
+    (value): value is { [member: string]: Json } =>
+      value !== null && typeof value === 'object' && !Array.isArray(value),
+  );
 }
 
 /** Strings no field of the API takes, and some it should take: scripts, emoji, joiners, controls, a BOM. */
-const UNICODE = ['😀🎉', 'Ünïcödé', 'مرحبا', '\u202Eevil', 'e\u0301', '\uFEFF', '\u2028\u2029', '𝓯𝓾𝔃𝔃', 'Z̸̢͎a̵l̷g̶o̶', '\u200B', 'ＦＵＬＬ', '\t\r\n', ''];
+const UNICODE = [
+  '😀🎉',
+  'Ünïcödé',
+  'مرحبا',
+  '\u202Eevil',
+  'e\u0301',
+  '\uFEFF',
+  '\u2028\u2029',
+  '𝓯𝓾𝔃𝔃',
+  'Z̸̢͎a̵l̷g̶o̶',
+  '\u200B',
+  'ＦＵＬＬ',
+  '\t\r\n',
+  '',
+];
 /** Raw JSON texts of strings that decode to what the service refuses (a NUL, lone surrogates). */
 const UNICODE_ESCAPES = ['"\\u0000"', '"a\\u0000b"', '"\\ud800"', '"\\udfff"', '"\\udc00\\ud800"', '"\\uFFFF"'];
-const HUGE_NUMBERS = ['1e400', '-1e400', '9007199254740993', '1e308', '-0', '123456789012345678901234567890', '5e-324', '1E+2', '1.0', '-9007199254740993'];
+const HUGE_NUMBERS = [
+  '1e400',
+  '-1e400',
+  '9007199254740993',
+  '1e308',
+  '-0',
+  '123456789012345678901234567890',
+  '5e-324',
+  '1E+2',
+  '1.0',
+  '-9007199254740993',
+];
 const DEPTHS = [63, 64, 65, 200, 5_000, 100_000];
-const PATH_VALUES = ['..', '../', '../../etc/passwd', '..\\..\\windows', '%00', 'a\u0000b', '%2e%2e%2f', '.', ' ', '%', '😀', 'x'.repeat(65), 'x'.repeat(4000), 'job_', 'job_zz', 'job_00', 'cfg_../..', '?a=1', '#frag'];
-/** Sent without encoding: only characters a request line may carry (0x21-0xFF; above 0x7F as latin1 bytes, invalid UTF-8). */
-const RAW_PATH_VALUES = ['..', '.', '%00', '%', '%zz', '%FF', '%C0%AF', '%ED%A0%80', '\xff', '\xc3\x28', 'a%2F..%2F..', '~', ';x=1'];
-const CURSORS = ['', 'x', '../../etc/passwd', '%00', 'null', '-1', '0', 'Zm9vYmFy', '{"id":1}', 'key_' + 'A'.repeat(20), 'cfg_0000', 'c'.repeat(512), 'c'.repeat(513), '😀', '\u0000'];
+const PATH_VALUES = [
+  '..',
+  '../',
+  '../../etc/passwd',
+  '..\\..\\windows',
+  '%00',
+  'a\u0000b',
+  '%2e%2e%2f',
+  '.',
+  ' ',
+  '%',
+  '😀',
+  'x'.repeat(65),
+  'x'.repeat(4000),
+  'job_',
+  'job_zz',
+  'job_00',
+  'cfg_../..',
+  '?a=1',
+  '#frag',
+];
+/**
+ * Sent without encoding: only characters a request line may carry (0x21-0xFF; those above 0x7F go as
+ * latin1 bytes, invalid UTF-8).
+ */
+const RAW_PATH_VALUES = [
+  '..',
+  '.',
+  '%00',
+  '%',
+  '%zz',
+  '%FF',
+  '%C0%AF',
+  '%ED%A0%80',
+  '\xff',
+  '\xc3\x28',
+  'a%2F..%2F..',
+  '~',
+  ';x=1',
+];
+const CURSORS = [
+  '',
+  'x',
+  '../../etc/passwd',
+  '%00',
+  'null',
+  '-1',
+  '0',
+  'Zm9vYmFy',
+  '{"id":1}',
+  'key_' + 'A'.repeat(20),
+  'cfg_0000',
+  'c'.repeat(512),
+  'c'.repeat(513),
+  '😀',
+  '\u0000',
+];
 const LIMITS = ['0', '-1', '101', '1.5', '1e3', 'abc', '', ' 1', '9999999999999999999999', 'true', '0x10'];
-const CONTENT_TYPES = [null, 'text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'APPLICATION/JSON', 'application/json;charset="utf-8"', 'application/merge-patch+json', 'application/yaml', 'text/yaml', '*/*', 'json', 'application/', ';;', 'application/json, text/plain', 'application/x-ndjson', 'text/csv'];
-const ACCEPTS = ['application/xml', 'text/csv', 'application/x-ndjson', '*/*;q=0', 'text/*', 'application/json;q=0, text/csv', ';;;', 'image/png', '', 'a'.repeat(2000)];
-const IDEMPOTENCY_KEYS = ['', ' ', '"quoted"', '"unterminated', 'a,b', 'back\\slash', 'x'.repeat(255), 'x'.repeat(256), '\t', '\xe9t\xe9', 'fuzz-1', 'fuzz-2', 'fuzz-3'];
-const RANGES = ['bytes=0-0', 'bytes=-0', 'bytes=5-1', 'bytes=0-1,3-4', 'items=0-1', 'bytes=99999999999999999999-', 'bytes=', 'bytes=-', 'bytes=abc', '\xff'];
+const CONTENT_TYPES = [
+  null,
+  'text/plain',
+  'application/xml',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=utf-16',
+  'APPLICATION/JSON',
+  'application/json;charset="utf-8"',
+  'application/merge-patch+json',
+  'application/yaml',
+  'text/yaml',
+  '*/*',
+  'json',
+  'application/',
+  ';;',
+  'application/json, text/plain',
+  'application/x-ndjson',
+  'text/csv',
+];
+const ACCEPTS = [
+  'application/xml',
+  'text/csv',
+  'application/x-ndjson',
+  '*/*;q=0',
+  'text/*',
+  'application/json;q=0, text/csv',
+  ';;;',
+  'image/png',
+  '',
+  'a'.repeat(2000),
+];
+const IDEMPOTENCY_KEYS = [
+  '',
+  ' ',
+  '"quoted"',
+  '"unterminated',
+  'a,b',
+  'back\\slash',
+  'x'.repeat(255),
+  'x'.repeat(256),
+  '\t',
+  '\xe9t\xe9',
+  'fuzz-1',
+  'fuzz-2',
+  'fuzz-3',
+];
+const RANGES = [
+  'bytes=0-0',
+  'bytes=-0',
+  'bytes=5-1',
+  'bytes=0-1,3-4',
+  'items=0-1',
+  'bytes=99999999999999999999-',
+  'bytes=',
+  'bytes=-',
+  'bytes=abc',
+  '\xff',
+];
 const ETAGS = ['"etag"', '*', 'W/"x"', '"', 'garbage', '"a", "b"', ''];
-const MEMBER_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '', 'extra', '$ref', '😀', 'a'.repeat(1000)];
-const INVALID_UTF8 = [[0xff], [0xc3, 0x28], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0xfe, 0xfe, 0xff, 0xff]];
+const MEMBER_NAMES = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  '',
+  'extra',
+  '$ref',
+  '😀',
+  'a'.repeat(1000),
+];
+const INVALID_UTF8 = [
+  [0xff],
+  [0xc3, 0x28],
+  [0xc0, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xe2, 0x82],
+  [0xfe, 0xfe, 0xff, 0xff],
+];
 
 export const MUTATIONS: Record<string, Mutation> = {
   wrongType(draft, random) {
@@ -64,7 +222,13 @@ export const MUTATIONS: Record<string, Mutation> = {
     const place = random.pick(places(draft.body as Json));
     const current = valueAt(draft, place);
     const others: Json[] = [42, -1, 1.5, 'text', true, false, null, [], {}, [1, 'a'], { a: 1 }];
-    setAt(draft, place, random.pick(others.filter((other) => typeof other !== typeof current || Array.isArray(other) !== Array.isArray(current))));
+    setAt(
+      draft,
+      place,
+      random.pick(
+        others.filter((other) => typeof other !== typeof current || Array.isArray(other) !== Array.isArray(current)),
+      ),
+    );
   },
   hugeNumber(draft, random) {
     if (jsonBody(draft) && random.chance(0.7)) {
@@ -83,13 +247,17 @@ export const MUTATIONS: Record<string, Mutation> = {
       const target = random.pick(objectsOf(draft));
       const name = random.chance(0.5) ? random.pick(UNICODE) : fragment(draft, random.pick(UNICODE_ESCAPES));
       target[name] = 1;
-    } else if (where === 'query') draft.query.push([random.pick(draft.query.map(([name]) => name).concat('limit')), random.pick(UNICODE)]);
-    else if (Object.keys(draft.params).length > 0) draft.params[random.pick(Object.keys(draft.params))] = random.pick(UNICODE.filter(Boolean));
+    } else if (where === 'query')
+      draft.query.push([random.pick(draft.query.map(([name]) => name).concat('limit')), random.pick(UNICODE)]);
+    else if (Object.keys(draft.params).length > 0)
+      draft.params[random.pick(Object.keys(draft.params))] = random.pick(UNICODE.filter(Boolean));
   },
   deepNesting(draft, random) {
     if (!jsonBody(draft)) return;
     const depth = random.pick(DEPTHS);
-    const text = random.chance(0.5) ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const text = random.chance(0.5)
+      ? `${'['.repeat(depth)}1${']'.repeat(depth)}`
+      : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
     setAt(draft, random.pick(places(draft.body as Json)), fragment(draft, text));
   },
   missingField(draft, random) {
@@ -110,8 +278,16 @@ export const MUTATIONS: Record<string, Mutation> = {
       // A member named twice, or one the API has nowhere (among them the names every object inherits).
       const name = existing.length > 0 && random.chance(0.3) ? random.pick(existing) : random.pick(MEMBER_NAMES);
       target[fragment(draft, JSON.stringify(name))] = random.pick<Json>([1, 'x', null, { a: 1 }, []]);
-    } else if (random.chance(0.5)) draft.query.push([random.pick(['extra', '__proto__', 'constructor', 'api_key', 'limit[]', '']), random.pick(['1', '', 'x'])]);
-    else draft.headers.push([random.pick(['X-Extra', 'X-Forwarded-For', 'Forwarded', 'X-HTTP-Method-Override', 'Transfer-Encoding-X']), random.pick(['1', 'DELETE', '127.0.0.1, 10.0.0.1'])]);
+    } else if (random.chance(0.5))
+      draft.query.push([
+        random.pick(['extra', '__proto__', 'constructor', 'api_key', 'limit[]', '']),
+        random.pick(['1', '', 'x']),
+      ]);
+    else
+      draft.headers.push([
+        random.pick(['X-Extra', 'X-Forwarded-For', 'Forwarded', 'X-HTTP-Method-Override', 'Transfer-Encoding-X']),
+        random.pick(['1', 'DELETE', '127.0.0.1, 10.0.0.1']),
+      ]);
   },
   manyMembers(draft, random) {
     if (!jsonBody(draft)) return;
@@ -125,9 +301,12 @@ export const MUTATIONS: Record<string, Mutation> = {
     } else draft.body = fragment(draft, text);
   },
   invalidCursor(draft, random) {
-    const takes = (name: string) => draft.operation.spec.parameters?.some((parameter) => parameter.in === 'query' && parameter.name === name);
-    if (takes('cursor') && random.chance(0.7)) draft.query = [...draft.query.filter(([name]) => name !== 'cursor'), ['cursor', random.pick(CURSORS)]];
-    else if (takes('limit')) draft.query = [...draft.query.filter(([name]) => name !== 'limit'), ['limit', random.pick(LIMITS)]];
+    const takes = (name: string) =>
+      draft.operation.spec.parameters?.some((parameter) => parameter.in === 'query' && parameter.name === name);
+    if (takes('cursor') && random.chance(0.7))
+      draft.query = [...draft.query.filter(([name]) => name !== 'cursor'), ['cursor', random.pick(CURSORS)]];
+    else if (takes('limit'))
+      draft.query = [...draft.query.filter(([name]) => name !== 'limit'), ['limit', random.pick(LIMITS)]];
     else draft.query.push(['cursor', random.pick(CURSORS)]);
   },
   pathParam(draft, random) {
@@ -143,9 +322,14 @@ export const MUTATIONS: Record<string, Mutation> = {
     const kind = random.pick(['custom', 'idempotency', 'authorization', 'many', 'accept', 'cookie']);
     const size = random.int(1_000, 12_000);
     if (kind === 'custom') draft.headers.push(['X-Fuzz', 'a'.repeat(size)]);
-    else if (kind === 'idempotency') draft.headers = [...draft.headers.filter(([name]) => name !== 'Idempotency-Key'), ['Idempotency-Key', 'k'.repeat(random.int(250, 4_000))]];
+    else if (kind === 'idempotency')
+      draft.headers = [
+        ...draft.headers.filter(([name]) => name !== 'Idempotency-Key'),
+        ['Idempotency-Key', 'k'.repeat(random.int(250, 4_000))],
+      ];
     else if (kind === 'authorization') draft.authorization = `${draft.authorization ?? 'Bearer '}${'x'.repeat(size)}`;
-    else if (kind === 'many') for (let index = 0; index < 80; index++) draft.headers.push([`X-Many-${index}`, 'v'.repeat(100)]);
+    else if (kind === 'many')
+      for (let index = 0; index < 80; index++) draft.headers.push([`X-Many-${index}`, 'v'.repeat(100)]);
     else if (kind === 'accept') draft.headers.push(['Accept', `${'text/plain;q=0.1, '.repeat(size / 20)}*/*`]);
     else draft.headers.push(['Cookie', `session=${'c'.repeat(size)}`]);
   },
@@ -161,8 +345,17 @@ export const MUTATIONS: Record<string, Mutation> = {
       const name = random.pick(Object.keys(draft.params));
       draft.params[name] = bad.toString('latin1');
       draft.rawParams.push(name);
-    } else if (where === 'query') draft.rawQuery.push(random.chance(0.5) ? `limit=${bad.toString('latin1')}` : `cursor=${[...bad].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('')}`);
-    else draft.headers.push([random.pick(['Idempotency-Key', 'X-Fuzz', 'Accept', 'If-None-Match']), `v${bad.toString('latin1')}`]);
+    } else if (where === 'query')
+      draft.rawQuery.push(
+        random.chance(0.5)
+          ? `limit=${bad.toString('latin1')}`
+          : `cursor=${[...bad].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('')}`,
+      );
+    else
+      draft.headers.push([
+        random.pick(['Idempotency-Key', 'X-Fuzz', 'Accept', 'If-None-Match']),
+        `v${bad.toString('latin1')}`,
+      ]);
   },
   contentType(draft, random) {
     if (random.chance(0.8)) draft.contentType = random.pick(CONTENT_TYPES);
@@ -172,7 +365,13 @@ export const MUTATIONS: Record<string, Mutation> = {
     const limit = context.bodyLimits.get(draft.operation.id);
     const bytes = bodyBytes(draft);
     if (limit === undefined || bytes === undefined) return;
-    const target = random.pick([limit - 1, limit, limit + 1, limit + random.int(2, 65_536), random.int(Math.floor(limit / 2), limit)]);
+    const target = random.pick([
+      limit - 1,
+      limit,
+      limit + 1,
+      limit + random.int(2, 65_536),
+      random.int(Math.floor(limit / 2), limit),
+    ]);
     const extra = Math.max(0, target - bytes.length);
     const text = bytes.toString('utf8');
     if (isJsonMediaType(draft.mediaType) && text.startsWith('{') && random.chance(0.5)) {
@@ -189,7 +388,16 @@ export const MUTATIONS: Record<string, Mutation> = {
     const bytes = bodyBytes(draft);
     if (bytes === undefined) return;
     const text = bytes.toString('utf8');
-    const kind = random.pick(['truncate', 'garbage', 'nan', 'trailing-comma', 'comment', 'single-quotes', 'bom', 'two-documents']);
+    const kind = random.pick([
+      'truncate',
+      'garbage',
+      'nan',
+      'trailing-comma',
+      'comment',
+      'single-quotes',
+      'bom',
+      'two-documents',
+    ]);
     const edits: Record<string, () => string> = {
       truncate: () => text.slice(0, random.int(0, Math.max(0, text.length - 1))),
       garbage: () => `${text}${random.pick(['}', ',', ']', 'x', '\u0000', '{}'])}`,
@@ -223,7 +431,10 @@ export const MUTATIONS: Record<string, Mutation> = {
     draft.headers.push(['Accept', random.pick(ACCEPTS)]);
   },
   idempotencyKey(draft, random) {
-    draft.headers = [...draft.headers.filter(([name]) => name !== 'Idempotency-Key'), ['Idempotency-Key', random.pick(IDEMPOTENCY_KEYS)]];
+    draft.headers = [
+      ...draft.headers.filter(([name]) => name !== 'Idempotency-Key'),
+      ['Idempotency-Key', random.pick(IDEMPOTENCY_KEYS)],
+    ];
   },
   conditional(draft, random) {
     if (random.chance(0.5)) draft.headers.push(['Range', random.pick(RANGES)]);

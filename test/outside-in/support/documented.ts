@@ -72,13 +72,18 @@ export class DocumentedAnswers {
     if (problem.status !== response.status) throw new Error(`${what} with a problem of status ${problem.status}`);
     const slug = problem.type.slice(problem.type.lastIndexOf('/') + 1);
     const slugs = operation.spec.responses[String(response.status)]?.['x-problem-slugs'] ?? [];
-    if (!slugs.includes(slug)) throw new Error(`${what} ${slug}, which the document does not list for it (${slugs.join(', ')})\n${response.text.slice(0, 500)}`);
+    if (!slugs.includes(slug))
+      throw new Error(
+        `${what} ${slug}, which the document does not list for it (${slugs.join(', ')})\n` +
+          response.text.slice(0, 500),
+      );
   }
 
   /** A body documented as a string (a file, NDJSON, CSV) is checked as its text, even when it is JSON. */
   private asDocumented(operation: Operation, response: WireResponse): WireResponse {
     const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
-    const content = operation.spec.responses[String(response.status)]?.content as Record<string, { schema?: { type?: unknown } }> | undefined;
+    const content = operation.spec.responses[String(response.status)]?.content as
+      Record<string, { schema?: { type?: unknown } }> | undefined;
     return content?.[mediaType]?.schema?.type === 'string' ? { ...response, body: response.text } : response;
   }
 

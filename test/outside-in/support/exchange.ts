@@ -5,7 +5,7 @@ import { NoAnswer, type WireClient, type WireRequest, type WireResponse } from '
 /** A status, or a status and the problem slug it must carry (`'400 invalid-plan'`). */
 export type Expected = number | `${number} ${string}`;
 
-/** A 429 is the protocol asking the client to wait: the request is sent again after Retry-After, this many times at most. */
+/** A 429 asks the client to wait: the request is sent again after Retry-After, this many times at most. */
 const RATE_LIMITED_RETRIES = 5;
 
 const describeRequest = (request: WireRequest): string => {
@@ -33,7 +33,11 @@ export class Exchanges {
   }
 
   /** The answer, or undefined when there was none or it was not as documented (a failure is then recorded). */
-  async send(operationId: string, request: WireRequest, expected: readonly Expected[]): Promise<WireResponse | undefined> {
+  async send(
+    operationId: string,
+    request: WireRequest,
+    expected: readonly Expected[],
+  ): Promise<WireResponse | undefined> {
     const operation = this.operations.get(operationId);
     if (!operation) throw new Error(`no operation ${operationId} in the document`);
     for (let attempt = 0; ; attempt++) {
@@ -58,8 +62,15 @@ export class Exchanges {
         await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after') ?? 1) * 1000));
         continue;
       }
-      if (!expected.some((what) => (typeof what === 'number' ? what === response.status : what === `${response.status} ${slug}`))) {
-        this.fail(`${operationId}: expected ${expected.join(' or ')}, got ${response.status} ${slug ?? ''}\n  request: ${describeRequest(request)}\n  answer: ${response.text.slice(0, 400)}`);
+      if (
+        !expected.some((what) =>
+          typeof what === 'number' ? what === response.status : what === `${response.status} ${slug}`,
+        )
+      ) {
+        this.fail(
+          `${operationId}: expected ${expected.join(' or ')}, got ${response.status} ${slug ?? ''}\n` +
+            `  request: ${describeRequest(request)}\n  answer: ${response.text.slice(0, 400)}`,
+        );
         return undefined;
       }
       return response;

@@ -28,20 +28,41 @@ function integers(schema: Schema): fc.Arbitrary<number> {
 }
 
 function numbers(schema: Schema): fc.Arbitrary<number> {
-  const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum : undefined;
-  const max = typeof schema.maximum === 'number' ? schema.maximum : typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum : undefined;
-  return fc.double({ min, max, minExcluded: typeof schema.exclusiveMinimum === 'number', maxExcluded: typeof schema.exclusiveMaximum === 'number', noNaN: true, noDefaultInfinity: true });
+  const min =
+    typeof schema.minimum === 'number'
+      ? schema.minimum
+      : typeof schema.exclusiveMinimum === 'number'
+        ? schema.exclusiveMinimum
+        : undefined;
+  const max =
+    typeof schema.maximum === 'number'
+      ? schema.maximum
+      : typeof schema.exclusiveMaximum === 'number'
+        ? schema.exclusiveMaximum
+        : undefined;
+  return fc.double({
+    min,
+    max,
+    minExcluded: typeof schema.exclusiveMinimum === 'number',
+    maxExcluded: typeof schema.exclusiveMaximum === 'number',
+    noNaN: true,
+    noDefaultInfinity: true,
+  });
 }
 
 function strings(schema: Schema): fc.Arbitrary<string> {
   const minLength = numberOr(schema.minLength, 0);
   const maxLength = Math.max(minLength, Math.min(numberOr(schema.maxLength, MAX_STRING), MAX_STRING));
   if (schema.format === 'date-time') {
-    return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString());
+    return fc
+      .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
+      .map((date) => date.toISOString());
   }
   if (typeof schema.pattern === 'string') {
     const limit = numberOr(schema.maxLength, Infinity);
-    return fc.stringMatching(new RegExp(schema.pattern)).filter((text) => text.length >= minLength && text.length <= limit);
+    return fc
+      .stringMatching(new RegExp(schema.pattern))
+      .filter((text) => text.length >= minLength && text.length <= limit);
   }
   return fc.oneof(fc.string({ minLength, maxLength }), fc.string({ minLength, maxLength, unit: 'grapheme' }));
 }
@@ -49,10 +70,15 @@ function strings(schema: Schema): fc.Arbitrary<string> {
 function objects(schema: Schema, hints: Hints, depth: number): fc.Arbitrary<Record<string, unknown>> {
   const properties = asSchema(schema.properties);
   const names = Object.keys(properties);
-  const required = (Array.isArray(schema.required) ? (schema.required as string[]) : []).filter((name) => name in properties);
+  const required = (Array.isArray(schema.required) ? (schema.required as string[]) : []).filter(
+    (name) => name in properties,
+  );
   const minProperties = numberOr(schema.minProperties, 0);
-  const model = Object.fromEntries(names.map((name) => [name, arbitraryOf(asSchema(properties[name]), hints, name, depth + 1)]));
-  // At least one member when the schema asks for one: a member made required, not a filter (fast-check often draws none).
+  const model = Object.fromEntries(
+    names.map((name) => [name, arbitraryOf(asSchema(properties[name]), hints, name, depth + 1)]),
+  );
+  // At least one member when the schema asks for one: a member made required, not a filter (fast-check
+  // often draws none).
   const record: fc.Arbitrary<Record<string, unknown>> =
     minProperties > 0 && required.length === 0 && names.length > 0
       ? fc.constantFrom(...names).chain((name) => fc.record(model, { requiredKeys: [name] }))
@@ -60,10 +86,20 @@ function objects(schema: Schema, hints: Hints, depth: number): fc.Arbitrary<Reco
   const additional = schema.additionalProperties;
   let result = record;
   if (additional !== false && depth < MAX_DEPTH) {
-    const keys = typeof asSchema(schema.propertyNames).pattern === 'string' ? strings(asSchema(schema.propertyNames)) : fc.string({ maxLength: 12 });
-    const values = additional === undefined || additional === true ? fc.jsonValue({ maxDepth: 2 }) : arbitraryOf(asSchema(additional), hints, undefined, depth + 1);
+    const keys =
+      typeof asSchema(schema.propertyNames).pattern === 'string'
+        ? strings(asSchema(schema.propertyNames))
+        : fc.string({ maxLength: 12 });
+    const values =
+      additional === undefined || additional === true
+        ? fc.jsonValue({ maxDepth: 2 })
+        : arbitraryOf(asSchema(additional), hints, undefined, depth + 1);
     const minKeys = names.length === 0 ? minProperties : 0;
-    const extra = fc.dictionary(keys.filter((name) => !(name in properties)), values, { minKeys, maxKeys: Math.max(minKeys, MAX_EXTRA_MEMBERS) });
+    const extra = fc.dictionary(
+      keys.filter((name) => !(name in properties)),
+      values,
+      { minKeys, maxKeys: Math.max(minKeys, MAX_EXTRA_MEMBERS) },
+    );
     result = fc.tuple(record, extra).map(([known, more]) => ({ ...more, ...known }));
   }
   const not = asSchema(schema.not);
@@ -76,10 +112,18 @@ function arrays(schema: Schema, hints: Hints, name: string | undefined, depth: n
   const items = arbitraryOf(asSchema(schema.items), hints, name === undefined ? undefined : `${name}[]`, depth + 1);
   const minLength = numberOr(schema.minItems, 0);
   const maxLength = Math.max(minLength, Math.min(numberOr(schema.maxItems, MAX_ITEMS), MAX_ITEMS));
-  return schema.uniqueItems ? fc.uniqueArray(items, { minLength, maxLength, selector: (item) => JSON.stringify(item) }) : fc.array(items, { minLength, maxLength });
+  return schema.uniqueItems
+    ? fc.uniqueArray(items, { minLength, maxLength, selector: (item) => JSON.stringify(item) })
+    : fc.array(items, { minLength, maxLength });
 }
 
-function ofType(type: unknown, schema: Schema, hints: Hints, name: string | undefined, depth: number): fc.Arbitrary<unknown> {
+function ofType(
+  type: unknown,
+  schema: Schema,
+  hints: Hints,
+  name: string | undefined,
+  depth: number,
+): fc.Arbitrary<unknown> {
   switch (type) {
     case 'integer':
       return integers(schema);
@@ -118,7 +162,8 @@ function fromSchemaAlone(schema: Schema, hints: Hints, name: string | undefined,
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   const branches = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
   if (Array.isArray(branches)) return fc.oneof(...branches.map((branch) => arbitraryOf(branch, hints, name, depth)));
-  if (Array.isArray(schema.type)) return fc.oneof(...(schema.type as unknown[]).map((type) => ofType(type, schema, hints, name, depth)));
+  if (Array.isArray(schema.type))
+    return fc.oneof(...(schema.type as unknown[]).map((type) => ofType(type, schema, hints, name, depth)));
   const type = schema.type ?? (schema.properties ? 'object' : schema.items ? 'array' : undefined);
   return ofType(type, schema, hints, name, depth);
 }

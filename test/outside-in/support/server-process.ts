@@ -45,11 +45,16 @@ export interface ServerProcess {
  * PostgreSQL and Redis URLs, which a suite's server must not write to), plus the suite's own.
  */
 function childEnv(own: Record<string, string>): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('FINSYNTH_') && name !== 'PORT'));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('FINSYNTH_') && name !== 'PORT'),
+  );
   return { ...env, FINSYNTH_LOG_LEVEL: 'info', ...own };
 }
 
-async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -94,11 +99,16 @@ export async function startServerProcess(options: { env?: Record<string, string>
       if (line.includes('"finsynth is serving"')) resolvePort((JSON.parse(line) as { port: number }).port);
     });
     createInterface({ input: child.stderr! }).on('line', keep);
-    void ended.then(() => reject(new Error(`the server exited before serving (${JSON.stringify(exited)}):\n${lines.join('\n')}`)));
+    void ended.then(() =>
+      reject(new Error(`the server exited before serving (${JSON.stringify(exited)}):\n${lines.join('\n')}`)),
+    );
   });
   let startTimer: NodeJS.Timeout | undefined;
   const tooSlow = new Promise<never>((_, reject) => {
-    startTimer = setTimeout(() => reject(new Error(`the server did not serve within ${START_LIMIT_MS} ms:\n${lines.join('\n')}`)), START_LIMIT_MS);
+    startTimer = setTimeout(
+      () => reject(new Error(`the server did not serve within ${START_LIMIT_MS} ms:\n${lines.join('\n')}`)),
+      START_LIMIT_MS,
+    );
   });
   let port: number;
   try {

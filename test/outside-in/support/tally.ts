@@ -30,9 +30,15 @@ export class Tally {
   report(): string {
     const rows = [...this.byOperation.entries()].sort(([a], [b]) => a.localeCompare(b));
     const lines = rows.map(([operationId, statuses]) => {
-      const detail = [...statuses.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, count]) => `${key}: ${count}`);
+      const detail = [...statuses.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([key, count]) => `${key}: ${count}`);
       return `  ${operationId.padEnd(22)} ${String(this.requests(operationId)).padStart(5)}  ${detail.join(', ')}`;
     });
-    return [`  ${'operation'.padEnd(22)} requests  statuses`, ...lines, `  ${'all'.padEnd(22)} ${String(this.requests()).padStart(5)}  ${JSON.stringify(this.statuses())}`].join('\n');
+    return [
+      `  ${'operation'.padEnd(22)} requests  statuses`,
+      ...lines,
+      `  ${'all'.padEnd(22)} ${String(this.requests()).padStart(5)}  ${JSON.stringify(this.statuses())}`,
+    ].join('\n');
   }
 }

@@ -25,11 +25,13 @@ export class NoAnswer extends Error {}
 /** How long a request may go unanswered before the suite calls it a hang (never a figure of speed). */
 const ANSWER_LIMIT_MS = 120_000;
 
-const isJson = (contentType: string | undefined): boolean => /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i.test(contentType ?? '');
+const isJson = (contentType: string | undefined): boolean =>
+  /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i.test(contentType ?? '');
 
 function headersOf(message: IncomingMessage): Headers {
   const headers = new Headers();
-  for (let i = 0; i < message.rawHeaders.length; i += 2) headers.append(message.rawHeaders[i]!, message.rawHeaders[i + 1]!);
+  for (let i = 0; i < message.rawHeaders.length; i += 2)
+    headers.append(message.rawHeaders[i]!, message.rawHeaders[i + 1]!);
   return headers;
 }
 
@@ -46,13 +48,24 @@ export class WireClient {
   send(request: WireRequest): Promise<WireResponse> {
     return new Promise((resolve, reject) => {
       const headers = request.headers.flat();
-      if (!request.headers.some(([name]) => name.toLowerCase() === 'host')) headers.push('Host', `127.0.0.1:${this.port}`);
+      if (!request.headers.some(([name]) => name.toLowerCase() === 'host'))
+        headers.push('Host', `127.0.0.1:${this.port}`);
       if (request.body && !request.chunked) headers.push('Content-Length', String(request.body.length));
       // Said explicitly: node:http frames a DELETE's (or a GET's) body in chunks only when told to.
       if (request.body && request.chunked) headers.push('Transfer-Encoding', 'chunked');
-      const outgoing = httpRequest({ host: '127.0.0.1', port: this.port, method: request.method, path: request.path, headers, agent: this.agent, setHost: false });
+      const outgoing = httpRequest({
+        host: '127.0.0.1',
+        port: this.port,
+        method: request.method,
+        path: request.path,
+        headers,
+        agent: this.agent,
+        setHost: false,
+      });
       let answered = false;
-      outgoing.setTimeout(ANSWER_LIMIT_MS, () => outgoing.destroy(new NoAnswer(`no answer within ${ANSWER_LIMIT_MS} ms`)));
+      outgoing.setTimeout(ANSWER_LIMIT_MS, () =>
+        outgoing.destroy(new NoAnswer(`no answer within ${ANSWER_LIMIT_MS} ms`)),
+      );
       outgoing.on('response', (message) => {
         answered = true;
         const chunks: Buffer[] = [];
@@ -76,7 +89,12 @@ export class WireClient {
       });
       // A server that answers a body over its limit and closes may break the upload; its answer counts.
       outgoing.on('error', (error) => {
-        if (!answered) reject(error instanceof NoAnswer ? error : new NoAnswer(`${error.message} (${(error as NodeJS.ErrnoException).code ?? 'no code'})`));
+        if (!answered)
+          reject(
+            error instanceof NoAnswer
+              ? error
+              : new NoAnswer(`${error.message} (${(error as NodeJS.ErrnoException).code ?? 'no code'})`),
+          );
       });
       if (request.body && request.chunked) {
         const half = Math.floor(request.body.length / 2);
@@ -92,7 +110,13 @@ export class WireClient {
 }
 
 /** The usual JSON request with a Bearer key, for the traffic that is not itself under test. */
-export function jsonRequest(method: string, path: string, key: string | undefined, body?: unknown, headers: Array<[string, string]> = []): WireRequest {
+export function jsonRequest(
+  method: string,
+  path: string,
+  key: string | undefined,
+  body?: unknown,
+  headers: Array<[string, string]> = [],
+): WireRequest {
   const all: Array<[string, string]> = [...headers];
   if (key) all.push(['Authorization', `Bearer ${key}`]);
   if (body === undefined) return { method, path, headers: all };
