@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { jsonSourceMap, jsonSyntaxError } from '../../api/json-source.js';
+import { jsonSourceMap, jsonSyntaxError, tooDeepAt } from '../../api/json-source.js';
 import { openAccount, request, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
 
 const ERRORS = 'https://errors.finsynth.dev';
@@ -29,6 +29,28 @@ describe('positions in JSON texts', () => {
 
     it('answers a text too deep to walk without a position, rather than overflowing', () => {
       expect(jsonSyntaxError('['.repeat(200_000))).to.deep.equal({ pointer: '', message: 'the JSON nests too deep to be read' });
+    });
+  });
+
+  describe('tooDeepAt', () => {
+    it('finds the bracket that opens the level too many, with its pointer, line and column', () => {
+      expect(tooDeepAt('{"a": [1, {"b": [[]]}]}', 5)).to.equal(undefined);
+      expect(tooDeepAt('{"a": [1, {"b": [[]]}]}', 4)).to.deep.equal({ pointer: '/a/1/b/0', line: 1, column: 18 });
+      expect(tooDeepAt('{"a": [1, {"b": [[]]}]}', 3)).to.deep.equal({ pointer: '/a/1/b', line: 1, column: 17 });
+      expect(tooDeepAt('[\n  [],\n  [\n    [0]]]', 2)).to.deep.equal({ pointer: '/1/0', line: 4, column: 5 });
+    });
+
+    it('reads brackets, quotes and escapes inside strings and member names as text', () => {
+      const text = '{"[[[": "]]]{{{", "x\\"[": ["\\\\", {"y": []}]}';
+      expect(JSON.parse(text)).to.be.an('object');
+      expect(tooDeepAt(text, 4)).to.equal(undefined);
+      expect(tooDeepAt(text, 3)).to.deep.include({ pointer: '/x"[/1/y' });
+      expect(tooDeepAt(text, 2)).to.deep.include({ pointer: '/x"[/1' });
+    });
+
+    it('reads a malformed text as far as it goes', () => {
+      expect(tooDeepAt('{"a": [[[ , }', 3)).to.deep.equal({ pointer: '/a/0/0', line: 1, column: 9 });
+      expect(tooDeepAt('"unclosed [[[[', 1)).to.equal(undefined);
     });
   });
 
