@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { routeGroups } from '../../api/app.js';
+import { configSchema } from '../../core/configs/config-schema.js';
+import { overlaySchema } from '../../core/configs/overlay-schema.js';
 import { BoundedValidator, isCheckedInFull, MAX_REPORTED_ERRORS, MAX_VALUES_CHECKED_IN_FULL, reportErrors } from '../../core/bounded-validation.js';
 
 describe('bounded validation', () => {
@@ -27,5 +30,26 @@ describe('bounded validation', () => {
     const large = check({ a: 'x', ...Object.fromEntries(Array.from({ length: MAX_VALUES_CHECKED_IN_FULL }, (_, index) => [`m${index}`, 0])) })!;
     expect(large.complete).to.equal(false);
     expect(large.errors).to.have.length(1);
+  });
+
+  it('checks the uniqueness of every list a request or a config may hold with an index: its items have a scalar type', () => {
+    const schemas: unknown[] = [configSchema, overlaySchema];
+    for (const route of routeGroups.flatMap((group) => group.routes)) schemas.push(route.params, route.query, route.body?.content);
+    const unindexed: string[] = [];
+    const seen = new Set<unknown>();
+    const pending = schemas.map((schema) => ({ schema, at: '' }));
+    while (pending.length > 0) {
+      const { schema, at } = pending.pop()!;
+      if (schema === null || typeof schema !== 'object' || seen.has(schema)) continue;
+      seen.add(schema);
+      const node = schema as Record<string, unknown>;
+      if (node.uniqueItems === true) {
+        const types = [(node.items as { type?: string | string[] } | undefined)?.type ?? []].flat();
+        if (types.length === 0 || types.some((type) => type === 'object' || type === 'array')) unindexed.push(at);
+      }
+      for (const [key, child] of Object.entries(node)) pending.push({ schema: child, at: `${at}/${key}` });
+    }
+    expect(seen.size).to.be.greaterThan(100);
+    expect(unindexed).to.deep.equal([]);
   });
 });
