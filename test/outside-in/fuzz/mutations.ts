@@ -216,6 +216,13 @@ const INVALID_UTF8 = [
   [0xfe, 0xfe, 0xff, 0xff],
 ];
 
+/** A path parameter's new value, sent as it is (`raw`) or percent-encoded, whatever an earlier mutation chose. */
+function setParam(draft: Draft, name: string, value: string, raw: boolean): void {
+  draft.params[name] = value;
+  draft.rawParams = draft.rawParams.filter((other) => other !== name);
+  if (raw) draft.rawParams.push(name);
+}
+
 export const MUTATIONS: Record<string, Mutation> = {
   wrongType(draft, random) {
     if (!jsonBody(draft)) return;
@@ -250,7 +257,7 @@ export const MUTATIONS: Record<string, Mutation> = {
     } else if (where === 'query')
       draft.query.push([random.pick(draft.query.map(([name]) => name).concat('limit')), random.pick(UNICODE)]);
     else if (Object.keys(draft.params).length > 0)
-      draft.params[random.pick(Object.keys(draft.params))] = random.pick(UNICODE.filter(Boolean));
+      setParam(draft, random.pick(Object.keys(draft.params)), random.pick(UNICODE.filter(Boolean)), false);
   },
   deepNesting(draft, random) {
     if (!jsonBody(draft)) return;
@@ -313,10 +320,8 @@ export const MUTATIONS: Record<string, Mutation> = {
     const names = Object.keys(draft.params);
     if (names.length === 0) return;
     const name = random.pick(names);
-    if (random.chance(0.3)) {
-      draft.params[name] = random.pick(RAW_PATH_VALUES);
-      draft.rawParams.push(name);
-    } else draft.params[name] = random.pick(PATH_VALUES);
+    if (random.chance(0.3)) setParam(draft, name, random.pick(RAW_PATH_VALUES), true);
+    else setParam(draft, name, random.pick(PATH_VALUES), false);
   },
   longHeader(draft, random) {
     const kind = random.pick(['custom', 'idempotency', 'authorization', 'many', 'accept', 'cookie']);
@@ -343,8 +348,7 @@ export const MUTATIONS: Record<string, Mutation> = {
       draft.bytes = Buffer.concat([bytes.subarray(0, at), bad, bytes.subarray(at)]);
     } else if (where === 'param' && Object.keys(draft.params).length > 0) {
       const name = random.pick(Object.keys(draft.params));
-      draft.params[name] = bad.toString('latin1');
-      draft.rawParams.push(name);
+      setParam(draft, name, bad.toString('latin1'), true);
     } else if (where === 'query')
       draft.rawQuery.push(
         random.chance(0.5)
