@@ -206,9 +206,9 @@ export async function configs(context: SoakContext): Promise<void> {
   const key = keyOf(context, 0.5);
   const config = jobConfig(context);
   const broken = { ...config, tables: [{ name: 'no_such_table', rows: 10 }] };
-  const asYaml = (document: unknown): WireRequest => ({
+  const asYaml = (path: string, document: unknown): WireRequest => ({
     method: 'POST',
-    path: '',
+    path,
     headers: [
       ['Authorization', `Bearer ${key}`],
       ['Content-Type', random.pick(['application/yaml', 'text/yaml'])],
@@ -218,7 +218,7 @@ export async function configs(context: SoakContext): Promise<void> {
   const validateBody = random.chance(0.3) ? broken : config;
   const validateRequest = random.chance(0.5)
     ? jsonRequest('POST', '/v1/configs/validate', key, { config: validateBody })
-    : { ...asYaml(validateBody), path: '/v1/configs/validate' };
+    : asYaml('/v1/configs/validate', validateBody);
   await exchanges.send('validateConfig', validateRequest, [200]);
   await exchanges.send(
     'estimateConfig',
@@ -227,7 +227,7 @@ export async function configs(context: SoakContext): Promise<void> {
   );
   const raw = await exchanges.send(
     'submitRawConfig',
-    { ...asYaml(config), path: `/v1/configs/raw?save=true&name=soak-raw-${random.int(0, 1e6)}` },
+    asYaml(`/v1/configs/raw?save=true&name=soak-raw-${random.int(0, 1e6)}`, config),
     [201],
   );
   const saved = await exchanges.send(
