@@ -58,6 +58,8 @@ export async function bind(config: Config, port: number, host?: string): Promise
       callback = app.callback();
       for (const waiter of waiting.splice(0)) waiter();
       server.on('connect', answerConnect(config, servedMethods(app)));
+      // A listening server's 'error' (an accept that failed: EMFILE) would otherwise end the process.
+      server.on('error', (error) => app.context.services.faults.report('http-server', error));
       return running(server, app, `http://${host ?? '127.0.0.1'}:${actual}`, actual);
     },
     close() {

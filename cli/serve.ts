@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { pino } from 'pino';
 import { collectDefaultMetrics } from 'prom-client';
 import { createServices, type Services } from '../core/services.js';
+import { reportUnhandledRejections } from '../core/faults/unexpected-errors.js';
 import { createApp } from '../api/app.js';
 import { bind } from '../api/server.js';
 import { openLocalAccountOnFirstStart } from './first-start.js';
@@ -33,12 +34,14 @@ export async function serve(args: string[]): Promise<number> {
   if (firstStart) process.stdout.write(firstStart);
   // Requests that reached the port meanwhile are answered from here on.
   const server = bound.serve(createApp(services, { logger }));
+  const stopReporting = reportUnhandledRejections(services.faults);
   logger.info({ port: server.port, data_dir: config.dataDir, store: services.store.name }, 'finsynth is serving');
 
   const signal = await Promise.race([once(process, 'SIGTERM'), once(process, 'SIGINT')]);
   logger.info({ signal }, 'shutting down: draining requests');
   await server.close();
   await services.close();
+  stopReporting();
   logger.info('stopped');
   logger.flush();
   return 0;

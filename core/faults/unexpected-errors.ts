@@ -35,3 +35,14 @@ export class CountingUnexpectedErrors implements UnexpectedErrors {
     this.seen.push({ source, error });
   }
 }
+
+/**
+ * Reports the promises of this process that fail unheard, instead of Node's default of ending it: such a
+ * rejection is a bug to find in the log, not a reason to drop every request and job in flight. Returns
+ * the function that stops it.
+ */
+export function reportUnhandledRejections(faults: UnexpectedErrors): () => void {
+  const unheard = (error: unknown) => faults.report('unhandled-rejection', error);
+  process.on('unhandledRejection', unheard);
+  return () => process.off('unhandledRejection', unheard);
+}
