@@ -102,8 +102,12 @@ function parseJson(text: string): unknown {
     const where = syntax.line === undefined ? '' : ` (line ${syntax.line}, column ${syntax.column})`;
     throw problem(HttpProblems.malformedJson, `the body is not valid JSON: ${syntax.message}${where}`, { errors: [{ in: 'body', ...syntax }] });
   }
+  // The text, not the value: a member given twice keeps its last value, and a deep first one would still
+  // overflow the parser that later places an error in the text.
+  const deep = tooDeepAt(text, MAX_JSON_DEPTH);
+  if (deep) throw tooDeep(deep);
   const flaw = documentFlaw(value, MAX_JSON_DEPTH);
-  if (flaw?.kind === 'too-deep') throw tooDeep(tooDeepAt(text, MAX_JSON_DEPTH));
+  if (flaw?.kind === 'too-deep') throw tooDeep(undefined);
   if (flaw?.kind === 'reserved-member') {
     throw problem(HttpProblems.reservedMember, `the body has a member named "__proto__" (at ${flaw.pointer}), which no document of this API has`, { pointer: flaw.pointer });
   }

@@ -34,6 +34,8 @@ const JSON_NESTINGS = [
   { name: '5,000 levels of objects', doc: `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}` },
   { name: '400,000 levels of arrays', doc: `${'['.repeat(400_000)}${']'.repeat(400_000)}` },
   { name: '200,000 unclosed arrays', doc: '['.repeat(200_000) },
+  // JSON.parse keeps the shallow last value; the text still holds the deep one.
+  { name: '10,000 levels in the first of a member given twice', doc: `{"a": ${'['.repeat(10_000)}${']'.repeat(10_000)}, "a": 1}` },
 ];
 
 const YAML_NESTINGS = [
