@@ -29,7 +29,7 @@ export function paginate<T>(items: readonly T[], idOf: (item: T) => string, quer
 }
 
 /** A cursor this list did not give is a query parameter that fails its check, as every list operation documents. */
-const invalidCursor = (message: string) =>
+export const invalidCursor = (message: string) =>
   problem(Problems.validation, message, { errors: [{ in: 'query', pointer: '/cursor', message }] });
 
 export const encodeCursor = (id: string): string => Buffer.from(id, 'utf8').toString('base64url');

@@ -2,6 +2,7 @@ import { JOB_STATES, JobProblems, type JobStatus } from '../../core/domain/job/i
 import type { ConfigInput } from '../../core/configs/config-input.js';
 import { Problems } from '../../core/problems.js';
 import { InsufficientCredits } from '../../core/credits/problems.js';
+import { GenerationProblems } from '../../core/generation/problems.js';
 import type { JobView } from '../../projections/jobs.js';
 import { jobMatches } from '../../projections/jobs-queries.js';
 import type { ApiContext } from '../context.js';
@@ -147,7 +148,7 @@ export const jobsRoutes: RouteGroup = {
           headers: { Location: { description: 'The job.', schema: { type: 'string' } } },
         },
       },
-      problems: [...configProblems, InsufficientCredits, JobProblems.tooManyJobs, Problems.notFound],
+      problems: [...configProblems, GenerationProblems.invalidPlan, InsufficientCredits, JobProblems.tooManyJobs, Problems.notFound],
       async handle(ctx, { body, source }) {
         const { accountId, mode, keyId } = ctx.state.auth;
         const job = await ctx.services.jobs.create({ accountId, mode, keyId, input: body, inputSource: source, metadata: metadataOf(ctx) });

@@ -3,7 +3,7 @@ import { Problems, problem } from '../../core/problems.js';
 import type { UsageRecord, UsageRecordTable } from '../../projections/usage-records.js';
 import { usageSummary, type UsagePeriod } from '../../projections/usage-queries.js';
 import type { ApiContext } from '../context.js';
-import { decodeCursor, encodeCursor } from '../pagination.js';
+import { decodeCursor, encodeCursor, invalidCursor } from '../pagination.js';
 import { LiveKeyRequired, readMode, readModeParameter } from '../modes.js';
 import { defineRoute, type RouteGroup } from '../route.js';
 import { listQuery, pageSchema, type ListQuery } from '../schemas.js';
@@ -81,7 +81,10 @@ async function periodOf(ctx: ApiContext, query: UsagePeriod): Promise<{ from: st
 function instantsOf(period: UsagePeriod): UsagePeriod {
   const from = period.from === undefined ? undefined : new Date(period.from).toISOString();
   const to = period.to === undefined ? undefined : new Date(period.to).toISOString();
-  if (from !== undefined && to !== undefined && to < from) throw problem(Problems.badRequest, `the period ends (${to}) before it starts (${from})`);
+  if (from !== undefined && to !== undefined && to < from) {
+    const message = `the period ends (${to}) before it starts (${from})`;
+    throw problem(Problems.validation, message, { errors: [{ in: 'query', pointer: '/to', message }] });
+  }
   return { from, to };
 }
 
@@ -97,7 +100,7 @@ function positionOfCursor(cursor: string | undefined): number | undefined {
   const match = /^usg_(\d+)$/.exec(decodeCursor(cursor));
   // Positions are safe integers: a larger one was never given out, and a database's bigint cannot hold every such number.
   const position = match ? Number(match[1]) : NaN;
-  if (!Number.isSafeInteger(position)) throw problem(Problems.badRequest, 'the cursor does not belong to this list');
+  if (!Number.isSafeInteger(position)) throw invalidCursor('the cursor does not belong to this list');
   return position;
 }
 

@@ -96,7 +96,13 @@ describe('usage over HTTP', () => {
     const { live } = await openAccount(app);
     const reversed = await request(app, 'GET', '/v1/usage/records?from=2001-02-01T00:00:00Z&to=2001-01-01T00:00:00Z', { key: live });
     expect(reversed.status).to.equal(400);
-    expect(reversed.body.detail).to.equal('the period ends (2001-01-01T00:00:00.000Z) before it starts (2001-02-01T00:00:00.000Z)');
+    const message = 'the period ends (2001-01-01T00:00:00.000Z) before it starts (2001-02-01T00:00:00.000Z)';
+    expect(reversed.body.detail).to.equal(message);
+    // The documented 400 of both operations: a query parameter that fails its check.
+    expect(reversed.body.type).to.match(/\/validation-failed$/);
+    expect(reversed.body.errors).to.deep.equal([{ in: 'query', pointer: '/to', message }]);
+    const summary = await request(app, 'GET', '/v1/usage?from=2001-02-01T00:00:00Z&to=2001-01-01T00:00:00Z', { key: live });
+    expect([summary.status, summary.body.type, summary.body.detail]).to.deep.equal([400, reversed.body.type, message]);
   });
 
   it('refuses a cursor naming a position no record can have (postgres answered 500: out of range for bigint)', async () => {
@@ -105,6 +111,7 @@ describe('usage over HTTP', () => {
       const forged = await request(app, 'GET', `/v1/usage/records?cursor=${encodeCursor(`usg_${position}`)}`, { key: live });
       expect(forged.status, position).to.equal(400);
       expect(forged.body.detail, position).to.equal('the cursor does not belong to this list');
+      expect(forged.body.errors, position).to.deep.equal([{ in: 'query', pointer: '/cursor', message: forged.body.detail }]);
     }
   });
 
