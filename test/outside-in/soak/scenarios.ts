@@ -3,6 +3,7 @@ import { stringify } from 'yaml';
 import type { Exchanges, Expected } from '../support/exchange.js';
 import type { Random } from '../support/random.js';
 import { jsonRequest, type WireRequest } from '../support/wire.js';
+import { SCOPES } from '../../../core/auth/scopes.js';
 
 export interface CatalogTable {
   sector: string;
@@ -22,20 +23,6 @@ export interface SoakContext {
 
 export type Accept = 'application/json' | 'application/x-ndjson' | 'text/csv';
 export const ACCEPTS: Accept[] = ['application/json', 'application/x-ndjson', 'text/csv'];
-const SCOPES = [
-  'generate',
-  'jobs:read',
-  'jobs:write',
-  'catalog:read',
-  'configs:read',
-  'configs:write',
-  'usage:read',
-  'billing:read',
-  'billing:write',
-  'keys:read',
-  'keys:write',
-  'audit:read',
-];
 const FORMATS = ['ndjson', 'csv', 'json'] as const;
 /** Polls of a job before the soak calls it stuck, and the pause between them. */
 const JOB_POLLS = 600;
