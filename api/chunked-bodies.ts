@@ -13,23 +13,20 @@ import type { Socket } from 'node:net';
  * enforced as the bytes arrive, as before.
  */
 
-/** Longer heads or lines are refused by Node's parser (16 KiB of headers; chunk extensions). */
-const MAX_HEAD_BYTES = 64 * 1024;
+/** Longer heads or size lines are refused by Node's parser (16 KiB of headers; chunk extensions). */
+const MAX_LINE_BYTES = 64 * 1024;
 
 type State =
-  | { at: 'head'; lines: string[]; text: string; bytes: number }
+  | { at: 'head'; text: string }
   | { at: 'body'; remaining: number }
   | { at: 'size'; text: string }
   | { at: 'data'; remaining: number }
   | { at: 'trailers'; text: string }
   | { at: 'off' };
 
-const nextHead = (): State => ({ at: 'head', lines: [], text: '', bytes: 0 });
-const bodyOf = (length: number): State => (length > 0 ? { at: 'body', remaining: length } : nextHead());
-
 /** What a connection's chunked bodies announce: the total announced so far, per request in the order they came. */
 class ConnectionReader extends EventEmitter {
-  private state: State = nextHead();
+  private state: State = { at: 'head', text: '' };
   private requests = 0;
   private announced = 0;
   /** Requests of this connection that Node has handed on, in order: each request's number is its place. */
@@ -40,7 +37,6 @@ class ConnectionReader extends EventEmitter {
     return index === this.requests - 1 ? this.announced : 0;
   }
 
-  /** Bytes of bodies and chunks are counted, not looked at; only lines (heads, sizes, trailers) are read as text. */
   read(bytes: Buffer): void {
     let at = 0;
     while (at < bytes.length && this.state.at !== 'off') {
@@ -49,58 +45,55 @@ class ConnectionReader extends EventEmitter {
         const taken = Math.min(state.remaining, bytes.length - at);
         at += taken;
         state.remaining -= taken;
-        if (state.remaining === 0) this.state = state.at === 'body' ? nextHead() : { at: 'size', text: '' };
+        if (state.remaining === 0) this.state = state.at === 'body' ? { at: 'head', text: '' } : { at: 'size', text: '' };
         continue;
       }
-      // A line ends at its line feed; a line split over packets is kept until its end comes.
-      const feed = bytes.indexOf(0x0a, at);
-      const until = feed === -1 ? bytes.length : feed;
-      if (state.text.length + until - at > MAX_HEAD_BYTES) {
-        this.state = { at: 'off' };
-        return;
+      // A line-based state: its text up to the end of its line (the head: up to its empty line).
+      const end = state.at === 'head' ? '\r\n\r\n' : '\r\n';
+      const text = state.text + bytes.toString('latin1', at, Math.min(bytes.length, at + MAX_LINE_BYTES));
+      const found = text.indexOf(end, Math.max(0, state.text.length - end.length + 1));
+      if (found === -1) {
+        if (text.length >= MAX_LINE_BYTES) this.state = { at: 'off' };
+        else state.text = text;
+        at = bytes.length;
+        continue;
       }
-      state.text += bytes.toString('latin1', at, until);
-      if (feed === -1) return;
-      at = feed + 1;
-      const line = state.text.endsWith('\r') ? state.text.slice(0, -1) : state.text;
-      state.text = '';
-      this.lineRead(state, line);
+      at += found + end.length - state.text.length;
+      this.lineRead(state, text.slice(0, found));
     }
   }
 
   private lineRead(state: Extract<State, { text: string }>, line: string): void {
-    if (state.at === 'size') this.sizeRead(line);
-    else if (state.at === 'trailers') {
-      if (line === '') this.state = nextHead();
-    } else if (line !== '') {
-      state.lines.push(line);
-      state.bytes += line.length + 2;
-      if (state.bytes > MAX_HEAD_BYTES) this.state = { at: 'off' };
-    } else if (state.lines.length > 0) {
-      this.headRead(state.lines);
-    }
-    // An empty line before a request line is allowed (RFC 9112 2.2): nothing to read.
+    if (state.at === 'head') this.headRead(line);
+    else if (state.at === 'trailers') this.state = line === '' ? { at: 'head', text: '' } : { at: 'trailers', text: '' };
+    else this.sizeRead(line);
   }
 
-  private headRead([requestLine, ...fieldLines]: string[]): void {
+  private headRead(head: string): void {
+    // Empty lines before a request line are allowed (RFC 9112 2.2).
+    const lines = head.replace(/^(\r\n)+/, '').split('\r\n');
+    if (lines[0] === '') {
+      this.state = { at: 'head', text: '' };
+      return;
+    }
     this.requests += 1;
     this.announced = 0;
-    const fields = fieldLines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]);
+    const fields = lines.slice(1).map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]);
     const codings = fields.filter(([name]) => name === 'transfer-encoding').flatMap(([, value]) => value!.split(',').map((coding) => coding.trim().toLowerCase()));
     const length = fields.find(([name]) => name === 'content-length')?.[1];
-    if (requestLine!.startsWith('CONNECT ')) this.state = { at: 'off' };
+    if (lines[0]!.startsWith('CONNECT ')) this.state = { at: 'off' };
     else if (codings.length > 0) this.state = codings.at(-1) === 'chunked' ? { at: 'size', text: '' } : { at: 'off' };
     else if (length !== undefined) this.state = /^\d{1,15}$/.test(length) ? bodyOf(Number(length)) : { at: 'off' };
-    else this.state = nextHead();
+    else this.state = { at: 'head', text: '' };
   }
 
   private sizeRead(line: string): void {
-    const digits = /^[0-9a-fA-F]+/.exec(line)?.[0]?.replace(/^0+(?=.)/, '');
+    const digits = /^[0-9a-fA-F]+/.exec(line)?.[0];
     if (!digits) {
       this.state = { at: 'off' };
       return;
     }
-    // Thirteen hexadecimal digits hold any safe integer; more are counted as the largest (the parser refuses what overflows).
+    // Sixteen hexadecimal digits hold any size; more only pad with zeros or overflow, which the parser refuses.
     const size = digits.length > 13 ? Number.MAX_SAFE_INTEGER : parseInt(digits, 16);
     if (size === 0) {
       this.state = { at: 'trailers', text: '' };
@@ -112,6 +105,8 @@ class ConnectionReader extends EventEmitter {
     this.emit('announced', this.requests - 1, this.announced);
   }
 }
+
+const bodyOf = (length: number): State => (length > 0 ? { at: 'body', remaining: length } : { at: 'head', text: '' });
 
 const readers = new WeakMap<Socket, ConnectionReader>();
 const places = new WeakMap<IncomingMessage, number>();

@@ -148,24 +148,6 @@ describe('HTTP edge cases over real sockets', () => {
       expect(JSON.parse(second.body).name).to.equal('second');
       socket.destroy();
     });
-
-    it('reads a body of many one-byte chunks, and lines split over packets', async () => {
-      const socket = await open(app);
-      socket.setNoDelay(true);
-      const name = 'n'.repeat(100);
-      const chunks = [...JSON.stringify({ name })].map((char) => `001;x=y\r\n${char}\r\n`).join('');
-      // The head and the first chunks a byte at a time, the rest at once.
-      const text = `${head('/v1/keys')}${chunks}0\r\n\r\n`;
-      for (const byte of text.slice(0, 400)) {
-        socket.write(byte);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      socket.write(text.slice(400));
-      const answer = await readResponse(socket);
-      expect(answer.status, answer.body).to.equal(201);
-      expect(JSON.parse(answer.body).name).to.equal(name);
-      socket.destroy();
-    });
   });
 
   describe('requests Node would refuse or drop by itself', () => {
