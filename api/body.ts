@@ -3,6 +3,7 @@ import { problem } from '../core/problems.js';
 import { documentFlaw } from '../core/document-flaws.js';
 import type { SourceMap } from '../core/configs/source-map.js';
 import type { ApiContext } from './context.js';
+import { whenAnnouncedOver } from './chunked-bodies.js';
 import { jsonSourceMap, jsonSyntaxError, tooDeepAt, type TooDeep } from './json-source.js';
 import { HttpProblems } from './problems.js';
 import { isJsonMediaType, type RouteDefinition } from './route.js';
@@ -63,13 +64,20 @@ async function rawBody(ctx: ApiContext, limit: number): Promise<Buffer> {
   const tooLarge = () => problem(HttpProblems.payloadTooLarge, `the body exceeds ${limit} bytes`, { limit_bytes: limit }, { Connection: 'close' });
   const declared = ctx.get('Content-Length');
   if (declared && Number(declared) > limit) throw tooLarge();
+  // A chunked body is refused as soon as its chunks announce more than the limit, not once that much has come.
+  let stopWatching = () => {};
+  const announcedOver = new Promise<never>((_resolve, reject) => {
+    stopWatching = whenAnnouncedOver(ctx.req, limit, () => reject(tooLarge()));
+  });
   try {
-    return await getRawBody(ctx.req, { length: declared || undefined, limit });
+    return await Promise.race([getRawBody(ctx.req, { length: declared || undefined, limit }), announcedOver]);
   } catch (error) {
     const type = (error as { type?: string }).type;
     if (type === 'entity.too.large') throw tooLarge();
     if (type === 'request.size.invalid') throw problem(HttpProblems.malformedJson, 'the body is shorter or longer than its Content-Length');
     throw error;
+  } finally {
+    stopWatching();
   }
 }
 

@@ -2,6 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../core/config.js';
 import type { App } from './app.js';
+import { readChunkSizes } from './chunked-bodies.js';
 import { answerClientError, answerConnect } from './client-error.js';
 
 export interface RunningServer {
@@ -42,6 +43,8 @@ export async function bind(config: Config, port: number, host?: string): Promise
   // Keep-alive sockets that a load balancer holds open must not outlive an idle timeout of its own.
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError(config));
+  // Off unless asked for: following every connection's framing moves its bytes through JavaScript.
+  if (config.readChunkSizes) readChunkSizes(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -28,6 +28,11 @@ export interface Config {
   /** Jobs one instance runs at once (they share its generation pool). */
   jobsPerInstance: number;
   logLevel: string;
+  /**
+   * Follow each connection's chunked framing, so that a body announcing more than its limit is refused as
+   * soon as the size is read; it costs every request (their bytes pass through JavaScript), so it is off.
+   */
+  readChunkSizes: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -48,6 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobLeaseMs: Number(setting('FINSYNTH_JOB_LEASE_MS') ?? 15_000),
     jobsPerInstance: Number(setting('FINSYNTH_JOBS_PER_INSTANCE') ?? 2),
     logLevel: setting('FINSYNTH_LOG_LEVEL') ?? 'info',
+    readChunkSizes: flag(setting('FINSYNTH_READ_CHUNK_SIZES'), 'FINSYNTH_READ_CHUNK_SIZES'),
     ...overrides,
   };
   checkConfig(config);
@@ -64,6 +70,13 @@ function settingsOf(env: NodeJS.ProcessEnv): (name: string) => string | undefine
     const value = env[name]?.trim();
     return value ? value : undefined;
   };
+}
+
+/** A yes-or-no variable: `true` or `1`, `false` or `0`; unset is no. */
+function flag(value: string | undefined, variable: string): boolean {
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  throw new Error(`${variable} must be true, false, 1 or 0`);
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

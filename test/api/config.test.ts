@@ -3,7 +3,9 @@ import { loadConfig } from '../../core/config.js';
 
 describe('configuration from the environment', () => {
   it('reads the defaults and the variables', () => {
-    expect(loadConfig({})).to.include({ port: 3000, keyPrefix: 'svc', errorTypeBase: 'https://errors.finsynth.dev', logLevel: 'info' });
+    expect(loadConfig({})).to.include({ port: 3000, keyPrefix: 'svc', errorTypeBase: 'https://errors.finsynth.dev', logLevel: 'info', readChunkSizes: false });
+    expect(loadConfig({ FINSYNTH_READ_CHUNK_SIZES: 'true' }).readChunkSizes).to.equal(true);
+    expect(loadConfig({ FINSYNTH_READ_CHUNK_SIZES: '0' }).readChunkSizes).to.equal(false);
     const config = loadConfig({ PORT: '8080', FINSYNTH_KEY_PREFIX: 'acme', FINSYNTH_ERROR_TYPE_BASE: 'https://errors.example.com/', FINSYNTH_REDIS_URL: 'redis://r:6379' });
     expect(config).to.include({ port: 8080, keyPrefix: 'acme', errorTypeBase: 'https://errors.example.com', redisUrl: 'redis://r:6379' });
   });
@@ -24,6 +26,7 @@ describe('configuration from the environment', () => {
       [{ FINSYNTH_KEY_PREFIX: 'Bad_Prefix' }, /FINSYNTH_KEY_PREFIX/],
       [{ FINSYNTH_ERROR_TYPE_BASE: 'not a uri' }, /FINSYNTH_ERROR_TYPE_BASE/],
       [{ FINSYNTH_LOG_LEVEL: 'loud' }, /FINSYNTH_LOG_LEVEL/],
+      [{ FINSYNTH_READ_CHUNK_SIZES: 'yes' }, /FINSYNTH_READ_CHUNK_SIZES/],
     ];
     for (const [env, message] of cases) expect(() => loadConfig(env), JSON.stringify(env)).to.throw(message);
   });

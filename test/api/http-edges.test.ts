@@ -100,6 +100,74 @@ describe('HTTP edge cases over real sockets', () => {
     });
   });
 
+  describe('chunked bodies, with FINSYNTH_READ_CHUNK_SIZES', () => {
+    let app: TestApp;
+    let account: TestAccount;
+
+    before(async () => {
+      app = await startTestApp({ config: { readChunkSizes: true } });
+      account = await openAccount(app);
+    });
+    after(() => app.close());
+
+    const head = (path: string) =>
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${account.test}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+
+    it('refuses with 413 a body that announces a chunk over the limit as soon as the size is read, before its bytes come', async () => {
+      const socket = await open(app);
+      // A gigabyte announced, ten bytes sent, and the request left open.
+      socket.write(`${head('/v1/generate/quick')}40000000\r\n{"sector":`);
+      const answer = await readResponse(socket);
+      expect(answer.status).to.equal(413);
+      expect(JSON.parse(answer.body)).to.include({ type: `${ERRORS}/payload-too-large`, limit_bytes: 1024 * 1024 });
+      expect(answer.headers.connection).to.equal('close');
+      socket.destroy();
+    });
+
+    it('refuses with 413 at the chunk whose size brings the announced total over the limit', async () => {
+      const socket = await open(app);
+      socket.write(`${head('/v1/generate/quick')}${chunk('{"sector": "cards", ')}80000\r\n`);
+      // 512 KiB announced: within the limit, so the request waits for its bytes.
+      socket.write(`${' '.repeat(0x80000)}\r\n`);
+      socket.write('80001\r\n');
+      const answer = await readResponse(socket);
+      expect(answer.status).to.equal(413);
+      socket.destroy();
+    });
+
+    it('reads chunked bodies within the limit, also after a request with a Content-Length on the same connection', async () => {
+      const socket = await open(app);
+      const first = JSON.stringify({ name: 'first' });
+      socket.write(`POST /v1/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${account.test}\r\nContent-Type: application/json\r\nContent-Length: ${first.length}\r\n\r\n${first}`);
+      expect((await readResponse(socket)).status).to.equal(201);
+      // A chunk extension, and a trailer field.
+      socket.write(`${head('/v1/keys')}9;ext=1\r\n{"name": \r\n${chunk('"second"')}${chunk('}')}0\r\nX-Trailer: 1\r\n\r\n`);
+      const second = await readResponse(socket);
+      expect(second.status, second.body).to.equal(201);
+      expect(JSON.parse(second.body).name).to.equal('second');
+      socket.destroy();
+    });
+
+    it('reads a body of many one-byte chunks, and lines split over packets', async () => {
+      const socket = await open(app);
+      socket.setNoDelay(true);
+      const name = 'n'.repeat(100);
+      const chunks = [...JSON.stringify({ name })].map((char) => `001;x=y\r\n${char}\r\n`).join('');
+      // The head and the first chunks a byte at a time, the rest at once.
+      const text = `${head('/v1/keys')}${chunks}0\r\n\r\n`;
+      for (const byte of text.slice(0, 400)) {
+        socket.write(byte);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      socket.write(text.slice(400));
+      const answer = await readResponse(socket);
+      expect(answer.status, answer.body).to.equal(201);
+      expect(JSON.parse(answer.body).name).to.equal(name);
+      socket.destroy();
+    });
+  });
+
   describe('requests Node would refuse or drop by itself', () => {
     let app: TestApp;
 
