@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { rmSync } from 'node:fs';
 import { loadConfig } from '../../core/config.js';
 import { accountStream } from '../../core/domain/account/index.js';
 import { jobStream } from '../../core/domain/job/index.js';
@@ -14,12 +15,19 @@ const env = { FINSYNTH_JOB_LEASE_MS: '2000', FINSYNTH_POOL_SIZE: '1' };
 describe('a service killed while a job runs', function () {
   this.timeout(120_000);
   const children: ChildService[] = [];
+  let dataDir: string;
+  before(() => {
+    dataDir = tempDir('crash');
+  });
   after(async () => {
-    await Promise.all(children.map((child) => child.kill('SIGKILL')));
+    try {
+      await Promise.all(children.map((child) => child.kill('SIGKILL')));
+    } finally {
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('restarted, finishes the job with the bytes of an uninterrupted run, charged once', async () => {
-    const dataDir = tempDir('crash');
     const first = await startChildService(dataDir, env);
     children.push(first);
     const keys = printedKeys(first.output());

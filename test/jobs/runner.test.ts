@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, symlinkSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { TestClock, systemClock } from '../../core/clock.js';
@@ -26,13 +26,25 @@ describe('job runner', function () {
   // Bounds, not assertions: the pool's workers start slowly on a loaded machine.
   this.timeout(120_000);
   const running: JobsInstance[] = [];
+  const directories: string[] = [];
   let engine: Engine;
   before(async () => {
     engine = await sharedEngine();
   });
   afterEach(async () => {
-    await Promise.all(running.splice(0).map((instance) => instance.stop()));
+    try {
+      await Promise.all(running.splice(0).map((instance) => instance.stop()));
+    } finally {
+      for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+    }
   });
+
+  /** A results directory of the test's own, removed after it whether it passed or not. */
+  function resultsDirectory(prefix: string): string {
+    const directory = tempDir(prefix);
+    directories.push(directory);
+    return directory;
+  }
 
   async function instance(options: Parameters<typeof startInstance>[0]): Promise<JobsInstance> {
     const started = await startInstance(options);
@@ -42,7 +54,7 @@ describe('job runner', function () {
   }
 
   it('runs a queued job: every table written, hashed, settled, succeeded', async () => {
-    const resultsDir = tempDir('runner');
+    const resultsDir = resultsDirectory('runner');
     const a = await instance({ store: new MemoryEventStore(), engine, clock: systemClock, resultsDir });
     await openAccount(a, 'acc_1', 1000, T0);
     await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 5000, cards: 1500 }, compression: 'gzip', at: T0 });
@@ -67,7 +79,7 @@ describe('job runner', function () {
   it('a job whose runner died is taken over after its lease and gives the same bytes, charged once', async () => {
     const store = new MemoryEventStore();
     const clock = new TestClock(T0);
-    const resultsDir = tempDir('takeover');
+    const resultsDir = resultsDirectory('takeover');
     const a = await instance({ store, engine, clock, resultsDir, instanceId: 'a', leaseMs: 10_000, generate: stallingGenerator(engine) });
     await openAccount(a, 'acc_1', 1000, T0);
     await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 50_000 }, at: T0 });
@@ -94,7 +106,7 @@ describe('job runner', function () {
   it('a graceful shutdown hands its jobs over at once, without waiting for the lease', async () => {
     const store = new MemoryEventStore();
     const clock = new TestClock(T0); // stands still: no lease can expire by itself
-    const resultsDir = tempDir('hand-over');
+    const resultsDir = resultsDirectory('hand-over');
     const a = await instance({ store, engine, clock, resultsDir, instanceId: 'a', leaseMs: 60_000, generate: stallingGenerator(engine) });
     await openAccount(a, 'acc_1', 1000, T0);
     await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 50_000 }, at: T0 });
@@ -107,7 +119,7 @@ describe('job runner', function () {
   });
 
   it('a cancelled running job stops, leaves no file and releases its credits', async () => {
-    const resultsDir = tempDir('cancel');
+    const resultsDir = resultsDirectory('cancel');
     const a = await instance({ store: new MemoryEventStore(), engine, clock: systemClock, resultsDir, generate: stallingGenerator(engine) });
     await openAccount(a, 'acc_1', 2000, T0);
     await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 1_000_000 }, at: T0 });
@@ -125,7 +137,7 @@ describe('job runner', function () {
   for (const compression of ['none', 'gzip'] as const) {
     it(`a full disk fails the job cleanly (compression ${compression}): a problem that says so, no partial file, credits released`, async () => {
       const store = new MemoryEventStore();
-      const resultsDir = tempDir('disk-full');
+      const resultsDir = resultsDirectory('disk-full');
       const a = await startInstance({ store, engine, clock: systemClock, resultsDir });
       running.push(a);
       await openAccount(a, 'acc_1', 1000, T0);
@@ -147,7 +159,7 @@ describe('job runner', function () {
 
   it('results are removed with an event once kept for the retention time', async () => {
     const clock = new TestClock(T0);
-    const resultsDir = tempDir('expiry');
+    const resultsDir = resultsDirectory('expiry');
     const a = await instance({ store: new MemoryEventStore(), engine, clock, resultsDir, retentionMs: 3_600_000 });
     await openAccount(a, 'acc_1', 1000, T0);
     await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 100 }, at: T0 });

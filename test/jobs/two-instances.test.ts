@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { rmSync } from 'node:fs';
 import { systemClock } from '../../core/clock.js';
 import { loadConfig } from '../../core/config.js';
 import { accountStream } from '../../core/domain/account/index.js';
@@ -20,10 +21,12 @@ describe('two runner instances on one store', function () {
   let engine: Engine;
   let instances: JobsInstance[] = [];
   let cleanup = async () => {};
+  const directories: string[] = [];
 
   before(async function () {
     engine = await sharedEngine();
     const dataDir = tempDir('fleet');
+    directories.push(dataDir);
     if (process.env.FINSYNTH_POSTGRES_URL) {
       const url = await requirePostgres(this);
       const schema = uniquePostgresSchema('jobs');
@@ -37,14 +40,19 @@ describe('two runner instances on one store', function () {
   });
 
   after(async () => {
-    await Promise.all(instances.map((instance) => instance.stop()));
-    await Promise.all(stores.map((store) => store.close()));
-    await cleanup();
+    try {
+      await Promise.all(instances.map((instance) => instance.stop()));
+      await Promise.all(stores.map((store) => store.close()));
+      await cleanup();
+    } finally {
+      for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   /** One instance per store connection; their runners are not started. */
   async function startInstances(): Promise<JobsInstance[]> {
     const resultsDir = tempDir('fleet-results');
+    directories.push(resultsDir);
     const started = await Promise.all(
       stores.map((store, index) => startInstance({ store, engine, clock: systemClock, resultsDir, instanceId: `instance-${index}`, maxJobs: 3 })),
     );

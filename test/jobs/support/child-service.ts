@@ -31,23 +31,25 @@ export async function startChildService(dataDir: string, env: Record<string, str
   child.stdout!.on('data', (data: Buffer) => (stdout += data.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}: ${stdout}`);
-    const ready = await fetch(`${url}/readyz`).then((response) => response.ok, () => false);
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error('the service did not become ready');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url,
-    process: child,
-    output: () => stdout,
-    async kill(signal) {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
-    },
+  const kill = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
   };
+  const deadline = Date.now() + 90_000;
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}: ${stdout}`);
+      const ready = await fetch(`${url}/readyz`).then((response) => response.ok, () => false);
+      if (ready) break;
+      if (Date.now() > deadline) throw new Error('the service did not become ready');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } catch (error) {
+    // The caller never gets the child to kill, so one that did not come up is killed here.
+    await kill('SIGKILL');
+    throw error;
+  }
+  return { url, process: child, output: () => stdout, kill };
 }
 
 /** The keys `finsynth serve` prints once, on first start with an empty store. */
