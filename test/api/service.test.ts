@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { rm } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { request, openAccount, startTestApp, type TestApp } from '../support/app.js';
@@ -61,18 +62,26 @@ describe('service operations: logs, metrics, readiness, graceful shutdown', () =
 
   it('drains on shutdown: readiness fails, the request in flight finishes, new connections are refused', async () => {
     const other = await startTestApp({ groups: [...routeGroups, slow] });
-    const entered = new Promise<void>((resolve) => (enter = resolve));
-    const inFlight = request(other, 'GET', '/v1/test/slow');
-    await entered;
-    const closing = other.server.close(5000);
-    expect(other.app.context.lifecycle.draining).to.equal(true);
-    release();
-    expect((await inFlight).body).to.deep.equal({ finished: true });
-    await closing;
-    let refused = false;
-    await request(other, 'GET', '/healthz').catch(() => (refused = true));
-    expect(refused).to.equal(true);
-    await other.services.close();
+    let servicesClosed = false;
+    try {
+      const entered = new Promise<void>((resolve) => (enter = resolve));
+      const inFlight = request(other, 'GET', '/v1/test/slow');
+      await entered;
+      const closing = other.server.close(5000);
+      expect(other.app.context.lifecycle.draining).to.equal(true);
+      release();
+      expect((await inFlight).body).to.deep.equal({ finished: true });
+      await closing;
+      let refused = false;
+      await request(other, 'GET', '/healthz').catch(() => (refused = true));
+      expect(refused).to.equal(true);
+      await other.services.close();
+      servicesClosed = true;
+    } finally {
+      // The test closes the server and services itself; its data directory is still to remove.
+      if (servicesClosed) await rm(other.config.dataDir, { recursive: true, force: true });
+      else await other.close();
+    }
   });
 
   it('reports not ready while draining', async () => {

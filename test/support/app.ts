@@ -39,22 +39,38 @@ export interface TestAppOptions {
 /** The real app on an ephemeral port, with the embedded store in a fresh temporary directory. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'finsynth-test-')));
-  const config = loadConfig({}, { dataDir, port: 0, logLevel: 'silent', poolSize: 2, ...options.config });
-  const services = await createServices(config, { ...options.services, clock: options.clock ?? options.services?.clock });
-  const app = createApp(services, { groups: options.groups, logger: options.logger });
-  const server = await listen(app, 0);
-  return {
-    url: server.url,
-    app,
-    services,
-    config,
-    server,
-    async close() {
-      await server.close(1000);
-      await services.close();
-      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+  // A folder made here is removed however the app ends: failing to start, or failing to close.
+  const removeDataDir = () => (options.dataDir ? Promise.resolve() : rm(dataDir, { recursive: true, force: true }));
+  let services: Services | undefined;
+  try {
+    const config = loadConfig({}, { dataDir, port: 0, logLevel: 'silent', poolSize: 2, ...options.config });
+    services = await createServices(config, { ...options.services, clock: options.clock ?? options.services?.clock });
+    const app = createApp(services, { groups: options.groups, logger: options.logger });
+    const server = await listen(app, 0);
+    const started = services;
+    return {
+      url: server.url,
+      app,
+      services: started,
+      config,
+      server,
+      async close() {
+        try {
+          await server.close(1000);
+        } finally {
+          try {
+            await started.close();
+          } finally {
+            await removeDataDir();
+          }
+        }
+      },
+    };
+  } catch (error) {
+    await services?.close().catch(() => undefined);
+    await removeDataDir();
+    throw error;
+  }
 }
 
 export interface TestAccount {
