@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { rm } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rawRequest, request, openAccount, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
@@ -89,13 +90,22 @@ const testRoutes: RouteGroup = {
 describe('Idempotency-Key', () => {
   let app: TestApp;
   let account: TestAccount;
+  let createdDataDir: string | undefined;
   const clock = new TestClock(new Date());
 
   before(async () => {
     app = await startTestApp({ groups: [...routeGroups, testRoutes], clock });
+    createdDataDir = app.config.dataDir;
     account = await openAccount(app);
   });
-  after(() => app.close());
+  after(async () => {
+    try {
+      await app?.close();
+    } finally {
+      // The restart test replaces the app with one on the same folder, which is not its own to remove.
+      if (createdDataDir) await rm(createdDataDir, { recursive: true, force: true });
+    }
+  });
 
   const issue = (key: string, idempotencyKey: string, body: unknown) =>
     request(app, 'POST', '/v1/keys', { key, body, headers: { 'idempotency-key': idempotencyKey } });
