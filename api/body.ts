@@ -106,8 +106,7 @@ function parseJson(text: string): unknown {
   // overflow the parser that later places an error in the text.
   const deep = tooDeepAt(text, MAX_JSON_DEPTH);
   if (deep) throw tooDeep(deep);
-  const flaw = documentFlaw(value, MAX_JSON_DEPTH);
-  if (flaw?.kind === 'too-deep') throw tooDeep(undefined);
+  const flaw = documentFlaw(value, Infinity);
   if (flaw?.kind === 'reserved-member') {
     throw problem(HttpProblems.reservedMember, `the body has a member named "__proto__" (at ${flaw.pointer}), which no document of this API has`, { pointer: flaw.pointer });
   }
@@ -117,9 +116,12 @@ function parseJson(text: string): unknown {
   return value;
 }
 
-/** Nesting too deep, at the value that opens the level too many (always found in a text `documentFlaw` finds too deep). */
-function tooDeep(at: TooDeep | undefined) {
+/** Nesting too deep, at the bracket that opens the level too many. */
+function tooDeep(at: TooDeep) {
   const message = `nested deeper than ${MAX_JSON_DEPTH} levels`;
-  const where = at ? ` (line ${at.line}, column ${at.column})` : '';
-  return problem(HttpProblems.nestingTooDeep, `the body is ${message}${where}`, { max_depth: MAX_JSON_DEPTH, ...(at ? { errors: [{ in: 'body', message, ...at }] } : {}) });
+  return problem(
+    HttpProblems.nestingTooDeep,
+    `the body is ${message} (line ${at.line}, column ${at.column})`,
+    { max_depth: MAX_JSON_DEPTH, errors: [{ in: 'body', message, ...at }] },
+  );
 }
