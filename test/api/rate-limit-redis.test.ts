@@ -9,6 +9,7 @@ import { gcra, gcraPolicy } from '../../core/rate-limit-gcra.js';
 import { RedisGcra } from '../../core/rate-limit-redis.js';
 import { RateLimits } from '../../core/rate-limits.js';
 import { requireRedis } from '../support/external-services.js';
+import { freePort } from '../support/ports.js';
 
 const SECOND = 1_000_000;
 const pricing = loadPricing();
@@ -22,14 +23,6 @@ async function redisClient(url: string): Promise<Redis> {
   return redis;
 }
 
-/** A port on 127.0.0.1 that nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A TCP relay to Redis that can stop passing commands on (a Redis frozen by SIGSTOP), and pass them on later. */
 class FreezableRelay {
@@ -155,7 +148,7 @@ describe('rate limits shared through Redis', () => {
   });
 
   it('falls back to each instance\'s memory buckets while Redis is unreachable (a closed port)', async () => {
-    const dead = `redis://127.0.0.1:${await closedPort()}`;
+    const dead = `redis://127.0.0.1:${await freePort()}`;
     const failures: unknown[] = [];
     const options = { clock, onRedisFailure: (error: unknown) => failures.push(error) };
     const first = new RateLimits(pricing, await client(dead), options);

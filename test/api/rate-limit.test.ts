@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, openAccount, startTestApp, type TestApp } from '../support/app.js';
 import { requireRedis } from '../support/external-services.js';
+import { freePort } from '../support/ports.js';
 
 /** A burst far above the free tier's 5 requests per second, sent at once. */
 async function burst(apps: TestApp[], key: string, perApp: number) {
@@ -79,14 +79,6 @@ function expectNoWindowEdge(exchanges: Exchange[], limit: number): void {
   }
 }
 
-/** A port on 127.0.0.1 that nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('rate limits per tier', () => {
   it('refuses requests above the tier rate with 429, Retry-After and RateLimit headers', async () => {
@@ -116,7 +108,7 @@ describe('rate limits per tier', () => {
   });
 
   it('answers while Redis cannot be reached (a closed port): each instance limits from its own memory', async () => {
-    const app = await startTestApp({ config: { redisUrl: `redis://127.0.0.1:${await closedPort()}` } });
+    const app = await startTestApp({ config: { redisUrl: `redis://127.0.0.1:${await freePort()}` } });
     try {
       const account = await openAccount(app, { tier: 'free' });
       const started = performance.now();

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../core/config.js';
 import { createServices } from '../../core/services.js';
 import { accountStream } from '../../core/domain/account/index.js';
+import { freePort } from '../support/ports.js';
 
 const bin = fileURLToPath(new URL('../../bin/finsynth.js', import.meta.url));
 /** The embedded store, whatever the environment of the test run says (CI sets postgres and redis). */
@@ -33,13 +33,6 @@ async function run(args: string[]): Promise<{ code: number | null; stdout: strin
   return { code, stdout, stderr };
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Starts `finsynth serve` and resolves once it answers /healthz, with what it printed until then. */
 async function serve(dataDir: string, port: number): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string }> {

@@ -1,19 +1,10 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { promisify } from 'node:util';
+export { freePort } from '../../support/ports.js';
 
 export const run = promisify(execFile);
 
-/** A port nothing listens on at this moment, on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /** The ids of the processes whose parent is `pid` (read from /proc: no tool needed). */
 export function childrenOf(pid: number): number[] {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../support/ports.js';
 
 const entry = fileURLToPath(new URL('../../../bin/finsynth.js', import.meta.url));
 
@@ -13,13 +13,6 @@ export interface ChildService {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export async function startChildService(dataDir: string, env: Record<string, string> = {}): Promise<ChildService> {
   const port = await freePort();
