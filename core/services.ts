@@ -188,7 +188,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
  * limiter's memory insurance answers, which is why its connection errors are not raised further.
  * They are reported once per outage: ioredis emits one for every attempt to reconnect.
  */
-async function connectRedis(url: string, faults: UnexpectedErrors): Promise<Redis> {
+export async function connectRedis(url: string, faults: UnexpectedErrors): Promise<Redis> {
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, connectTimeout: 2000 });
   let reported = false;
   redis.on('error', (error: unknown) => {

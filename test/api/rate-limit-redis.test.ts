@@ -8,6 +8,8 @@ import { loadPricing } from '../../core/billing/pricing.js';
 import { gcra, gcraPolicy } from '../../core/rate-limit-gcra.js';
 import { RedisGcra } from '../../core/rate-limit-redis.js';
 import { RateLimits } from '../../core/rate-limits.js';
+import { connectRedis } from '../../core/services.js';
+import { CountingUnexpectedErrors } from '../../core/faults/unexpected-errors.js';
 import { requireRedis } from '../support/external-services.js';
 import { freePort } from '../support/ports.js';
 
@@ -15,13 +17,7 @@ const SECOND = 1_000_000;
 const pricing = loadPricing();
 
 /** A client as the services open theirs: no offline queue, so that a command fails at once while disconnected. */
-async function redisClient(url: string): Promise<Redis> {
-  const options = { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, connectTimeout: 2000 };
-  const redis = new Redis(url, options);
-  redis.on('error', () => {});
-  await redis.connect().catch(() => {});
-  return redis;
-}
+const redisClient = (url: string): Promise<Redis> => connectRedis(url, new CountingUnexpectedErrors());
 
 
 /** A TCP relay to Redis that can stop passing commands on (a Redis frozen by SIGSTOP), and pass them on later. */
