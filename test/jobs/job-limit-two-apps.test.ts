@@ -51,6 +51,8 @@ describe('the concurrent-job limit, over HTTP, across two instances of one store
     // Cancelled through the instance that did not admit it: the other one admits the next job, and only one.
     const jobId: string = admitted[0].body.id;
     const admittedBy = answers.indexOf(admitted[0]) % 2;
+    // The other instance finds the job once its projections have passed the job's creation (they poll).
+    await fleet[1 - admittedBy].services.projections.waitFor(await first.services.store.headPosition());
     const cancelled = await request(fleet[1 - admittedBy], 'POST', `/v1/jobs/${jobId}/cancel`, { key: account.live });
     expect(cancelled.body.state, cancelled.text).to.equal('cancelled');
     const next = await Promise.all([create(admittedBy), create(admittedBy), create(1 - admittedBy)]);
