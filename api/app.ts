@@ -2,7 +2,7 @@ import Koa from 'koa';
 import { pino, type Logger } from 'pino';
 import { Histogram } from 'prom-client';
 import { problem } from '../core/problems.js';
-import type { Services } from '../core/services.js';
+import type { Services } from '../core/services/services.js';
 import type { ApiContext, ApiContextExtensions, ApiState } from './context.js';
 import { requestId } from './middleware/request-id.js';
 import { closeWhenDraining } from './middleware/close-when-draining.js';
@@ -18,10 +18,10 @@ import { keysRoutes } from './routes/keys.js';
 import { usageRoutes } from './routes/usage.js';
 import { billingRoutes } from './routes/billing.js';
 import { auditRoutes } from './routes/audit.js';
-import { configsRoutes } from './routes/configs.js';
+import { configsRoutes } from './routes/configs/configs.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { generationRoutes } from './routes/generation.js';
-import { jobsRoutes } from './routes/jobs.js';
+import { jobsRoutes } from './routes/jobs/jobs.js';
 
 /** Every group of operations the service serves; each workstream adds its group with one line. */
 export const routeGroups: RouteGroup[] = [

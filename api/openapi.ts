@@ -1,4 +1,4 @@
-import type { Config } from '../core/config.js';
+import type { Config } from '../core/settings/settings.js';
 import type { JsonSchema } from '../core/events/registry.js';
 import { Problems, allProblemTypes, type ProblemType } from '../core/problems.js';
 import { SCOPES } from '../core/auth/scopes.js';

@@ -7,16 +7,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../core/config.js';
+import { loadConfig } from '../core/settings/settings.js';
 import type { NewEvent } from '../core/events/envelope.js';
 import { EventRegistry } from '../core/events/registry.js';
-import { eventDefinitions } from '../core/domain/events.js';
-import { accountStream } from '../core/domain/account/index.js';
-import { auditStore } from '../core/credits/store-audit.js';
+import { eventDefinitions } from '../core/services/event-definitions.js';
+import { accountStream } from '../core/accounts/account.js';
+import { auditStore } from '../core/audit/store-audit.js';
 import { SqliteEventStore } from '../core/store/sqlite-store.js';
 import { projections } from '../projections/index.js';
-import { projectedTotals } from '../projections/ledger-totals.js';
-import { ProjectionRunner } from '../projections/runner.js';
+import { projectedTotals } from '../projections/ledger/ledger-totals.js';
+import { ProjectionRunner } from '../projections/runner/projection-runner.js';
 import type { BenchOptions } from './index.js';
 
 const EVENTS_PER_ROUND = 10;

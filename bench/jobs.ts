@@ -13,8 +13,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { BenchOptions } from './index.js';
-import { loadConfig } from '../core/config.js';
-import { createServices, type Services } from '../core/services.js';
+import { loadConfig } from '../core/settings/settings.js';
+import { createServices, type Services } from '../core/services/services.js';
 import { createAccount } from '../core/accounts/create-account.js';
 import { removeJobDirectory } from '../core/jobs/result-files.js';
 

@@ -1,4 +1,4 @@
-import { BILLINGS, TIERS, type Billing, type Tier } from '../core/domain/account/profile.js';
+import { BILLINGS, TIERS, type Billing, type Tier } from '../core/accounts/profile.js';
 import { UsageError, configFrom, parseOptions } from './options.js';
 
 const USAGE = `usage: finsynth accounts create --tier <${TIERS.join('|')}> [--credits N] [--billing <${BILLINGS.join('|')}>] [--data DIR] [--json]`;
@@ -26,7 +26,7 @@ export async function accounts(args: string[]): Promise<number> {
   }
 
   // Loaded once the arguments are known to be good, so that a usage error answers at once.
-  const [{ createServices }, { createAccount }] = await Promise.all([import('../core/services.js'), import('../core/accounts/create-account.js')]);
+  const [{ createServices }, { createAccount }] = await Promise.all([import('../core/services/services.js'), import('../core/accounts/create-account.js')]);
   const services = await createServices(configFrom(values), { background: false });
   try {
     const created = await createAccount(services, { tier: values.tier as Tier, credits, billing: values.billing as Billing });

@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
-import { auditStore, type StoreAuditReport } from '../core/credits/store-audit.js';
-import { createServices } from '../core/services.js';
-import { projectedTotals } from '../projections/ledger-totals.js';
-import { LEDGER_PROJECTION } from '../projections/ledger.js';
-import { USAGE_PROJECTION } from '../projections/usage.js';
-import { BILLING_PROJECTION } from '../projections/billing.js';
+import { auditStore, type StoreAuditReport } from '../core/audit/store-audit.js';
+import { createServices } from '../core/services/services.js';
+import { projectedTotals } from '../projections/ledger/ledger-totals.js';
+import { LEDGER_PROJECTION } from '../projections/ledger/ledger.js';
+import { USAGE_PROJECTION } from '../projections/usage/usage.js';
+import { BILLING_PROJECTION } from '../projections/billing/billing.js';
 import { UsageError, configFrom, parseOptions } from './options.js';
 
 const USAGE = 'usage: finsynth audit [--account ID] [--data DIR] [--json]';

@@ -1,7 +1,7 @@
 import { createAccount } from '../core/accounts/create-account.js';
-import { AccountAlreadyOpen } from '../core/domain/account/profile.js';
+import { AccountAlreadyOpen } from '../core/accounts/profile.js';
 import { ProblemError } from '../core/problems.js';
-import type { Services } from '../core/services.js';
+import type { Services } from '../core/services/services.js';
 
 /**
  * The tier of the account opened on first start: the operator's own, so its limits stay out of the way.

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { loadConfig, type Config } from '../core/config.js';
+import { loadConfig, type Config } from '../core/settings/settings.js';
 
 /** Thrown for a usage error: the CLI prints the message and exits with 2. */
 export class UsageError extends Error {}

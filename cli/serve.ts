@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { pino } from 'pino';
 import { collectDefaultMetrics } from 'prom-client';
-import { createServices, type Services } from '../core/services.js';
+import { createServices, type Services } from '../core/services/services.js';
 import { reportUnhandledRejections } from '../core/faults/unexpected-errors.js';
 import { createApp } from '../api/app.js';
 import { bind } from '../api/server.js';

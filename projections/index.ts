@@ -1,11 +1,11 @@
-import type { Projection } from './projection.js';
-import { keysProjection } from './keys.js';
-import { jobsProjection } from './jobs.js';
-import { configsProjection } from './configs.js';
-import { overlaysProjection } from './overlays.js';
-import { ledgerProjection } from './ledger.js';
-import { usageProjection } from './usage.js';
-import { billingProjection } from './billing.js';
+import type { Projection } from './runner/projection.js';
+import { keysProjection } from './keys/keys.js';
+import { jobsProjection } from './jobs/jobs.js';
+import { configsProjection } from './configs/configs.js';
+import { overlaysProjection } from './configs/overlays.js';
+import { ledgerProjection } from './ledger/ledger.js';
+import { usageProjection } from './usage/usage.js';
+import { billingProjection } from './billing/billing.js';
 
 /**
  * Every read model the service keeps. The runner feeds each the events it handles; each workstream

@@ -1,7 +1,7 @@
 import { hashKey, keyPattern } from '../../core/auth/api-keys.js';
 import type { Scope } from '../../core/auth/scopes.js';
 import { problem } from '../../core/problems.js';
-import { KEYS_PROJECTION, type KeysModel } from '../../projections/keys.js';
+import { KEYS_PROJECTION, type KeysModel } from '../../projections/keys/keys.js';
 import type { ApiContext } from '../context.js';
 import { HttpProblems } from '../problems.js';
 

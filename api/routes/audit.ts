@@ -1,6 +1,6 @@
-import { auditAccount, type AccountAudit, type AuditedMovement } from '../../core/credits/account-audit.js';
-import { accountStream } from '../../core/domain/account/index.js';
-import { LEDGER_PROJECTION, ledgerBalance, type LedgerModel } from '../../projections/ledger.js';
+import { auditAccount, type AccountAudit, type AuditedMovement } from '../../core/audit/account-audit.js';
+import { accountStream } from '../../core/accounts/account.js';
+import { LEDGER_PROJECTION, ledgerBalance, type LedgerModel } from '../../projections/ledger/ledger.js';
 import type { ApiContext } from '../context.js';
 import { LiveKeyRequired, requireLiveKey } from '../modes.js';
 import { paginate } from '../pagination.js';

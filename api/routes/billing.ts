@@ -1,11 +1,11 @@
-import { TIERS, type Tier } from '../../core/domain/account/profile.js';
-import { PurchaseConflict } from '../../core/domain/account/purchase-intents.js';
+import { TIERS, type Tier } from '../../core/accounts/profile.js';
+import { PurchaseConflict } from '../../core/accounts/purchase-intents.js';
 import type { IdempotentAttempt } from '../../core/billing/credit-purchases.js';
-import { toMinorUnits } from '../../core/billing/money.js';
-import { PaymentDeclined, PaymentMethodRequired, PaymentProviderUnavailable, UnknownCreditPack, UnknownPaymentMethod } from '../../core/billing/payment-provider.js';
+import { toMinorUnits } from '../../core/pricing/money.js';
+import { PaymentDeclined, PaymentMethodRequired, PaymentProviderUnavailable, UnknownCreditPack, UnknownPaymentMethod } from '../../core/payments/payment-provider.js';
 import { IdempotencyInFlight, idempotencyDecider, idempotencyStream, originalRequestOf } from '../../core/idempotency/idempotency.js';
 import { problem } from '../../core/problems.js';
-import { BILLING_PROJECTION, type BillingModel, type BillingRecord } from '../../projections/billing.js';
+import { BILLING_PROJECTION, type BillingModel, type BillingRecord } from '../../projections/billing/billing.js';
 import type { ApiContext } from '../context.js';
 import { idempotencyKeyOf } from '../middleware/idempotency.js';
 import { LiveKeyRequired, requireLiveKey } from '../modes.js';

@@ -4,7 +4,7 @@ import type { ApiContext } from '../context.js';
 import { noneMatchHolds } from '../conditional.js';
 import { defineRoute, type RouteGroup } from '../route.js';
 import { identifierPattern } from '../../core/configs/config-schema.js';
-import { LIMITS, type Catalog } from '../../core/configs/catalog.js';
+import { LIMITS, type Catalog } from '../../core/catalog/catalog.js';
 
 /**
  * Catalog answers carry an ETag (a hash of the body) and `Cache-Control: private, no-cache`: clients

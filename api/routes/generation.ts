@@ -1,9 +1,9 @@
-import { InsufficientCredits } from '../../core/credits/problems.js';
+import { InsufficientCredits } from '../../core/accounts/credit-problems.js';
 import { ConfigProblems } from '../../core/configs/problems.js';
-import { quickGenerate, type QuickResult } from '../../core/configs/quick-generation.js';
-import { QUICK_LIMITS, QuickLimitExceeded, quickRequestSchema, type QuickRequest } from '../../core/configs/quick-request.js';
+import { quickGenerate, type QuickResult } from '../../core/quick/quick-generation.js';
+import { QUICK_LIMITS, QuickLimitExceeded, quickRequestSchema, type QuickRequest } from '../../core/quick/quick-request.js';
 import { GenerationProblems } from '../../core/generation/problems.js';
-import type { Format } from '../../core/generation/writers.js';
+import type { Format } from '../../core/generation/codegen/writers.js';
 import { defineProblem, problem } from '../../core/problems.js';
 import type { ApiContext } from '../context.js';
 import { originalAttemptOf } from '../middleware/idempotency.js';

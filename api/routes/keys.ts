@@ -1,7 +1,7 @@
 import { SCOPES, type Scope } from '../../core/auth/scopes.js';
-import { issueKey, revokeKey } from '../../core/accounts/keys.js';
-import { KeyNotFound, ScopeEscalation } from '../../core/domain/account/keys.js';
-import { KEYS_PROJECTION, accountKeys, type KeyRecord, type KeysModel } from '../../projections/keys.js';
+import { issueKey, revokeKey } from '../../core/accounts/keys-service.js';
+import { KeyNotFound, ScopeEscalation } from '../../core/accounts/keys.js';
+import { KEYS_PROJECTION, accountKeys, type KeyRecord, type KeysModel } from '../../projections/keys/keys.js';
 import type { ApiContext } from '../context.js';
 import { paginate } from '../pagination.js';
 import { defineRoute, type RouteGroup } from '../route.js';

@@ -1,7 +1,7 @@
 import type { Mode } from '../../core/events/envelope.js';
 import { Problems, problem } from '../../core/problems.js';
-import type { UsageRecord, UsageRecordTable } from '../../projections/usage-records.js';
-import { usageSummary, type UsagePeriod } from '../../projections/usage-queries.js';
+import type { UsageRecord, UsageRecordTable } from '../../projections/usage/usage-records.js';
+import { usageSummary, type UsagePeriod } from '../../projections/usage/usage-queries.js';
 import type { ApiContext } from '../context.js';
 import { decodeCursor, encodeCursor, invalidCursor } from '../pagination.js';
 import { LiveKeyRequired, readMode, readModeParameter } from '../modes.js';

@@ -1,9 +1,9 @@
 import { newAccountId } from '../auth/api-keys.js';
 import { SCOPES } from '../auth/scopes.js';
-import { accountDecider, accountStream } from '../domain/account/index.js';
-import type { Billing, Tier } from '../domain/account/profile.js';
-import type { Services } from '../services.js';
-import { issueKey } from './keys.js';
+import { accountDecider, accountStream } from './account.js';
+import type { Billing, Tier } from './profile.js';
+import type { Services } from '../services/services.js';
+import { issueKey } from './keys-service.js';
 
 export interface CreatedAccount {
   account_id: string;

@@ -1,14 +1,14 @@
 import type { Clock } from '../clock.js';
-import type { CreditsService } from '../credits/credits-service.js';
-import type { AccountEvent, AccountState } from '../domain/account/index.js';
-import type { Tier } from '../domain/account/profile.js';
-import { subscriptionStatus, unpaidAmount, upgradeFeeReference, type Fee } from '../domain/account/subscription.js';
+import type { CreditsService } from '../accounts/credits-service.js';
+import type { AccountEvent, AccountState } from '../accounts/account.js';
+import type { Tier } from '../accounts/profile.js';
+import { subscriptionStatus, unpaidAmount, upgradeFeeReference, type Fee } from '../accounts/subscription.js';
 import { Problems, problem } from '../problems.js';
 import { CreditPurchases, purchaseReference, type IdempotentAttempt, type PurchaseAnswer } from './credit-purchases.js';
 import { collectFees, type FeeCollection } from './fee-collection.js';
-import { toMinorUnits } from './money.js';
-import { PaymentProviderError, PaymentProviderUnavailable, UnknownPaymentMethod, type PaymentProvider } from './payment-provider.js';
-import type { Pricing } from './pricing.js';
+import { toMinorUnits } from '../pricing/money.js';
+import { PaymentProviderError, PaymentProviderUnavailable, UnknownPaymentMethod, type PaymentProvider } from '../payments/payment-provider.js';
+import type { Pricing } from '../pricing/pricing.js';
 
 export type { PurchaseAnswer };
 

@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import type { CreditsService } from '../credits/credits-service.js';
-import { openPurchase } from '../domain/account/purchase-intents.js';
+import type { CreditsService } from '../accounts/credits-service.js';
+import { openPurchase } from '../accounts/purchase-intents.js';
 import { Problems, problem } from '../problems.js';
-import { toMinorUnits } from './money.js';
-import { PaymentDeclined, PaymentProviderError, PaymentProviderUnavailable, UnknownCreditPack, type ChargeOutcome, type PaymentProvider } from './payment-provider.js';
-import { creditPack, type Pricing } from './pricing.js';
+import { toMinorUnits } from '../pricing/money.js';
+import { PaymentDeclined, PaymentProviderError, PaymentProviderUnavailable, UnknownCreditPack, type ChargeOutcome, type PaymentProvider } from '../payments/payment-provider.js';
+import { creditPack, type Pricing } from '../pricing/pricing.js';
 import { UNRECORDED_ORIGINAL } from '../idempotency/idempotency.js';
 
 interface Sale {

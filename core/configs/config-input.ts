@@ -1,4 +1,4 @@
-import type { Owner } from '../domain/config/document-decider.js';
+import type { Owner } from './document-decider.js';
 import { Problems, problem } from '../problems.js';
 import { compose, type Layer } from './compose.js';
 import type { GenerationConfig } from './config-schema.js';

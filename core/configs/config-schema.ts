@@ -13,7 +13,7 @@ import { dataTypes } from '../generation/types/index.js';
 
 export const CONFIG_VERSION = 1;
 export const MAX_TABLES = 50;
-/** Per table, for jobs; quick generation has tighter limits of its own (core/configs/quick-request.ts). */
+/** Per table, for jobs; quick generation has tighter limits of its own (core/quick/quick-request.ts). */
 export const MAX_ROWS_PER_TABLE = 100_000_000;
 
 /** The numeric distributions of the engine, with the parameters each needs (from its own schema). */

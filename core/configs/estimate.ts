@@ -1,4 +1,4 @@
-import { tableCredits } from '../credits/cost.js';
+import { tableCredits } from '../pricing/table-credits.js';
 import type { GenerationConfig } from './config-schema.js';
 import { findTable, type PackCatalog } from './pack-catalog.js';
 
@@ -16,7 +16,7 @@ export interface ConfigEstimate {
 }
 
 /**
- * What a valid config costs: the one price rule (core/credits/cost.ts) per table, summed. Only the
+ * What a valid config costs: the one price rule (core/pricing/table-credits.ts) per table, summed. Only the
  * tables the config lists are priced: a referenced parent that is not listed is not generated
  * (references are derived from row indices), so it costs nothing.
  */

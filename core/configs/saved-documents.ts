@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { EventMetadata } from '../events/envelope.js';
-import type { CommandHandler } from '../domain/command-handler.js';
-import type { DocumentContent, DocumentModel, DocumentState, Owner } from '../domain/config/document-decider.js';
+import type { CommandHandler } from '../commands/command-handler.js';
+import type { DocumentContent, DocumentModel, DocumentState, Owner } from './document-decider.js';
 import { Problems, problem } from '../problems.js';
 
 /** A saved document as its owner sees it, and the global position its last write reached (for read-your-writes). */

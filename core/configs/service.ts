@@ -1,9 +1,9 @@
 import type { Clock } from '../clock.js';
-import type { CommandHandler } from '../domain/command-handler.js';
-import type { DocumentContent, Owner } from '../domain/config/document-decider.js';
+import type { CommandHandler } from '../commands/command-handler.js';
+import type { DocumentContent, Owner } from './document-decider.js';
 import type { JsonSchema } from '../events/registry.js';
-import { savedConfigs } from '../domain/config/index.js';
-import { savedOverlays } from '../domain/overlay/index.js';
+import { savedConfigs } from './config-documents.js';
+import { savedOverlays } from './overlay-documents.js';
 import { compose, type Composition, type Layer } from './compose.js';
 import { readConfigInput, readInlineConfig, requireValidOverlay, type ConfigInput, type DocumentLoader, type InlineConfig } from './config-input.js';
 import { configSchema, type GenerationConfig } from './config-schema.js';

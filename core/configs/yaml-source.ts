@@ -4,7 +4,7 @@ import { problem } from '../problems.js';
 import type { ConfigIssue } from './issues.js';
 import { ConfigProblems } from './problems.js';
 import { pointerSegments, type Position, type SourceMap } from './source-map.js';
-import { documentFlaw } from '../document-flaws.js';
+import { documentFlaw } from './document-flaws.js';
 import { reportErrors } from '../bounded-validation.js';
 import { YamlNesting } from './yaml-nesting.js';
 

@@ -3,7 +3,7 @@ import type { ChunkSpec } from './layout.js';
 import { rowsPerParent } from './parent-runs.js';
 import type { PlanRuntime } from './runtime.js';
 import type { Row } from './types/index.js';
-import { tableWriter, type Format, type TableWriter } from './writers.js';
+import { tableWriter, type Format, type TableWriter } from './codegen/writers.js';
 
 /**
  * Generates one chunk of one table as UTF-8 bytes in the requested format. Runs in a worker (or inline

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../settings/settings.js';
 import { loadPacks, refusalMessage } from '../packs/loader.js';
 import type { PackRegistry } from '../packs/registry.js';
 import type { Plan, PlanRequest } from './plan.js';

@@ -11,7 +11,7 @@ import { buildPlan, buildPlanWith, type Plan, type PlanLimits, type PlanRequest 
 import { GenerationProblems } from './problems.js';
 import { TaskTurn } from './task-turn.js';
 import type { ChunkTask, CountTask, PlanTask, WarmUpTask } from './worker.js';
-import type { Format } from './writers.js';
+import type { Format } from './codegen/writers.js';
 
 export interface PoolOptions {
   /** Worker threads (default: the machine's cores). */

@@ -1,5 +1,5 @@
 import type { PackDefinition, RowContext, TableDefinition } from '../packs/sdk.js';
-import { generatedFactory } from './generated-code.js';
+import { generatedFactory } from './codegen/generated-code.js';
 import { helpers } from './helpers.js';
 import { localePools } from './locale-pools.js';
 import { columnParams, isComputed, mergeParams } from './params.js';

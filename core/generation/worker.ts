@@ -6,7 +6,7 @@ import { countParents } from './parent-runs.js';
 import type { Plan } from './plan.js';
 import { PlanRuntime } from './runtime.js';
 import { takeTurn } from './task-turn.js';
-import type { Format } from './writers.js';
+import type { Format } from './codegen/writers.js';
 
 /** What every task of the pool works on: one table of a plan. */
 export interface PlanTask {

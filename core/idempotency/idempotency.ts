@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { defineProblem, problem } from '../problems.js';
 import type { Mode } from '../events/envelope.js';
-import type { Decider, DomainEvent } from '../domain/decider.js';
+import type { Decider, DomainEvent } from '../commands/decider.js';
 
 /**
  * Idempotency records (IETF draft "The Idempotency-Key HTTP Header Field"), kept as events so that

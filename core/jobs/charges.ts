@@ -1,5 +1,5 @@
-import type { TableCharge } from '../domain/account/credits.js';
-import type { JobEstimate, ResultFile } from '../domain/job/events.js';
+import type { TableCharge } from '../accounts/credits.js';
+import type { JobEstimate, ResultFile } from './events.js';
 
 /**
  * What a succeeded job is charged for: each table at its estimate, with the rows its file holds

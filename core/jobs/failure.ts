@@ -1,5 +1,5 @@
-import { JobProblems } from '../domain/job/problems.js';
-import type { StoredProblem } from '../domain/job/events.js';
+import { JobProblems } from './problems.js';
+import type { StoredProblem } from './events.js';
 import type { ProblemType } from '../problems.js';
 
 /** Error codes of the file system that mean "the result could not be written", not "the generator broke". */

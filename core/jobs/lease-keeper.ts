@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
-import type { CommandHandler } from '../domain/command-handler.js';
-import { jobDecider, jobStream, type TableProgress } from '../domain/job/index.js';
+import type { CommandHandler } from '../commands/command-handler.js';
+import { jobDecider, jobStream, type TableProgress } from './job.js';
 import { ProblemError } from '../problems.js';
 
 /** Why a runner stops a job before its end: the client cancelled it, another runner took it over, or this instance is shutting down. */

@@ -1,5 +1,5 @@
-import type { CreditsService } from '../credits/credits-service.js';
-import type { OutputFormat } from '../domain/job/events.js';
+import type { CreditsService } from '../accounts/credits-service.js';
+import type { OutputFormat } from './events.js';
 
 /**
  * Generates one table of a pinned plan as ordered chunks of bytes (the engine pool's `generate`):

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
-import type { JobsState } from '../../projections/jobs.js';
-import { unclosedReservations, type UnclosedReservation } from '../../projections/jobs-queries.js';
+import type { JobsState } from '../../projections/jobs/jobs.js';
+import { unclosedReservations, type UnclosedReservation } from '../../projections/jobs/jobs-queries.js';
 import { chargesFor } from './charges.js';
 import type { JobCredits } from './ports.js';
 import { removeJobDirectory } from './result-files.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Transform, type Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import type { Compression, OutputFormat } from '../domain/job/events.js';
+import type { Compression, OutputFormat } from './events.js';
 import { openResultFile } from './direct-file.js';
 
 /**

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
-import type { CommandHandler } from '../domain/command-handler.js';
-import { jobDecider, jobStream, JobProblems, type JobState, type ResultFile, type TableProgress } from '../domain/job/index.js';
+import type { CommandHandler } from '../commands/command-handler.js';
+import { jobDecider, jobStream, JobProblems, type JobState, type ResultFile, type TableProgress } from './job.js';
 import { ProblemError } from '../problems.js';
 import { chargesFor } from './charges.js';
 import { failureProblem } from './failure.js';

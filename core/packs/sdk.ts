@@ -107,7 +107,7 @@ export interface TableDefinition<O = any, S = any> {
   description: string;
   /** Rows generated when a request names the table without a count, and the basis of parent sizing. */
   default_rows: number;
-  /** Cost weight: credits per 1,000 rows (the price rule is in core/credits/cost.ts). */
+  /** Cost weight: credits per 1,000 rows (the price rule is in core/pricing/table-credits.ts). */
   credits_per_1000_rows: number;
   columns: Record<string, ColumnDefinition>;
   options?: Record<string, OptionDefinition>;

@@ -14,7 +14,7 @@ import type { CardNetwork } from '../generation/reference-data/card-networks.js'
 import { countryByCode } from '../generation/reference-data/countries.js';
 import { currencyByCode } from '../generation/reference-data/currencies.js';
 import { merchantCategoryByCode } from '../generation/reference-data/merchant-categories.js';
-import type { Format } from '../generation/writers.js';
+import type { Format } from '../generation/codegen/writers.js';
 import { loadPacks, refusalMessage } from './loader.js';
 import { PackRegistry } from './registry.js';
 import type { PackDefinition } from './sdk.js';

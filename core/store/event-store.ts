@@ -42,7 +42,7 @@ export interface SubscribeOptions {
 
 /**
  * The event store port. Every adapter (memory, sqlite, postgres, kurrentdb) passes the contract
- * suite in test/contract. Global positions are promised to increase, not to be contiguous.
+ * suite in test/core/store/contract. Global positions are promised to increase, not to be contiguous.
  */
 export interface EventStore {
   readonly name: string;

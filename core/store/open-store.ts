@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Config } from '../config.js';
+import type { Config } from '../settings/settings.js';
 import type { UnexpectedErrors } from '../faults/unexpected-errors.js';
 import type { EventStore } from './event-store.js';
 import { KurrentDbEventStore } from './kurrentdb-store.js';

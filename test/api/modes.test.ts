@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import type { Mode } from '../../core/events/envelope.js';
 import { openAccount, request, startTestApp } from '../support/app.js';
 import type { TestAccount, TestApp, TestResponse } from '../support/app.js';
-import { ExchangeChecker } from '../jobs/support/documented.js';
-import { cardsConfig, pollJob } from '../jobs/support/http.js';
+import { ExchangeChecker } from '../core/jobs/support/documented.js';
+import { cardsConfig, pollJob } from '../core/jobs/support/http.js';
 
 const ERRORS = 'https://errors.finsynth.dev';
 const MODES = ['live', 'test'] as const;

@@ -17,9 +17,9 @@ describe('the README', () => {
     expect(missing.map((type) => type.slug)).to.deep.equal([]);
   });
 
-  it('lists every environment variable that core/config.ts reads', () => {
+  it('lists every environment variable that core/settings/settings.ts reads', () => {
     // Read through `setting('NAME')`, which treats a variable set to nothing as unset.
-    const variables = [...read('core/config.ts').matchAll(/setting\('([A-Z_]+)'\)/g)].map((match) => match[1]!);
+    const variables = [...read('core/settings/settings.ts').matchAll(/setting\('([A-Z_]+)'\)/g)].map((match) => match[1]!);
     expect(variables.length).to.be.greaterThan(5);
     const configuration = section('Configuration');
     expect(variables.filter((variable) => !configuration.includes(`\`${variable}\``))).to.deep.equal([]);

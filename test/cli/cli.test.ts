@@ -4,9 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../core/config.js';
-import { createServices } from '../../core/services.js';
-import { accountStream } from '../../core/domain/account/index.js';
+import { loadConfig } from '../../core/settings/settings.js';
+import { createServices } from '../../core/services/services.js';
+import { accountStream } from '../../core/accounts/account.js';
 import { freePort } from '../support/ports.js';
 
 const bin = fileURLToPath(new URL('../../bin/finsynth.js', import.meta.url));

@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../core/config.js';
-import { createServices, type Services } from '../../core/services.js';
+import { loadConfig } from '../../core/settings/settings.js';
+import { createServices, type Services } from '../../core/services/services.js';
 import { LOCAL_ACCOUNT_ID, openLocalAccountOnFirstStart } from '../../cli/first-start.js';
-import { accountStream } from '../../core/domain/account/index.js';
+import { accountStream } from '../../core/accounts/account.js';
 import { TestClock } from '../../core/clock.js';
 
 describe('first start', function () {

@@ -5,8 +5,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../core/config.js';
-import { createServices } from '../../core/services.js';
+import { loadConfig } from '../../core/settings/settings.js';
+import { createServices } from '../../core/services/services.js';
 
 const bin = fileURLToPath(new URL('../../bin/finsynth.js', import.meta.url));
 /** The embedded store, whatever the environment of the test run says (CI sets postgres and redis). */

@@ -1,5 +1,5 @@
-import { loadPricing, type Pricing } from '../../core/billing/pricing.js';
-import { TIERS } from '../../core/domain/account/profile.js';
+import { loadPricing, type Pricing } from '../../core/pricing/pricing.js';
+import { TIERS } from '../../core/accounts/profile.js';
 
 /**
  * The pricing file with every tier's rate limit lifted: a test walking an account through many requests

@@ -3,7 +3,7 @@
  * loaded the way an operator installs one (FINSYNTH_PACKS=docs/examples/loyalty). It shows a flat table,
  * a per-parent table with a running balance kept in state, an option, a draw through `ctx.draw` so that
  * users' overrides apply, computed columns, and a per-parent table whose parent decides its row count
- * (`rows_per_parent`). test/packs/example-pack.test.ts runs the pack test kit on it.
+ * (`rows_per_parent`). test/core/packs/example-pack.test.ts runs the pack test kit on it.
  */
 import { definePack, type RowContext } from '../../../core/packs/sdk.js';
 

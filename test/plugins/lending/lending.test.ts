@@ -4,7 +4,7 @@ import pack from '../../../plugins/lending/index.js';
 import { levelPayment, nextInstalment } from '../../../plugins/lending/annuity.js';
 import { LOAN_PRODUCTS } from '../../../plugins/lending/products.js';
 import { ProblemError } from '../../../core/problems.js';
-import { planFor } from '../../generation/support.js';
+import { planFor } from '../../core/generation/support.js';
 import { helpers } from '../../../core/generation/helpers.js';
 import { checkManifest } from '../../../core/packs/manifest.js';
 import { checkPack } from '../../../core/packs/test-kit.js';

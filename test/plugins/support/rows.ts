@@ -1,7 +1,7 @@
 import type { PlanRequest } from '../../../core/generation/plan.js';
 import type { PackDefinition } from '../../../core/packs/sdk.js';
 import { planWithin } from '../../../core/packs/test-kit.js';
-import { generateInline, rowsOf } from '../../generation/support.js';
+import { generateInline, rowsOf } from '../../core/generation/support.js';
 
 /**
  * Every table of a plan generated in this thread, as the pool's workers would (same plan, same chunks,

@@ -1,0 +1,200 @@
+import type { Mode, RecordedEvent } from '../../core/events/envelope.js';
+import type { EventRegistry } from '../../core/events/registry.js';
+import type { EventStore } from '../../core/store/event-store.js';
+import { accountIdOfStream } from '../../core/accounts/account.js';
+import type { CreditsDebited, CreditsRefunded, CreditsReserved, CreditsSettled, TableCharge } from '../../core/accounts/credits.js';
+import { emptyModeRecordTotals, type RecordTotals } from '../../core/audit/audit-range.js';
+import type { StoredRecordTotals } from '../../core/audit/store-audit.js';
+
+/** One charged (live) or sandbox (test) operation: a quick generation's debit or a job's settlement. */
+export interface UsageRecord {
+  /** `usg_<position>`: stable across rebuilds, since positions are. */
+  id: string;
+  reference: string;
+  /** `debit` (quick generation) or `settlement` (a job); a refund applies to a debit. */
+  source: 'debit' | 'settlement';
+  operation: string;
+  mode: Mode;
+  key_id: string | null;
+  sector: string;
+  tables: TableCharge[];
+  rows: number;
+  /** Live: credits charged. Test: what the work would have cost live. */
+  credits: number;
+  refunded: boolean;
+  recorded_at: string;
+  position: number;
+}
+
+/** What one event does to the usage records. A settlement takes its key and sector from its reservation. */
+export type UsageChange =
+  | { kind: 'record'; accountId: string; record: UsageRecord }
+  | { kind: 'settle'; accountId: string; record: Omit<UsageRecord, 'key_id' | 'sector'> }
+  | { kind: 'refund'; accountId: string; reference: string }
+  | { kind: 'reserve'; accountId: string; reference: string; key_id: string | null; sector: string }
+  | { kind: 'release'; accountId: string; reference: string };
+
+export interface RecordFilter {
+  mode?: Mode;
+  /** Inclusive, ISO 8601 UTC as the store writes it. */
+  from?: string;
+  /** Exclusive. */
+  to?: string;
+  /** Only records at positions before this one (the page cursor). */
+  before?: number;
+}
+
+export type PeriodFilter = Pick<RecordFilter, 'mode' | 'from' | 'to'>;
+
+/**
+ * A filter as SQL conditions, the same for every database but for its placeholders: `placeholder(n)`
+ * is the n-th (from 1) value's (`?` for sqlite, `$n` for postgres).
+ */
+export function recordConditions(accountId: string, { mode, from, to, before }: RecordFilter, placeholder: (n: number) => string): { where: string; values: unknown[] } {
+  const filters: [string, unknown][] = [['account =', accountId]];
+  if (mode !== undefined) filters.push(['mode =', mode]);
+  if (from !== undefined) filters.push(['recorded_at >=', from]);
+  if (to !== undefined) filters.push(['recorded_at <', to]);
+  if (before !== undefined) filters.push(['position <', before]);
+  return { where: filters.map(([clause], index) => `${clause} ${placeholder(index + 1)}`).join(' AND '), values: filters.map(([, value]) => value) };
+}
+
+/**
+ * Where the usage records are kept: a table in the store's own database (sqlite, postgres), or memory
+ * for the memory store. A batch of changes is applied with the checkpoint it brings the table to, in one
+ * transaction, and only if the checkpoint is still the one it was read after: a concurrent writer (another
+ * process or instance on the same database) makes it refuse, and the batch is read again.
+ */
+export interface UsageRecordTable {
+  checkpoint(): Promise<number>;
+  /** False, and nothing applied, if the checkpoint is no longer `after`. */
+  apply(after: number, changes: readonly UsageChange[], checkpoint: number): Promise<boolean>;
+  /** Newest first. */
+  page(accountId: string, filter: RecordFilter, limit: number): Promise<UsageRecord[]>;
+  /** Every record of the account in the period (of one mode, if given), in position order, for the summaries. */
+  inPeriod(accountId: string, period: PeriodFilter): AsyncIterable<UsageRecord>;
+  /** Empties the table and its checkpoint, for a rebuild. */
+  reset(): Promise<void>;
+  /**
+   * For the audit: per account (only `accountId`'s, if given) and mode, the records, their credits, and
+   * those refunded, summed by the database, with the checkpoint they stand at, in one snapshot.
+   */
+  totals(accountId?: string): Promise<StoredRecordTotals>;
+}
+
+/** One group of a `totals` query: an account's records of one mode. */
+export type RecordTotalsRow = RecordTotals & { account: string; mode: Mode };
+
+/** The groups as the audit takes them: each account with both modes, a mode without records at zero. */
+export function recordTotalsByAccount(checkpoint: number, rows: Iterable<RecordTotalsRow>): StoredRecordTotals {
+  const accounts = new Map<string, Record<Mode, RecordTotals>>();
+  for (const { account, mode, ...totals } of rows) {
+    let modes = accounts.get(account);
+    if (!modes) accounts.set(account, (modes = emptyModeRecordTotals()));
+    modes[mode] = totals;
+  }
+  return { checkpoint, accounts };
+}
+
+const HANDLED = new Set(['CreditsDebited', 'CreditsRefunded', 'CreditsReserved', 'CreditsSettled', 'CreditsReleased']);
+
+/**
+ * The usage records read model. The list of records grows with every charged operation, so it is not
+ * kept in memory or in a projection snapshot: it lives in a table of the store's database, which this
+ * class brings up to the store's head when asked (`catchUp`, before each read), and pages from there
+ * by position. The totals the audit compares with the projections stay in the in-memory usage projection
+ * (usage.ts); the audit checks this table against the events by its sums (`totals`).
+ */
+export class UsageRecords {
+  private tail: Promise<unknown> = Promise.resolve();
+  private queued: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly registry: EventRegistry,
+    readonly table: UsageRecordTable,
+    private readonly batchSize = 1000,
+  ) {}
+
+  /**
+   * Applies every event written before the call. A pass starts after the one running (which may have
+   * read the store before the caller's write); calls made while a pass waits to start share it.
+   */
+  catchUp(): Promise<void> {
+    this.queued ??= this.serial(() => {
+      this.queued = null;
+      return this.pass();
+    });
+    return this.queued;
+  }
+
+  /**
+   * Catches up every `intervalMs` in the background, so that a read finds little left to apply (the
+   * first read after a long quiet time would otherwise apply everything written meanwhile).
+   */
+  start(intervalMs: number, onError: (error: unknown) => void): void {
+    this.timer ??= setInterval(() => this.catchUp().catch(onError), intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the background catch-up; resolves once a pass in progress has ended. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.tail;
+  }
+
+  /** Replays the records from the first event. */
+  async rebuild(): Promise<void> {
+    await this.serial(() => this.table.reset());
+    await this.catchUp();
+  }
+
+  /** Passes and resets run one after the other. */
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(task);
+    this.tail = result.catch(() => {});
+    return result;
+  }
+
+  private async pass(): Promise<void> {
+    for (;;) {
+      const after = await this.table.checkpoint();
+      const events = await this.store.readAll({ after, maxCount: this.batchSize });
+      if (events.length === 0) return;
+      const changes = events.flatMap((event) => (HANDLED.has(event.type) ? usageChanges(this.registry.upcast(event)) : []));
+      // Refused: another writer moved the checkpoint; read again from where it is now.
+      const applied = await this.table.apply(after, changes, events.at(-1)!.position);
+      if (applied && events.length < this.batchSize) return;
+    }
+  }
+}
+
+export function usageChanges(event: RecordedEvent): UsageChange[] {
+  const accountId = accountIdOfStream(event.stream);
+  if (accountId === null) return [];
+  const common = { id: `usg_${event.position}`, recorded_at: event.recorded_at, position: event.position, refunded: false };
+  switch (event.type) {
+    case 'CreditsDebited': {
+      const { reference, operation, mode, key_id, sector, tables, credits } = event.data as CreditsDebited['data'];
+      return [{ kind: 'record', accountId, record: { ...common, reference, source: 'debit', operation, mode, key_id, sector, tables, rows: totalRows(tables), credits } }];
+    }
+    case 'CreditsRefunded':
+      return [{ kind: 'refund', accountId, reference: (event.data as CreditsRefunded['data']).reference }];
+    case 'CreditsReserved': {
+      const { reference, key_id, sector } = event.data as CreditsReserved['data'];
+      return [{ kind: 'reserve', accountId, reference, key_id, sector }];
+    }
+    case 'CreditsSettled': {
+      const { reference, mode, tables, credits } = event.data as CreditsSettled['data'];
+      return [{ kind: 'settle', accountId, record: { ...common, reference, source: 'settlement', operation: 'job', mode, tables, rows: totalRows(tables), credits } }];
+    }
+    case 'CreditsReleased':
+      return [{ kind: 'release', accountId, reference: (event.data as { reference: string }).reference }];
+    default:
+      return [];
+  }
+}
+
+const totalRows = (tables: readonly TableCharge[]): number => tables.reduce((sum, table) => sum + table.rows, 0);

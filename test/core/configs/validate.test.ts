@@ -1,0 +1,135 @@
+import { expect } from 'chai';
+import { validateConfig } from '../../../core/configs/validate.js';
+import { parseYamlSource } from '../../../core/configs/yaml-source.js';
+import { normaliseConfig } from '../../../core/configs/normalise.js';
+import { estimateConfig } from '../../../core/configs/estimate.js';
+import type { GenerationConfig } from '../../../core/configs/config-schema.js';
+import { fixtureCatalog } from './fixture-catalog.js';
+
+const valid = (yaml: string) => {
+  const source = parseYamlSource(yaml);
+  return validateConfig(source.value, fixtureCatalog, source);
+};
+
+describe('config validation', () => {
+  it('accepts the config of DESIGN.md section 6', () => {
+    const result = valid(`version: 1
+sector: cards
+seed: 42
+locale: en_GB
+tables:
+  - name: transactions
+    rows: 1000000
+    columns:
+      amount: { distribution: lognormal, mu: 3.2, sigma: 1.1 }
+      entry_mode: { weights: { chip: 5, contactless: 4, online: 1 } }
+      settled_at: { null_rate: 0.1 }
+    options: { fraud_rate: 0.002 }
+output: { format: csv, compression: gzip }
+`);
+    expect(result.errors).to.deep.equal([]);
+    expect(result.valid).to.equal(true);
+  });
+
+  it('points each schema error at its YAML line and column', () => {
+    const result = valid(`version: 1
+sector: cards
+tables:
+  - name: transactions
+    rows: many
+    colour: blue
+  - name: cards
+output: { format: xlsx }
+`);
+    expect(result.valid).to.equal(false);
+    expect(result.errors).to.deep.include.members([
+      { pointer: '/tables/0/rows', message: 'must be integer', line: 5, column: 11 },
+      { pointer: '/tables/0/colour', message: 'unknown member "colour"', line: 6, column: 5 },
+      { pointer: '/tables/1/rows', message: 'the member "rows" is required', line: 7, column: 5 },
+      { pointer: '/output/format', message: 'must be one of: "ndjson", "csv", "json"', line: 8, column: 19 },
+    ]);
+  });
+
+  it('requires the parameters of a distribution', () => {
+    const result = valid(`version: 1
+sector: cards
+tables:
+  - name: transactions
+    rows: 10
+    columns:
+      amount: { distribution: lognormal, mu: 3 }
+`);
+    expect(result.errors).to.deep.equal([{ pointer: '/tables/0/columns/amount/sigma', message: 'the member "sigma" is required', line: 7, column: 15 }]);
+  });
+
+  it('checks sector, tables, columns, overrides and options against the packs', () => {
+    const result = valid(`version: 1
+sector: cards
+tables:
+  - name: transactions
+    rows: 10
+    columns:
+      colour: { null_rate: 0.5 }
+      entry_mode: { distribution: uniform, min: 0, max: 1 }
+      status: { weights: { cheque: 1 } }
+      transaction_id: { null_rate: 0.5 }
+    options: { fraud_rate: 0.9 }
+  - name: loans
+    rows: 10
+  - name: transactions
+    rows: 5
+`);
+    expect(result.errors).to.deep.equal([
+      { pointer: '/tables/0/options/fraud_rate', message: 'must be <= 0.5', line: 11, column: 28 },
+      { pointer: '/tables/0/columns/colour', message: 'the table "transactions" has no column "colour"', line: 7, column: 7 },
+      { pointer: '/tables/0/columns/entry_mode/distribution', message: '"entry_mode" is of type enum, which lets a config override weights, null_rate', line: 8, column: 21 },
+      { pointer: '/tables/0/columns/entry_mode/min', message: '"entry_mode" is of type enum, which lets a config override weights, null_rate', line: 8, column: 44 },
+      { pointer: '/tables/0/columns/entry_mode/max', message: '"entry_mode" is of type enum, which lets a config override weights, null_rate', line: 8, column: 52 },
+      {
+        pointer: '/tables/0/columns/status',
+        message: 'weights name values the column cannot take: cheque (values: approved, declined, reversed)',
+        line: 9,
+        column: 15,
+      },
+      { pointer: '/tables/0/columns/status', message: 'weights must give at least one value a weight above 0', line: 9, column: 15 },
+      {
+        pointer: '/tables/0/columns/transaction_id/null_rate',
+        message: '"transaction_id" is of type id, which lets a config override nothing (keys and references stay as generated)',
+        line: 10,
+        column: 25,
+      },
+      { pointer: '/tables/1/name', message: 'the sector "cards" has no table "loans"; known: cardholders, cards, merchants, transactions', line: 12, column: 11 },
+      { pointer: '/tables/2/name', message: 'the table "transactions" is listed twice', line: 14, column: 11 },
+    ]);
+    expect(valid('version: 1\nsector: crypto\ntables: [{ name: coins, rows: 1 }]\n').errors).to.deep.equal([
+      { pointer: '/sector', message: 'unknown sector "crypto"; known: cards', line: 2, column: 9 },
+    ]);
+  });
+
+  it('validates JSON values the same way, without positions', () => {
+    const result = validateConfig({ version: 2, sector: 'cards', tables: [] }, fixtureCatalog);
+    expect(result.errors).to.deep.equal([
+      { pointer: '/version', message: 'must be 1' },
+      { pointer: '/tables', message: 'must NOT have fewer than 1 items' },
+    ]);
+  });
+
+  it('normalises defaults and estimates credits per table with the price rule', () => {
+    const config: GenerationConfig = { version: 1, sector: 'cards', tables: [{ name: 'transactions', rows: 1500 }, { name: 'cardholders', rows: 1 }] };
+    expect(normaliseConfig(config)).to.deep.equal({
+      version: 1,
+      sector: 'cards',
+      locale: 'en_GB',
+      tables: [{ name: 'transactions', rows: 1500, options: {} }, { name: 'cardholders', rows: 1, options: {} }],
+      output: { format: 'ndjson', compression: 'none' },
+    });
+    expect(estimateConfig(config, fixtureCatalog)).to.deep.equal({
+      rows: 1501,
+      credits: 4,
+      tables: [
+        { name: 'transactions', rows: 1500, credits_per_1000_rows: 2, credits: 3 },
+        { name: 'cardholders', rows: 1, credits_per_1000_rows: 1, credits: 1 },
+      ],
+    });
+  });
+});
