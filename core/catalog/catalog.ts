@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE } from '../generation/locale-pools.js';
+import { DEFAULT_LOCALE } from '../generation/reference-data/locale-pools.js';
 import type { PackRegistry } from '../packs/registry.js';
 import { Problems, problem } from '../problems.js';
 import { MAX_ROWS_PER_TABLE, MAX_TABLES } from '../configs/config-schema.js';

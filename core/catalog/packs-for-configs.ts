@@ -2,7 +2,7 @@ import { checkColumnParams, columnParams } from '../packs/manifest.js';
 import type { PackRegistry } from '../packs/registry.js';
 import type { PackDefinition, TableDefinition } from '../packs/sdk.js';
 import { mergeParams } from '../generation/plan.js';
-import { isComputed, overridableOf } from '../generation/params.js';
+import { isComputed, overridableOf } from '../generation/types/params.js';
 import type { PackCatalog, PackColumn, PackTable } from '../configs/pack-catalog.js';
 
 /** The config machinery's view of the loaded sector packs (those the pack host accepted). */

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../events/registry.js';
-import { distributionSchema } from '../generation/distributions.js';
+import { distributionSchema } from '../generation/random/distributions.js';
 import { dataTypes } from '../generation/types/index.js';
 
 /**

@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE } from '../generation/locale-pools.js';
+import { DEFAULT_LOCALE } from '../generation/reference-data/locale-pools.js';
 import { CONFIG_VERSION, type GenerationConfig, type TableConfig } from './config-schema.js';
 
 export const DEFAULT_OUTPUT = { format: 'ndjson', compression: 'none' } as const;

@@ -1,4 +1,4 @@
-import { isKnownLocale } from '../generation/locale-pools.js';
+import { isKnownLocale } from '../generation/reference-data/locale-pools.js';
 import type { ColumnOverride, GenerationConfig, TableConfig } from './config-schema.js';
 import { toPointer, type ConfigIssue } from './issues.js';
 import type { PackCatalog, PackColumn, PackTable } from './pack-catalog.js';

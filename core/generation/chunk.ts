@@ -1,5 +1,5 @@
-import { ByteSink, ESTIMATE_MARGIN } from './byte-sink.js';
-import type { ChunkSpec } from './layout.js';
+import { ByteSink, ESTIMATE_MARGIN } from './codegen/byte-sink.js';
+import type { ChunkSpec } from './chunk-spec.js';
 import { rowsPerParent } from './parent-runs.js';
 import type { PlanRuntime } from './runtime.js';
 import type { Row } from './types/index.js';

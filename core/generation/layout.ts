@@ -1,7 +1,8 @@
-import type { Plan } from './plan.js';
+import type { Plan } from './plan-types.js';
 import type { PackDefinition } from '../packs/sdk.js';
-import { CHUNK_ROWS, MAX_PARENTS_PER_CHUNK } from './chunk-size.js';
+import { CHUNK_ROWS, MAX_PARENTS_PER_CHUNK } from './chunk-spec.js';
 import { parentWalk, type ParentWalk } from './parent-runs.js';
+import type { ChunkSpec } from './chunk-spec.js';
 
 /**
  * How a table of a plan splits into chunks, the units of work of the pool. The split depends on the plan
@@ -12,17 +13,6 @@ import { parentWalk, type ParentWalk } from './parent-runs.js';
  * each parent has the count the pack gives it, and the table is the parents' runs in order up to the
  * requested rows, cut into chunks by a walk over the parents' counts (`ParentWalk`).
  */
-
-export interface ChunkSpec {
-  index: number;
-  /** Index, in the table, of the chunk's first row. */
-  first_row: number;
-  rows: number;
-  /** Per-parent tables: the chunk's parents [parent_start, parent_end). */
-  parent_start?: number;
-  parent_end?: number;
-  last: boolean;
-}
 
 export class ChunkLayout {
   readonly count: number;

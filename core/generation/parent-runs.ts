@@ -1,10 +1,10 @@
-import type { Plan } from './plan.js';
+import type { Plan } from './plan-types.js';
 import type { PackDefinition } from '../packs/sdk.js';
 import { problem } from '../problems.js';
-import { CHUNK_ROWS, MAX_PARENTS_PER_CHUNK } from './chunk-size.js';
-import type { ChunkSpec } from './layout.js';
+import { CHUNK_ROWS, MAX_PARENTS_PER_CHUNK } from './chunk-spec.js';
+import type { ChunkSpec } from './chunk-spec.js';
 import { GenerationProblems } from './problems.js';
-import { mix, Rng, tableSeed } from './prng.js';
+import { mix, Rng, tableSeed } from './random/prng.js';
 import { PlanRuntime } from './runtime.js';
 
 /*

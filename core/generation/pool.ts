@@ -4,7 +4,7 @@ import { CountingUnexpectedErrors, type UnexpectedErrors } from '../faults/unexp
 import { problem } from '../problems.js';
 import type { PackRegistry } from '../packs/registry.js';
 import type { PackDefinition } from '../packs/sdk.js';
-import { hashString } from './prng.js';
+import { hashString } from './random/prng.js';
 import { ChunkLayout } from './layout.js';
 import { parentWalkWith, type ParentWalk, type WalkOptions } from './parent-runs.js';
 import { buildPlan, buildPlanWith, type Plan, type PlanLimits, type PlanRequest } from './plan.js';

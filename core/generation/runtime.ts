@@ -1,10 +1,11 @@
 import type { PackDefinition, RowContext, TableDefinition } from '../packs/sdk.js';
+import type { CompiledColumn } from './codegen/compiled-column.js';
 import { generatedFactory } from './codegen/generated-code.js';
-import { helpers } from './helpers.js';
-import { localePools } from './locale-pools.js';
-import { columnParams, isComputed, mergeParams } from './params.js';
-import type { Plan, PlanTable } from './plan.js';
-import { fmix32, hashString, mix, Rng, tableSeed } from './prng.js';
+import { helpers } from '../packs/helpers.js';
+import { localePools } from './reference-data/locale-pools.js';
+import { columnParams, isComputed, mergeParams } from './types/params.js';
+import type { Plan, PlanTable } from './plan-types.js';
+import { fmix32, hashString, mix, Rng, tableSeed } from './random/prng.js';
 import { dataTypeByName, type DataType, type Row, type Sampler } from './types/index.js';
 import { rowKey } from './types/identifiers.js';
 
@@ -41,25 +42,6 @@ export class PlanRuntime {
     if (!planned) throw new Error(`table "${table}" is not part of this plan`);
     return planned.rows;
   }
-}
-
-export interface CompiledColumn {
-  name: string;
-  type: DataType;
-  nullable: boolean;
-  nullRate: number;
-  /** Money columns: the fixed currency, or the column holding the row's currency. */
-  currency?: string;
-  currencyColumn?: string;
-  /** Reference columns: the table they point at. */
-  references?: string;
-  /**
-   * Key and reference columns: the key of row `rowOf(index)` of a table. Left out of output rows by the
-   * engine's completion, for the writer to print without a string (rows looked up by other tables, and
-   * values a generator sets itself, are as before).
-   */
-  key?: { prefix: string; tableSeed: number; rowOf: (index: number) => number };
-  fill: Sampler;
 }
 
 /** A reference column `ctx.setRef` may point: its position among the table's columns, the referenced table's rows, and the row each row points at. */

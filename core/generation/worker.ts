@@ -1,9 +1,10 @@
 import { Piscina } from 'piscina';
 import type { PackDefinition } from '../packs/sdk.js';
 import { renderChunk } from './chunk.js';
-import { ChunkLayout, type ChunkSpec } from './layout.js';
+import { ChunkLayout } from './layout.js';
+import type { ChunkSpec } from './chunk-spec.js';
 import { countParents } from './parent-runs.js';
-import type { Plan } from './plan.js';
+import type { Plan } from './plan-types.js';
 import { PlanRuntime } from './runtime.js';
 import { takeTurn } from './task-turn.js';
 import type { Format } from './codegen/writers.js';

@@ -1,5 +1,5 @@
 import { createAjv } from '../json-schema.js';
-import { columnParams, isComputed } from '../generation/params.js';
+import { columnParams, isComputed } from '../generation/types/params.js';
 import { dataTypes } from '../generation/types/index.js';
 import type { PackDefinition } from './sdk.js';
 import { ownMember } from '../own-member.js';

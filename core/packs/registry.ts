@@ -1,7 +1,7 @@
 import { problem } from '../problems.js';
-import { GenerationProblems } from '../generation/problems.js';
+import { PackProblems } from './problems.js';
 import { columnParams, parentsOf } from './manifest.js';
-import { isComputed, overridableOf } from '../generation/params.js';
+import { isComputed, overridableOf } from '../generation/types/params.js';
 import type { ColumnDefinition, PackDefinition, TableDefinition } from './sdk.js';
 import { dataTypeByName, dataTypes, describeDataType } from '../generation/types/index.js';
 import { ownMember } from '../own-member.js';
@@ -51,7 +51,7 @@ export class PackRegistry {
   loaded(name: string): LoadedPack {
     const pack = this.byName.get(name);
     if (!pack) {
-      throw problem(GenerationProblems.unknownSector, `No sector "${name}"; the sectors are ${this.names().join(', ') || 'none'}.`, { sector: name });
+      throw problem(PackProblems.unknownSector, `No sector "${name}"; the sectors are ${this.names().join(', ') || 'none'}.`, { sector: name });
     }
     return pack;
   }

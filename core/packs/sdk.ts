@@ -5,9 +5,9 @@
  *
  * docs/pack-author-guide.md explains every member with a complete example.
  */
-import { Rng } from '../generation/prng.js';
+import { Rng } from '../generation/random/prng.js';
 import type { Row } from '../generation/types/data-type.js';
-import type { Helpers } from '../generation/helpers.js';
+import type { Helpers } from './helpers.js';
 
 export type { Row, Helpers };
 /**

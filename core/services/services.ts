@@ -30,7 +30,7 @@ import { createJobs, type JobRunner, type JobsService } from '../jobs/capability
 import type { PackRegistry } from '../packs/registry.js';
 import type { GenerationPool } from '../generation/pool.js';
 import { unexpectedErrors, type UnexpectedErrors } from '../faults/unexpected-errors.js';
-import { backgroundFailureLog } from '../faults/background-failures.js';
+import { backgroundFailureLog } from '../store/background-failures.js';
 import { accountsWithBillingWork, BILLING_PROJECTION, type BillingModel } from '../../projections/billing/billing.js';
 
 /**

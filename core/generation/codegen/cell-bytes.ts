@@ -1,5 +1,5 @@
-import type { ByteSink } from '../byte-sink.js';
-import { isoDateOfDay, isoTimestamp } from '../time-format.js';
+import type { ByteSink } from './byte-sink.js';
+import { isoDateOfDay, isoTimestamp } from '../types/time-format.js';
 
 /**
  * Numbers and instants written as ASCII digits straight into a ByteSink's buffer. The text is the same as

@@ -1,8 +1,8 @@
-import type { ByteSink } from '../byte-sink.js';
+import type { ByteSink } from './byte-sink.js';
 import { FIXED_BYTES, NUMBER_BYTES, TIMESTAMP_BYTES, writeFixed, writeIsoTimestamp, writeNumber } from './cell-bytes.js';
 import { generatedFactory } from './generated-code.js';
 import { currencyByCode } from '../reference-data/currencies.js';
-import type { CompiledColumn } from '../runtime.js';
+import type { CompiledColumn } from './compiled-column.js';
 import { KEY_DIGITS, keyDigits } from '../types/identifiers.js';
 import type { Row } from '../types/index.js';
 

@@ -1,4 +1,4 @@
-import type { Rng } from '../prng.js';
+import type { Rng } from '../random/prng.js';
 import { luhnCheckDigit } from './checksums.js';
 import type { AccountCheck } from '../reference-data/iban-formats.js';
 

@@ -1,4 +1,4 @@
-import type { Rng } from '../prng.js';
+import type { Rng } from '../random/prng.js';
 import { ibanFormatByCountry, ibanFormats, type Bank, type IbanFormat, type NationalCheck } from '../reference-data/iban-formats.js';
 import { accountCheckPasses, drawCheckedAccount } from './account-checks.js';
 import { lettersToDigits, luhnCheckDigit, mod97 } from './checksums.js';

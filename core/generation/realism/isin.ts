@@ -1,4 +1,4 @@
-import type { Rng } from '../prng.js';
+import type { Rng } from '../random/prng.js';
 import { lettersToDigits, luhnCheckDigit } from './checksums.js';
 
 /**

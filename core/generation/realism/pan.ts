@@ -1,4 +1,4 @@
-import type { Rng } from '../prng.js';
+import type { Rng } from '../random/prng.js';
 import { cardNetworkByName, type CardNetwork } from '../reference-data/card-networks.js';
 import { luhnCheckDigit, luhnValid } from './checksums.js';
 

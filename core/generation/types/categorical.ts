@@ -1,4 +1,4 @@
-import { weightedPick } from '../distributions.js';
+import { weightedPick } from '../random/distributions.js';
 import { cardNetworks } from '../reference-data/card-networks.js';
 import { countries } from '../reference-data/countries.js';
 import { currencies } from '../reference-data/currencies.js';

@@ -1,5 +1,5 @@
-import type { Rng } from '../prng.js';
-import type { LocalePools } from '../locale-pools.js';
+import type { Rng } from '../random/prng.js';
+import type { LocalePools } from '../reference-data/locale-pools.js';
 
 /** A generated row while it is being built: column name to value. */
 export type Row = Record<string, unknown>;

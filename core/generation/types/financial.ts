@@ -4,7 +4,7 @@ import { drawPan } from '../realism/pan.js';
 import { bankByBic, ibanFormatByCountry } from '../reference-data/iban-formats.js';
 import { cardNetworkByName, cardNetworks } from '../reference-data/card-networks.js';
 import { countries } from '../reference-data/countries.js';
-import type { Rng } from '../prng.js';
+import type { Rng } from '../random/prng.js';
 import { defineDataType, type Row } from './data-type.js';
 
 export const iban = defineDataType<{ countries?: string[]; country_column?: string }>({

@@ -1,4 +1,4 @@
-import { fmix32, mix } from '../prng.js';
+import { fmix32, mix } from '../random/prng.js';
 import { defineDataType } from './data-type.js';
 
 const HEX = '0123456789abcdef';

@@ -1,5 +1,5 @@
-import { sampler, type Distribution } from '../distributions.js';
-import type { Rng } from '../prng.js';
+import { sampler, type Distribution } from '../random/distributions.js';
+import type { Rng } from '../random/prng.js';
 import { currencyByCode } from '../reference-data/currencies.js';
 import { defineDataType, type JsonSchema } from './data-type.js';
 

@@ -1,5 +1,5 @@
 import { defineDataType, type CompileEnv, type Row, type Sampler } from './data-type.js';
-import type { LocalePools } from '../locale-pools.js';
+import type { LocalePools } from '../reference-data/locale-pools.js';
 
 /** A type drawn from one of the locale pools precomputed from @faker-js/faker's locale data. */
 function fromPool(name: string, description: string, example: string, pool: keyof Omit<LocalePools, 'locale'>) {

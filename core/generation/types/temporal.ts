@@ -1,4 +1,4 @@
-import { isoDateOfDay, isoTimestamp } from '../time-format.js';
+import { isoDateOfDay, isoTimestamp } from './time-format.js';
 import { defineDataType } from './data-type.js';
 
 const DAY_MS = 86_400_000;

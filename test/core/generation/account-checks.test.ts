@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { Rng } from '../../../core/generation/prng.js';
+import { Rng } from '../../../core/generation/random/prng.js';
 import { drawIban, ibanCheckDigits, validateIban } from '../../../core/generation/realism/iban.js';
 
 /**

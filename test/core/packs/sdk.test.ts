@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { helpers } from '../../../core/generation/helpers.js';
+import { helpers } from '../../../core/packs/helpers.js';
 import { MAX_WALKED_PARENTS } from '../../../core/generation/parent-runs.js';
-import { Rng } from '../../../core/generation/prng.js';
+import { Rng } from '../../../core/generation/random/prng.js';
 import { checkManifest } from '../../../core/packs/manifest.js';
 import { birthday, definePack, type RowContext } from '../../../core/packs/sdk.js';
 import { ProblemError } from '../../../core/problems.js';

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { definePack } from '../../../../core/packs/sdk.js';
-import { ByteSink } from '../../../../core/generation/byte-sink.js';
+import { ByteSink } from '../../../../core/generation/codegen/byte-sink.js';
 import { writeFixed, writeIsoTimestamp, writeNumber } from '../../../../core/generation/codegen/cell-bytes.js';
 import { PlanRuntime } from '../../../../core/generation/runtime.js';
-import { formatFixed, isoTimestamp } from '../../../../core/generation/time-format.js';
+import { formatFixed, isoTimestamp } from '../../../../core/generation/types/time-format.js';
 import { FORMATS, tableWriter } from '../../../../core/generation/codegen/writers.js';
 import { generateInline, planFor } from '../support.js';
 

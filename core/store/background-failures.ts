@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { isStoreUnavailable } from '../store/store-unavailable.js';
+import { isStoreUnavailable } from './store-unavailable.js';
 
 /** How long the same background task stays quiet about the store being unreachable after saying so. */
 const OUTAGE_QUIET_MS = 30_000;

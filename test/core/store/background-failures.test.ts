@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
-import { backgroundFailureLog } from '../../../core/faults/background-failures.js';
+import { backgroundFailureLog } from '../../../core/store/background-failures.js';
 
 /** A logger whose lines the test reads back. */
 function recordingLogger() {

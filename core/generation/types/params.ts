@@ -1,5 +1,5 @@
-import { dataTypeByName } from './types/index.js';
-import { DISTRIBUTION_KEYS } from './types/numeric.js';
+import { dataTypeByName } from './index.js';
+import { DISTRIBUTION_KEYS } from './numeric.js';
 
 /**
  * A column's type parameters: its definition less the members every column has. Kept apart from the

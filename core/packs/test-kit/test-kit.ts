@@ -1,23 +1,23 @@
 import { AssertionError } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { buildPlan, type PackSource, type Plan, type PlanRequest } from '../generation/plan.js';
-import { ProblemError } from '../problems.js';
-import { GenerationPool } from '../generation/pool.js';
-import { CountingUnexpectedErrors } from '../faults/unexpected-errors.js';
-import { dataTypeByName } from '../generation/types/index.js';
-import { bicCountry, validateBic } from '../generation/realism/bic.js';
-import { validateIban } from '../generation/realism/iban.js';
-import { validateIsin } from '../generation/realism/isin.js';
-import { validatePan } from '../generation/realism/pan.js';
-import type { CardNetwork } from '../generation/reference-data/card-networks.js';
-import { countryByCode } from '../generation/reference-data/countries.js';
-import { currencyByCode } from '../generation/reference-data/currencies.js';
-import { merchantCategoryByCode } from '../generation/reference-data/merchant-categories.js';
-import type { Format } from '../generation/codegen/writers.js';
-import { loadPacks, refusalMessage } from './loader.js';
-import { PackRegistry } from './registry.js';
-import type { PackDefinition } from './sdk.js';
+import { buildPlan, type PackSource, type Plan, type PlanRequest } from '../../generation/plan.js';
+import { ProblemError } from '../../problems.js';
+import { GenerationPool } from '../../generation/pool.js';
+import { CountingUnexpectedErrors } from '../../faults/unexpected-errors.js';
+import { dataTypeByName } from '../../generation/types/index.js';
+import { bicCountry, validateBic } from '../../generation/realism/bic.js';
+import { validateIban } from '../../generation/realism/iban.js';
+import { validateIsin } from '../../generation/realism/isin.js';
+import { validatePan } from '../../generation/realism/pan.js';
+import type { CardNetwork } from '../../generation/reference-data/card-networks.js';
+import { countryByCode } from '../../generation/reference-data/countries.js';
+import { currencyByCode } from '../../generation/reference-data/currencies.js';
+import { merchantCategoryByCode } from '../../generation/reference-data/merchant-categories.js';
+import type { Format } from '../../generation/codegen/writers.js';
+import { loadPacks, refusalMessage } from '../loader.js';
+import { PackRegistry } from '../registry.js';
+import type { PackDefinition } from '../sdk.js';
 
 /**
  * The pack test kit: one call a pack author makes in their own tests (any test framework: it throws an

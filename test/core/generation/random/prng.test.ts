@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { Rng } from '../../../core/generation/prng.js';
+import { Rng } from '../../../../core/generation/random/prng.js';
 
 describe('the generator of random strings', () => {
   it('draws the same characters, one draw each, whatever way it joins them', () => {
