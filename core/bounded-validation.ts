@@ -8,8 +8,7 @@ export const MAX_REPORTED_ERRORS = 100;
 /**
  * Documents of at most this many values (objects, arrays, scalars) are checked for all their errors;
  * larger ones until their first. Ajv reporting all errors makes some for every value, and more under
- * `oneOf` (a 4 MiB body of empty objects made 2.6 million, 440 MB in a second): past this size the
- * cost of the list would be the attacker's choice.
+ * `oneOf`: past this size the cost of the list would be the attacker's choice (see docs/performance.md).
  */
 export const MAX_VALUES_CHECKED_IN_FULL = 10_000;
 
@@ -19,7 +18,10 @@ export interface FoundErrors<E> {
   complete: boolean;
 }
 
-/** Errors as an answer carries them: the first MAX_REPORTED_ERRORS, and, when more were found or some not looked for, that it says so. */
+/**
+ * Errors as an answer carries them: the first MAX_REPORTED_ERRORS and, when more were found or some were
+ * not looked for, a flag that says so.
+ */
 export interface ReportedErrors<E> {
   errors: E[];
   /** Set when `errors` is not the whole list: more were found, or the document was checked until its first error. */
@@ -34,7 +36,10 @@ export function reportErrors<E>({ errors, complete }: FoundErrors<E>): ReportedE
   return complete ? { errors: reported, errors_truncated: true, errors_total: errors.length } : { errors: reported, errors_truncated: true };
 }
 
-/** Whether `value` holds at most MAX_VALUES_CHECKED_IN_FULL values; stops counting past that. Iterative: deep documents are checked too. */
+/**
+ * Whether `value` holds at most MAX_VALUES_CHECKED_IN_FULL values; stops counting past that.
+ * Iterative, so that a deeply nested document cannot overflow the stack.
+ */
 export function isCheckedInFull(value: unknown): boolean {
   const pending: unknown[] = [value];
   let count = 1;
@@ -53,8 +58,8 @@ export function isCheckedInFull(value: unknown): boolean {
 
 /**
  * JSON Schema checks whose cost follows the document: every value is first checked by a validator
- * that stops at the first error (a valid document is checked once, as before). Only an invalid
- * document small enough (`isCheckedInFull`) is checked again for all its errors.
+ * that stops at the first error, so a valid document is checked once. Only an invalid document small
+ * enough (`isCheckedInFull`) is checked again for all its errors.
  */
 export class BoundedValidator {
   private readonly firstError: ReturnType<typeof createAjv>;

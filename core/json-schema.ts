@@ -20,8 +20,8 @@ const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
 
 /**
  * RFC 3339 allows what no Date holds: a leap second (23:59:60) and, through an offset, a year past 9999.
- * Either made `new Date(text).toISOString()` throw or print an expanded year, so a date-time is also
- * an instant from year 0 to 9999.
+ * Either would make `new Date(text).toISOString()` throw or print an expanded year, so a date-time must
+ * also be an instant from year 0 to 9999.
  */
 function isInstant(text: string): boolean {
   if (!rfc3339.validate(text)) return false;

@@ -11,17 +11,12 @@ import type { AccountSlice } from './slice.js';
 import { eventText, fitted } from './event-text.js';
 
 /**
- * The credit balance of an account. Every movement is an event with a reference (purchase id, request
- * id, job id) and is idempotent on it: the same command again appends nothing. The balance never goes
- * below zero because a decision is taken on the state its append follows (the stream's revision).
- *
- * Test-mode work goes through the same lifecycle (debit, refund, reserve, settle, release) so usage
- * records it, but its events carry `mode: "test"` and move no credit: `credits` is what the work would
- * have cost live.
- *
- * A held reservation is also a job's slot: the tier's concurrent-job limit is counted here, on the
- * account stream, so that every instance of a fleet decides on the same count (the stream's revision
- * is the lock, as for the balance).
+ * The credit balance of an account. Every movement is an event with a reference (purchase, request or
+ * job id) and is idempotent on it. The balance never goes below zero because a decision is taken on the
+ * state its append follows (the stream's revision); the tier's concurrent-job limit (a held reservation
+ * is a job's slot) is counted here for the same reason, so every instance of a fleet decides on one count.
+ * Test-mode work goes through the same lifecycle so that usage records it, but its events carry
+ * `mode: "test"` and move no credit (`credits` is what the work would have cost live).
  */
 
 export interface TableCharge {
@@ -113,7 +108,10 @@ export type ReserveCredits = {
   sector: string;
   tables: TableCharge[];
   credits: number;
-  /** When given, refused with 429 `concurrent-job-limit` while the account's tier holds as many reservations of this mode. */
+  /**
+   * When given, refused with 429 `concurrent-job-limit` while the account's tier holds as many
+   * reservations of this mode.
+   */
   concurrentJobs: ConcurrentJobLimits | null;
 };
 export type SettleCredits = { type: 'SettleCredits'; reference: string; tables: TableCharge[] };

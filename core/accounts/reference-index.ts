@@ -3,9 +3,8 @@ import { Map as PersistentMap } from 'immutable';
 /**
  * What a fold has seen under each reference (a grant, a debit, a reservation), for idempotency.
  * Immutable and persistent (a hash array mapped trie): `with` shares all but a few nodes with the index
- * it extends, so a pure evolve copies nothing however long the account's history, and `get` costs the
- * same on an account's millionth command as on its first. (A linked list walked back from the newest
- * entry did that before, and every new reference walked the account's whole history.)
+ * it extends, so a pure evolve copies nothing, and neither `with` nor `get` grows with the length of the
+ * account's history.
  */
 export class ReferenceIndex<Value> {
   private constructor(private readonly entries: PersistentMap<string, Value>) {}

@@ -4,7 +4,7 @@ import type { DomainEvent } from '../commands/decider.js';
 /**
  * The account stream carries several concerns (profile, keys, credits, subscription). Each is a
  * slice: its own commands, events, state and pure decide/evolve, in a file of its own. The account
- * decider (index.ts) composes them; a slice's decide sees the whole account, its evolve only its part.
+ * decider (account.ts) composes them; a slice's decide sees the whole account, its evolve only its part.
  */
 export interface AccountSlice<SliceState, Command extends { type: string }, Event extends DomainEvent> {
   /** Command types this slice decides. */

@@ -10,27 +10,15 @@ import type { AccountSlice } from './slice.js';
 import { eventText, fitted } from './event-text.js';
 
 /**
- * The account's subscription: a tier and a monthly period anchored on the day the account opened.
- * An upgrade takes effect at once and tops the period's allowance up to the new tier's, prorated for
- * what remains of the period (the same proration for the price). A downgrade takes effect at the end
- * of the period, when the renewal applies it. Commands carry the time and the prices they are decided
- * on, so decide stays pure and the events record the amounts that applied, whatever the pricing file
- * says later.
+ * The account's subscription: a tier and a monthly period anchored on the day the account opened. An
+ * upgrade takes effect at once, its allowance and price prorated for what remains of the period; a
+ * downgrade waits for the renewal. Commands carry the time and the prices, so decide stays pure and the
+ * events record the amounts that applied, whatever the pricing file says later.
  *
- * Fees. Each period of a paid tier is billed (the first one too, once), and so is an upgrade's prorated
- * difference: the billing event records the fee as due, and the billing service charges it to the
- * payment method on file. The credits a fee pays for (the period's allowance, the upgrade's top-up) are
- * granted when it is paid; a zero fee grants at once. A declined fee makes the subscription past due
- * until a new payment method pays it; a period that ends with a fee unpaid renews on the free tier
- * (`SubscriptionLapsed`).
- *
- * Invoiced accounts (`billing: 'invoice'` at opening: the operator's, billed outside finsynth) record
- * the same amounts, but nothing is charged (`charged: false`): each allowance and top-up is granted
- * with its event, and they are never past due nor lapse.
- *
- * Versions. `SubscriptionRenewed` and `SubscriptionUpgraded` v2 say whether their amount is `charged`
- * through the payment port. v1 was written before fees were charged: its amount was already paid and
- * its credits granted with it, so it upcasts to `charged: false` and replays as settled.
+ * Each fee (a paid period, an upgrade's difference) is due until the billing service charges it, and
+ * the credits it pays for are granted when it is paid; a period that ends with a fee unpaid renews on
+ * the free tier. Invoiced accounts record the same amounts with `charged: false`: their credits come
+ * with the event, and they never lapse.
  */
 
 export interface Fee {
@@ -117,7 +105,7 @@ const charged = { type: 'boolean' };
 /** v1 billing events predate charged fees: their amount was paid and their credits granted when written. */
 const settledBeforeFees = { 1: (data: unknown) => ({ ...(data as object), charged: false }) };
 
-/** The reference of a period's fee, and of an upgrade's: the fee's name in events, at the provider and in the history. */
+/** The reference of a period's fee, and of an upgrade's: its name in events, at the provider and in the history. */
 export const renewalFeeReference = (periodStart: string): string => `fee:${periodStart}`;
 export const upgradeFeeReference = (periodStart: string, to: Tier): string => `upgrade:${periodStart}:${to}`;
 
