@@ -24,7 +24,10 @@ export interface RecordTotals {
 export interface AccountPartial {
   credits_available: number;
   credits_reserved: number;
-  /** The lowest running change of the available credits within the range, and where: a balance that dipped below zero shows here. */
+  /**
+   * The lowest running change of the available credits within the range, and where: a balance that
+   * dipped below zero shows here.
+   */
   lowest: { credits_available: number; position: number };
   usage: Record<Mode, number>;
   billed: Record<string, number>;

@@ -4,8 +4,8 @@ import { auditChunks, type ChunkAudit, type ChunkedRange } from './audit-range.j
 
 /**
  * Where a worker reads its range: the sqlite file the parent audits, or the store the configuration
- * names. Each adapter is imported only when named: a worker that loads the postgres and kurrentdb
- * clients for a sqlite file spends most of its start-up (about 0.75 s of CPU measured) on them.
+ * names. Each adapter is imported only when named: loading the postgres and kurrentdb clients for a
+ * sqlite file would be most of a worker's start-up (measured; see docs/performance.md).
  */
 export type AuditSource = { sqliteFile: string } | { config: Config };
 

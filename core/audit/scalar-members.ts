@@ -13,9 +13,9 @@ const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 /**
  * The named top-level members of a JSON object, read from its text without building the rest: other
  * members are stepped over, and a named member whose value is an object or array is left out. The
- * audit reads a few numbers of each credit event this way at a fraction of the cost of `JSON.parse`
- * (measured). For JSON as the stores write it (canonical: no whitespace); null for any other text
- * (whitespace, an escaped key, not one object), which the caller then parses whole.
+ * audit reads a few numbers of each credit event this way, far more cheaply than `JSON.parse` (measured;
+ * see docs/performance.md). For JSON as the stores write it (canonical: no whitespace); null for any
+ * other text (whitespace, an escaped key, not one object), which the caller then parses whole.
  */
 export function scalarMembers(json: string, names: readonly string[]): Record<string, Scalar> | null {
   if (json.charCodeAt(0) !== OPEN_OBJECT) return null;

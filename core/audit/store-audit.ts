@@ -64,9 +64,9 @@ export interface StoreAuditOptions {
     /** Below this many events each, a worker costs more to start than it saves. Default 50,000. */
     minEventsPerWorker?: number;
     /**
-     * The smallest chunk of positions a thread takes. Default 10,000, about 60 ms of one thread's work
-     * (measured): the threads end within about that of each other, and a store of 1,000,000 events is
-     * cut into 16 chunks (the first of 250,000 events), each handing back its streams' first and last events.
+     * The smallest chunk of positions a thread takes. Default 10,000: small enough that the threads end
+     * close together, large enough that the chunks, each handing back its streams' first and last events,
+     * stay few (sized by measurement; see docs/performance.md).
      */
     minChunk?: number;
   };

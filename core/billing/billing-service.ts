@@ -121,16 +121,11 @@ export class BillingService {
 
   /**
    * Bills every period of the account that has ended by now (the first one too, once), and charges the
-   * fees due. The fees due are charged first: a charge approved but never recorded (a run that died)
-   * is answered again by the provider under its attempt's key and recorded paid before the period it
-   * belongs to can lapse. While the provider cannot answer, whether a fee was paid is unknown, so the
-   * account is not renewed (nor lapsed) until a later run hears from it.
-   *
-   * Periods are renewed one at a time, each fee charged before the next renewal: a run after an
-   * outage that spanned several periods would otherwise bill them all at once and lapse the account at
-   * the second, for a fee that was never even tried. How far to renew is read before the fees are
-   * charged, so that a period another instance renews meanwhile is not renewed past here before its
-   * fee was tried.
+   * fees due. Fees are charged first, so that a charge approved but never recorded (a run that died) is
+   * recorded paid before its period can lapse; while the provider cannot answer, the account is neither
+   * renewed nor lapsed. Periods are renewed one at a time, each fee tried before the next renewal, so a
+   * run after a long outage never lapses an account for a fee it did not try. How far to renew is read
+   * before the fees are charged, so a period another instance renews meanwhile is not renewed past here.
    */
   async renew(accountId: string): Promise<{ renewals: number; position: number }> {
     let renewals = 0;

@@ -51,8 +51,8 @@ export interface IdempotentAttempt {
 export function purchaseReference(request: { accountId: string; mode: string; idempotency?: IdempotentAttempt }): string {
   if (request.idempotency === undefined) return `pur_${randomUUID()}`;
   const { key, originalRequestId } = request.idempotency;
-  // A use of the key that began before claims recorded their original was referenced by the key alone:
-  // its retry must reach the same purchase (and the provider's same idempotency key), never a second one.
+  // A claim that recorded no original request was referenced by the key alone: its retry must reach the
+  // same purchase (and the provider's same idempotency key), never a second one.
   const parts = originalRequestId === UNRECORDED_ORIGINAL ? [request.accountId, request.mode, key] : [request.accountId, request.mode, key, originalRequestId];
   const digest = createHash('sha256').update(JSON.stringify(parts)).digest('hex');
   return `pur_${digest.slice(0, 32)}`;

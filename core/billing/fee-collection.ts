@@ -1,7 +1,7 @@
 import type { CreditsService } from '../accounts/credits-service.js';
 import { PaymentProviderError, type ChargeOutcome, type PaymentProvider } from '../payments/payment-provider.js';
 
-/** What became of one fee's charge: the provider's answer, or `unavailable` (left due, charged again on the next run). */
+/** What became of one fee's charge: the provider's answer, or `unavailable` (left due for the next run). */
 export type FeeCollection = ChargeOutcome | { outcome: 'unavailable'; message: string };
 
 /**
