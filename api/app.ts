@@ -23,7 +23,7 @@ import { catalogRoutes } from './routes/catalog.js';
 import { generationRoutes } from './routes/generation.js';
 import { jobsRoutes } from './routes/jobs/jobs.js';
 
-/** Every group of operations the service serves; each workstream adds its group with one line. */
+/** Every group of operations the service serves: a group listed here is both routed and published in OpenAPI. */
 export const routeGroups: RouteGroup[] = [
   serviceRoutes,
   keysRoutes,

@@ -3,14 +3,10 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 
 /*
- * A chunked body says its size chunk by chunk, and Node's parser tells no one: a client announcing a
- * chunk of a gigabyte was read until the body limit was reached, as slowly as it chose to send. These
- * readers follow the framing of each connection's requests beside Node's parser, so that a body whose
- * announced chunks pass its route's limit is refused (413) as soon as the chunk's size line is read.
- *
- * A reader only ever makes a refusal earlier: what it cannot follow (a head or a size line longer than
- * Node reads, a framing it does not know) stops it for the connection, and the body limit is then
- * enforced as the bytes arrive, as before.
+ * Node's parser keeps a chunked body's announced sizes to itself, so a huge chunk would be read until the limit,
+ * as slowly as the client sends. These readers follow each connection's framing beside Node's parser, so that a
+ * body announcing more than its route's limit is refused (413) at the size line. A reader only ever makes a
+ * refusal earlier: what it cannot follow stops it for that connection, and the limit is enforced as bytes arrive.
  */
 
 /** Longer heads or lines are refused by Node's parser (16 KiB of headers; chunk extensions). */
@@ -100,7 +96,8 @@ class ConnectionReader extends EventEmitter {
       this.state = { at: 'off' };
       return;
     }
-    // Thirteen hexadecimal digits hold any safe integer; more are counted as the largest (the parser refuses what overflows).
+    // Thirteen hexadecimal digits hold any safe integer; more are counted as the largest (the parser refuses
+    // what overflows).
     const size = digits.length > 13 ? Number.MAX_SAFE_INTEGER : parseInt(digits, 16);
     if (size === 0) {
       this.state = { at: 'trailers', text: '' };

@@ -1,5 +1,5 @@
 import type { Config } from '../core/settings/settings.js';
-import type { JsonSchema } from '../core/events/registry.js';
+import type { JsonSchema } from '../core/json-schema.js';
 import { Problems, allProblemTypes, type ProblemType } from '../core/problems.js';
 import { SCOPES } from '../core/auth/scopes.js';
 import { HttpProblems } from './problems.js';

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../core/events/registry.js';
+import type { JsonSchema } from '../core/json-schema.js';
 import type { ProblemType } from '../core/problems.js';
 import type { Scope } from '../core/auth/scopes.js';
 import type { SourceMap } from '../core/configs/source-map.js';
@@ -44,7 +44,7 @@ export interface RouteDefinition<Params = Record<string, string>, Query = Record
   params?: Record<string, JsonSchema>;
   /** Query parameters; any other is refused. */
   query?: { properties: Record<string, JsonSchema>; required?: string[] };
-  /** Request headers the operation reads beyond those every operation reads (Authorization, Idempotency-Key); all optional. */
+  /** Request headers read beyond those every operation reads (Authorization, Idempotency-Key); all optional. */
   requestHeaders?: Record<string, { description: string; schema: JsonSchema }>;
   /**
    * Media type → schema. JSON media types (`application/json`, `*+json`) are parsed and validated; any

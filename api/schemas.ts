@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../core/events/registry.js';
+import type { JsonSchema } from '../core/json-schema.js';
 import { MAX_REPORTED_ERRORS, MAX_VALUES_CHECKED_IN_FULL } from '../core/bounded-validation.js';
 
 /** What `errors_truncated` means, wherever an answer lists errors. */

@@ -37,7 +37,8 @@ export async function bind(config: Config, port: number, host?: string): Promise
     if (callback) callback(request, response);
     else waiting.push(() => callback!(request, response));
   };
-  // Node answers these itself with an empty body; handed to the app, they are answered as problem details (http-conformance.ts).
+  // Node answers these itself with an empty body; handed to the app, they are answered as problem details
+  // (api/middleware/http-conformance.ts).
   const server = createServer({ requireHostHeader: false }, handle);
   server.on('checkExpectation', handle);
   // Keep-alive sockets that a load balancer holds open must not outlive an idle timeout of its own.

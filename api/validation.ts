@@ -1,12 +1,12 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { BoundedValidator, MAX_VALUES_CHECKED_IN_FULL, reportErrors, type FoundErrors, type ReportedErrors } from '../core/bounded-validation.js';
-import type { JsonSchema } from '../core/events/registry.js';
+import type { JsonSchema } from '../core/json-schema.js';
 import { Problems, problem } from '../core/problems.js';
 import { locateNearest, type SourceMap } from '../core/configs/source-map.js';
 
 export type Location = 'path' | 'query' | 'body';
 
-/** One failing field: where it is (a JSON pointer into that part of the request; line and column in a JSON body) and what is wrong. */
+/** One failing field: where it is (a JSON pointer; line and column too in a JSON body) and what is wrong. */
 export interface FieldError {
   in: Location;
   pointer: string;

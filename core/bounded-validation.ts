@@ -1,5 +1,5 @@
 import type { ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
-import type { JsonSchema } from './events/registry.js';
+import type { JsonSchema } from './json-schema.js';
 import { createAjv } from './json-schema.js';
 
 /** An answer lists at most this many errors: enough to fix a document, bounded for a hostile one. */

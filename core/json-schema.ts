@@ -2,6 +2,9 @@ import { Ajv2020, type Options } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 
+/** A JSON Schema document, as the validators take it. */
+export type JsonSchema = Record<string, unknown>;
+
 /**
  * Every JSON Schema in the service (requests, configs, events, pack manifests, pricing) is checked by
  * the same kind of validator: draft 2020-12, all errors reported, formats (date-time, uri, …) enforced,

@@ -23,8 +23,8 @@ function cacheable(ctx: ApiContext, path: string, view: (catalog: Catalog) => un
 }
 
 /**
- * The catalog does not change while the service runs: each view is serialized, encoded and hashed once
- * (the whole catalog is 12 KB of JSON: encoding it per request was a share of each answer's cost).
+ * The catalog does not change while the service runs: each view is serialized, encoded and hashed once, so a
+ * request pays for none of it.
  */
 const serializedViews = new WeakMap<Catalog, Map<string, { json: Buffer; etag: string }>>();
 

@@ -98,7 +98,8 @@ async function usageTable(ctx: ApiContext): Promise<UsageRecordTable> {
 function positionOfCursor(cursor: string | undefined): number | undefined {
   if (cursor === undefined) return undefined;
   const match = /^usg_(\d+)$/.exec(decodeCursor(cursor));
-  // Positions are safe integers: a larger one was never given out, and a database's bigint cannot hold every such number.
+  // Positions are safe integers: a larger one was never given out, and a database's bigint cannot hold every
+  // such number.
   const position = match ? Number(match[1]) : NaN;
   if (!Number.isSafeInteger(position)) throw invalidCursor('the cursor does not belong to this list');
   return position;

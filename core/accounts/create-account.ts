@@ -2,7 +2,7 @@ import { newAccountId } from '../auth/api-keys.js';
 import { SCOPES } from '../auth/scopes.js';
 import { accountDecider, accountStream } from './account.js';
 import type { Billing, Tier } from './profile.js';
-import type { Services } from '../services/services.js';
+import type { AccountServices } from './account-services.js';
 import { issueKey } from './keys-service.js';
 
 export interface CreatedAccount {
@@ -18,7 +18,7 @@ export interface CreatedAccount {
  * issues one live and one test key holding every scope. `billing` absent is `card`: the operator's
  * own accounts pass `invoice` (billed outside finsynth).
  */
-export async function createAccount(services: Services, options: { tier: Tier; credits?: number; accountId?: string; billing?: Billing }): Promise<CreatedAccount> {
+export async function createAccount(services: AccountServices, options: { tier: Tier; credits?: number; accountId?: string; billing?: Billing }): Promise<CreatedAccount> {
   const accountId = options.accountId ?? newAccountId();
   const metadata = { correlation_id: accountId };
   await services.commands.handle(

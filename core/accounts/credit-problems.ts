@@ -37,3 +37,21 @@ export function insufficientCredits(required: number, available: number): Proble
     { credits_required: required, credits_available: available },
   );
 }
+
+/** A job over its tier's concurrent-job limit: the credits slice refuses its reservation. */
+export const TooManyJobs = defineProblem({
+  slug: 'concurrent-job-limit',
+  title: 'Too Many Requests',
+  status: 429,
+  description: "The account already runs as many jobs as its tier allows (`limit`); retry once one finishes or cancel one. Jobs over the limit are refused, never queued.",
+});
+
+/** The 429 of a job over its tier's limit: the limit, how many jobs hold a slot, and when to retry. */
+export function concurrentJobLimit(tier: string, limit: number, active: number): ProblemError {
+  return problem(
+    TooManyJobs,
+    `the ${tier} tier runs at most ${limit} concurrent job${limit === 1 ? '' : 's'} and ${active} ${active === 1 ? 'is' : 'are'} queued or running; retry when one finishes`,
+    { limit, active_jobs: active, tier },
+    { 'Retry-After': '5' },
+  );
+}

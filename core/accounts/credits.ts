@@ -1,8 +1,7 @@
 import type { Mode } from '../events/envelope.js';
-import type { JsonSchema } from '../events/registry.js';
+import type { JsonSchema } from '../json-schema.js';
 import { ReferenceIndex } from './reference-index.js';
-import { concurrentJobLimit } from '../jobs/problems.js';
-import { CreditReferenceReused, CreditReferenceUnknown, ReservationClosed, insufficientCredits } from './credit-problems.js';
+import { CreditReferenceReused, CreditReferenceUnknown, ReservationClosed, insufficientCredits, concurrentJobLimit } from './credit-problems.js';
 import { balanceChange, type BalanceChange } from './credit-movement.js';
 import { Problems, problem } from '../problems.js';
 import type { DomainEvent } from '../commands/decider.js';

@@ -2,7 +2,7 @@ import { newKeyId, newKeySecret } from '../auth/api-keys.js';
 import type { Scope } from '../auth/scopes.js';
 import type { EventMetadata, Mode } from '../events/envelope.js';
 import { accountDecider, accountStream } from './account.js';
-import type { Services } from '../services/services.js';
+import type { AccountServices } from './account-services.js';
 
 export interface IssueKeyInput {
   accountId: string;
@@ -22,7 +22,7 @@ export interface IssuedKey {
 }
 
 /** Draws the secret, then lets the account decider record its hash. */
-export async function issueKey(services: Services, input: IssueKeyInput): Promise<IssuedKey> {
+export async function issueKey(services: AccountServices, input: IssueKeyInput): Promise<IssuedKey> {
   const drawn = newKeySecret(services.config.keyPrefix, input.mode);
   const keyId = newKeyId();
   const result = await services.commands.handle(
@@ -44,7 +44,7 @@ export async function issueKey(services: Services, input: IssueKeyInput): Promis
   return { keyId, secret: drawn.secret, position: result.position };
 }
 
-export async function revokeKey(services: Services, accountId: string, mode: Mode, keyId: string, metadata?: EventMetadata): Promise<{ position: number }> {
+export async function revokeKey(services: AccountServices, accountId: string, mode: Mode, keyId: string, metadata?: EventMetadata): Promise<{ position: number }> {
   const result = await services.commands.handle(
     accountDecider,
     accountStream(accountId),

@@ -1,9 +1,9 @@
+import { TIERS, type Tier } from '../pricing/tiers.js';
 import { Problems, defineProblem, problem } from '../problems.js';
 import type { DomainEvent } from '../commands/decider.js';
 import type { AccountSlice } from './slice.js';
 
-export type Tier = 'free' | 'developer' | 'team' | 'scale';
-export const TIERS: readonly Tier[] = ['free', 'developer', 'team', 'scale'];
+export { TIERS, type Tier } from '../pricing/tiers.js';
 
 /**
  * How the subscription is paid: `card`, its fees charged to the payment method on file through the

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Mode } from '../events/envelope.js';
-import type { EventDefinition, JsonSchema } from '../events/registry.js';
+import type { EventDefinition } from '../events/registry.js';
+import type { JsonSchema } from '../json-schema.js';
 import { Problems, problem } from '../problems.js';
 import type { Decider, DomainEvent } from '../commands/decider.js';
 

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../events/registry.js';
+import type { JsonSchema } from '../json-schema.js';
 import { configSchema } from './config-schema.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../events/registry.js';
+import type { JsonSchema } from '../json-schema.js';
 
 /**
  * What the config machinery needs to know of the loaded sector packs: which tables exist, what a

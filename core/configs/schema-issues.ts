@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { BoundedValidator } from '../bounded-validation.js';
-import type { JsonSchema } from '../events/registry.js';
+import type { JsonSchema } from '../json-schema.js';
 import { toPointer, type ConfigIssue } from './issues.js';
 
 const validator = new BoundedValidator();

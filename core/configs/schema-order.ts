@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../events/registry.js';
+import type { JsonSchema } from '../json-schema.js';
 
 /**
  * `value` with the members of every object in the order its schema lists them, and the members it

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { CommandHandler } from '../commands/command-handler.js';
 import type { DocumentContent, Owner } from './document-decider.js';
-import type { JsonSchema } from '../events/registry.js';
+import type { JsonSchema } from '../json-schema.js';
 import { savedConfigs } from './config-documents.js';
 import { savedOverlays } from './overlay-documents.js';
 import { compose, type Composition, type Layer } from './compose.js';

@@ -1,8 +1,6 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { createAjv } from '../json-schema.js';
+import { createAjv, type JsonSchema } from '../json-schema.js';
 import type { RecordedEvent } from './envelope.js';
-
-export type JsonSchema = Record<string, unknown>;
 
 /**
  * One event type: its current version, the JSON Schema of its data at that version, and the

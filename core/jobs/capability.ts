@@ -4,8 +4,7 @@ import type { Pricing } from '../pricing/pricing.js';
 import type { ConfigService } from '../configs/service.js';
 import type { CommandHandler } from '../commands/command-handler.js';
 import type { EventStore } from '../store/event-store.js';
-import type { ProjectionRunner } from '../../projections/runner/projection-runner.js';
-import type { JobsState } from '../../projections/jobs/jobs.js';
+import type { JobsReadModel, ReadModelProgress } from './jobs-read-model.js';
 import type { JobCredits, TableGenerator } from './ports.js';
 import { JobRunner } from './job-runner.js';
 import { JobsService, type JobsServiceDeps } from './service.js';
@@ -19,7 +18,9 @@ export interface JobsDeps {
   pricing: Pricing;
   store: EventStore;
   commands: CommandHandler;
-  projections: ProjectionRunner;
+  projections: ReadModelProgress;
+  /** The jobs read model as it is now. */
+  jobs: () => JobsReadModel;
   credits: JobCredits;
   configs: Pick<ConfigService, 'resolve'>;
   plan: JobsServiceDeps['plan'];
@@ -37,7 +38,6 @@ export function createJobs(deps: JobsDeps): { service: JobsService; runner: JobR
     leaseMs: config.jobLeaseMs,
     maxJobs: config.jobsPerInstance,
     retentionMs: config.resultsRetentionMs,
-    jobs: () => deps.projections.state<JobsState>('jobs'),
   });
   return { service, runner };
 }

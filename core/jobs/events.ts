@@ -1,5 +1,6 @@
 import type { Mode } from '../events/envelope.js';
-import type { EventDefinition, JsonSchema } from '../events/registry.js';
+import type { EventDefinition } from '../events/registry.js';
+import type { JsonSchema } from '../json-schema.js';
 import type { DomainEvent } from '../commands/decider.js';
 
 /** What a job is asked to write, per table; the bytes a client downloads. */

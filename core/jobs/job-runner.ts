@@ -3,15 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jobDecider, jobStream, type JobState } from './job.js';
 import { ProblemError } from '../problems.js';
-import type { JobsState, JobView } from '../../projections/jobs/jobs.js';
-import { claimableJobs, jobsWithExpiredResults } from '../../projections/jobs/jobs-queries.js';
+import type { JobsReadModel, JobView } from './jobs-read-model.js';
 import { ReservationReconciler } from './reconcile-reservations.js';
 import { removeJobDirectory } from './result-files.js';
 import { runJob, type JobContext } from './run-job.js';
 
 export interface JobRunnerOptions extends Omit<JobContext, 'instanceId' | 'pollMs' | 'onError'> {
-  /** The jobs read model as it is now (the projection runner's state): where queued and orphaned jobs are found. */
-  jobs: () => JobsState;
+  /** The jobs read model as it is now: where queued and orphaned jobs are found. */
+  jobs: () => JobsReadModel;
   /** Jobs this instance runs at once. */
   maxJobs: number;
   retentionMs: number;
@@ -80,7 +79,7 @@ export class JobRunner {
 
   private async tick(): Promise<void> {
     const now = this.options.clock.now();
-    for (const job of claimableJobs(this.options.jobs(), now)) {
+    for (const job of this.options.jobs().claimable(now)) {
       if (this.active.size >= this.options.maxJobs || this.stopping.signal.aborted) break;
       if (this.active.has(job.id)) continue;
       if (job.cancel_requested) await this.finishOrphanedCancel(job);
@@ -119,7 +118,7 @@ export class JobRunner {
   }
 
   private async expireResults(now: Date): Promise<void> {
-    for (const job of jobsWithExpiredResults(this.options.jobs(), now, this.options.retentionMs)) {
+    for (const job of this.options.jobs().withExpiredResults(now, this.options.retentionMs)) {
       await removeJobDirectory(this.options.resultsDir, job.id);
       await this.options.commands.handle(jobDecider, jobStream(job.id), { type: 'ExpireResults', at: this.options.clock.now().toISOString() });
     }

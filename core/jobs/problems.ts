@@ -1,4 +1,5 @@
-import { defineProblem, problem, type ProblemError } from '../problems.js';
+import { defineProblem } from '../problems.js';
+import { TooManyJobs } from '../accounts/credit-problems.js';
 
 /** The problems a job's commands raise; the API renders them, the OpenAPI document lists them. */
 export const JobProblems = {
@@ -50,12 +51,7 @@ export const JobProblems = {
     status: 410,
     description: 'The job succeeded, but its result files were removed after the retention period; run the job again.',
   }),
-  tooManyJobs: defineProblem({
-    slug: 'concurrent-job-limit',
-    title: 'Too Many Requests',
-    status: 429,
-    description: "The account already runs as many jobs as its tier allows (`limit`); retry once one finishes or cancel one. Jobs over the limit are refused, never queued.",
-  }),
+  tooManyJobs: TooManyJobs,
   writeFailed: defineProblem({
     slug: 'job-write-failed',
     title: 'Internal Server Error',
@@ -69,13 +65,3 @@ export const JobProblems = {
     description: 'The generator of a table failed (it threw, hung or ran out of memory); the reserved credits were released.',
   }),
 };
-
-/** The 429 of a job over its tier's limit: the limit, how many jobs hold a slot, and when to retry. */
-export function concurrentJobLimit(tier: string, limit: number, active: number): ProblemError {
-  return problem(
-    JobProblems.tooManyJobs,
-    `the ${tier} tier runs at most ${limit} concurrent job${limit === 1 ? '' : 's'} and ${active} ${active === 1 ? 'is' : 'are'} queued or running; retry when one finishes`,
-    { limit, active_jobs: active, tier },
-    { 'Retry-After': '5' },
-  );
-}

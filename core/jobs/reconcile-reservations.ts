@@ -1,6 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { JobsState } from '../../projections/jobs/jobs.js';
-import { unclosedReservations, type UnclosedReservation } from '../../projections/jobs/jobs-queries.js';
+import type { JobsReadModel, UnclosedReservation } from './jobs-read-model.js';
 import { chargesFor } from './charges.js';
 import type { JobCredits } from './ports.js';
 import { removeJobDirectory } from './result-files.js';
@@ -26,10 +25,10 @@ export class ReservationReconciler {
 
   constructor(private readonly deps: { credits: JobCredits; clock: Clock; resultsDir: string; onError: (error: unknown) => void }) {}
 
-  async reconcile(jobs: JobsState): Promise<void> {
+  async reconcile(jobs: JobsReadModel): Promise<void> {
     const now = this.deps.clock.now().getTime();
     const orphans = new Set<string>();
-    for (const reservation of unclosedReservations(jobs)) {
+    for (const reservation of jobs.unclosedReservations()) {
       if (!reservation.job) {
         orphans.add(reservation.reference);
         const since = this.orphanedSince.get(reservation.reference) ?? now;

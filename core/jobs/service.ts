@@ -13,9 +13,7 @@ import { jobDecider, jobStream, JobProblems, type OutputFormat, type Compression
 import type { EventMetadata, Mode } from '../events/envelope.js';
 import { problem } from '../problems.js';
 import type { EventStore } from '../store/event-store.js';
-import type { ProjectionRunner } from '../../projections/runner/projection-runner.js';
-import type { JobsState, JobView } from '../../projections/jobs/jobs.js';
-import { ownerJobs } from '../../projections/jobs/jobs-queries.js';
+import type { JobsReadModel, JobView, ReadModelProgress } from './jobs-read-model.js';
 import type { JobCredits } from './ports.js';
 import { jobDirectory } from './result-files.js';
 import { ownMember } from '../own-member.js';
@@ -28,7 +26,9 @@ export interface JobOwner {
 export interface JobsServiceDeps {
   store: Pick<EventStore, 'headPosition'>;
   commands: CommandHandler;
-  projections: Pick<ProjectionRunner, 'state' | 'waitFor'>;
+  projections: ReadModelProgress;
+  /** The jobs read model as it is now. */
+  jobs: () => JobsReadModel;
   configs: Pick<ConfigService, 'resolve'>;
   credits: JobCredits;
   /** ENGINE's plan of a config (JSON-ready); refuses unknown tables or options with a ProblemError. */
@@ -89,16 +89,16 @@ export class JobsService {
       throw error;
     });
     await this.deps.projections.waitFor(created.position);
-    return this.jobs().jobs[jobId];
+    return this.get({ accountId, mode }, jobId);
   }
 
   /** Every job of the owner, newest first; filtering (`jobMatches`) and pagination are the caller's (the API pages by job id). */
   list(owner: JobOwner): JobView[] {
-    return ownerJobs(this.jobs(), owner.accountId, owner.mode);
+    return this.deps.jobs().ownerJobs(owner.accountId, owner.mode);
   }
 
   get(owner: JobOwner, jobId: string): JobView {
-    const job = this.jobs().jobs[jobId];
+    const job = this.deps.jobs().job(jobId);
     if (!job || job.account_id !== owner.accountId || job.mode !== owner.mode) throw problem(JobProblems.notFound, `no job ${jobId}`);
     return job;
   }
@@ -119,7 +119,7 @@ export class JobsService {
     const deadline = Date.now() + CANCEL_WAIT_MS;
     const unsettled = () => {
       const { state } = this.get(owner, jobId);
-      return state === 'running' || (state === 'cancelled' && ownMember(this.jobs().heldReservations, jobId) !== undefined);
+      return state === 'running' || (state === 'cancelled' && this.deps.jobs().holdsReservation(jobId));
     };
     while (unsettled() && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -145,10 +145,6 @@ export class JobsService {
       throw problem(JobProblems.resultTableNotFound, `job ${jobId} has no result table ${table}; its tables are ${tables.join(', ')}`, { tables });
     }
     return { ...file, path: join(jobDirectory(this.deps.resultsDir, jobId), file.file) };
-  }
-
-  private jobs(): JobsState {
-    return this.deps.projections.state<JobsState>('jobs');
   }
 
   private now(): string {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createAjv } from '../json-schema.js';
 import { parse } from 'yaml';
-import { TIERS, type Tier } from '../accounts/profile.js';
+import { TIERS, type Tier } from './tiers.js';
 import { ownMember } from '../own-member.js';
 
 export interface TierPrice {

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { defineProblem, problem } from '../problems.js';
 import { CONFIG_VERSION, identifierPattern, localePattern, type GenerationConfig } from '../configs/config-schema.js';
-import type { JsonSchema } from '../events/registry.js';
+import type { JsonSchema } from '../json-schema.js';
 import { ConfigProblems } from '../configs/problems.js';
 import type { SourceMap } from '../configs/source-map.js';
 import { locateIssues } from '../configs/validate.js';

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
 import type { Pricing } from '../pricing/pricing.js';
-import { TIERS, type Tier } from '../accounts/profile.js';
+import { TIERS, type Tier } from '../pricing/tiers.js';
 import { MemoryGcra, gcraPolicy, remainingOf, retryAfterUsOf } from './gcra.js';
 import type { GcraPolicy, GcraResult } from './gcra.js';
 import { RedisGcra } from './redis-gcra.js';

@@ -32,6 +32,8 @@ import type { GenerationPool } from '../generation/pool.js';
 import { unexpectedErrors, type UnexpectedErrors } from '../faults/unexpected-errors.js';
 import { backgroundFailureLog } from '../store/background-failures.js';
 import { accountsWithBillingWork, BILLING_PROJECTION, type BillingModel } from '../../projections/billing/billing.js';
+import { jobsReadModel } from '../../projections/jobs/jobs-queries.js';
+import type { JobsState } from '../../projections/jobs/jobs.js';
 
 /**
  * The composition root: everything a process of finsynth (server, CLI, tests) works with, built once
@@ -138,6 +140,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     store,
     commands,
     projections: runner,
+    jobs: () => jobsReadModel(runner.state<JobsState>('jobs')),
     credits,
     configs,
     plan: async (request) => (await engine.plan(request)) as unknown as Record<string, unknown>,

@@ -1,6 +1,8 @@
 import type { Mode } from '../../core/events/envelope.js';
+import { ownMember } from '../../core/own-member.js';
 import { FINISHED_STATES, type JobStatus } from '../../core/jobs/state.js';
-import { ownerKey, type HeldReservation, type JobsState, type JobView } from './jobs.js';
+import type { JobsReadModel, UnclosedReservation } from '../../core/jobs/jobs-read-model.js';
+import { ownerKey, type JobsState, type JobView } from './jobs.js';
 
 export interface JobListFilter {
   state?: JobStatus;
@@ -41,12 +43,6 @@ export function jobsWithExpiredResults(state: JobsState, now: Date, retentionMs:
   return Object.values(state.jobs).filter((job) => job.state === 'succeeded' && job.results_expired_at === null && job.finished_at! <= cutoff);
 }
 
-export interface UnclosedReservation extends HeldReservation {
-  reference: string;
-  /** The job, finished; undefined when no job was created under the reference (yet). */
-  job: JobView | undefined;
-}
-
 /**
  * Held reservations that nothing will close in the normal course: their job has ended (an instance
  * died between the job's last event and the credit command), or has no job at all (it died between
@@ -59,4 +55,16 @@ export function unclosedReservations(state: JobsState): UnclosedReservation[] {
     if (!job || FINISHED_STATES.includes(job.state)) unclosed.push({ reference, ...held, job });
   }
   return unclosed;
+}
+
+/** The jobs read model as the jobs concept reads it (its port), over the projection's state. */
+export function jobsReadModel(state: JobsState): JobsReadModel {
+  return {
+    job: (jobId) => ownMember(state.jobs, jobId),
+    ownerJobs: (accountId, mode) => ownerJobs(state, accountId, mode),
+    claimable: (now) => claimableJobs(state, now),
+    withExpiredResults: (now, retentionMs) => jobsWithExpiredResults(state, now, retentionMs),
+    unclosedReservations: () => unclosedReservations(state),
+    holdsReservation: (jobId) => ownMember(state.heldReservations, jobId) !== undefined,
+  };
 }

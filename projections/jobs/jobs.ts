@@ -4,35 +4,9 @@ import type { JobStatus } from '../../core/jobs/state.js';
 import type { CreditsReleased, CreditsReserved, CreditsSettled } from '../../core/accounts/credits.js';
 import { accountIdOfStream } from '../../core/accounts/account.js';
 import type { Projection } from '../runner/projection.js';
+import type { HeldReservation, JobView } from '../../core/jobs/jobs-read-model.js';
 
-/** One job as the read endpoints and the runners' scheduler see it. */
-export interface JobView {
-  id: string;
-  account_id: string;
-  mode: Mode;
-  key_id: string;
-  state: JobStatus;
-  sector: string;
-  output: { format: OutputFormat; compression: Compression };
-  estimate: JobEstimate;
-  progress: TableProgress[];
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  attempt: number;
-  instance_id: string | null;
-  lease_expires_at: string | null;
-  cancel_requested: boolean;
-  failure: StoredProblem | null;
-  files: ResultFile[];
-  credits_charged: number | null;
-  results_expired_at: string | null;
-}
-
-/** A job's credit reservation that is neither settled nor released yet. */
-export interface HeldReservation {
-  account_id: string;
-}
+export type { HeldReservation, JobView } from '../../core/jobs/jobs-read-model.js';
 
 export interface JobsState {
   jobs: Record<string, JobView>;

@@ -8,11 +8,11 @@ import { MAX_YAML_BYTES } from '../../../core/configs/yaml-source.js';
 
 export const anyConfig = { type: 'object', description: 'A generation config as JSON (GET /v1/configs/schema).' };
 /**
- * The body limit of a request that carries a YAML config, raw or as a JSON string: room for a YAML at
- * its own limit escaped in JSON (a newline or a quote takes two bytes, a character sent as a \u escape
- * at most three times its UTF-8), so that a YAML too large is answered as such (413 `yaml-too-large`, with its size) and not
- * by the anonymous body limit. The YAML's own limit is counted in UTF-8 bytes by the YAML reader, not
- * by the schemas (whose `maxLength` counts characters and would answer 400 first).
+ * The body limit of a request that carries a YAML config, raw or as a JSON string: room for a YAML at its own
+ * limit escaped in JSON (a newline or a quote takes two bytes, a \u escape at most three times its UTF-8), so that
+ * a YAML too large is answered as such (413 `yaml-too-large`, with its size), not by the anonymous body limit.
+ * The YAML reader counts that limit in UTF-8 bytes; the schemas' `maxLength` counts characters and would answer
+ * 400 first.
  */
 export const MAX_CONFIG_BODY_BYTES = 4 * MAX_YAML_BYTES;
 const yamlLimit = `At most ${MAX_YAML_BYTES} bytes of UTF-8 (413 \`yaml-too-large\` above).`;

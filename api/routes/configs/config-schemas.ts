@@ -1,7 +1,7 @@
 import { configSchema } from '../../../core/configs/config-schema.js';
 import { overlaySchema } from '../../../core/configs/overlay-schema.js';
 import { MAX_NAME_LENGTH } from '../../../core/configs/document-decider.js';
-import type { JsonSchema } from '../../../core/events/registry.js';
+import type { JsonSchema } from '../../../core/json-schema.js';
 import { MAX_REPORTED_ERRORS } from '../../../core/bounded-validation.js';
 import { TRUNCATED } from '../../schemas.js';
 

@@ -2,7 +2,7 @@ import type { SavedDocument, SavedDocuments } from '../../../core/configs/saved-
 import type { ConfigService } from '../../../core/configs/service.js';
 import type { SourceMap } from '../../../core/configs/source-map.js';
 import type { Owner } from '../../../core/configs/document-decider.js';
-import type { JsonSchema } from '../../../core/events/registry.js';
+import type { JsonSchema } from '../../../core/json-schema.js';
 import { Problems, type ProblemType } from '../../../core/problems.js';
 import { isLive, ownerDocuments, type DocumentsState } from '../../../projections/configs/configs-documents.js';
 import type { ApiContext } from '../../context.js';
@@ -27,7 +27,10 @@ export interface DocumentRoutes<Content extends object> {
   /** The content as a request gives it in JSON, and as an answer shows it. */
   given: JsonSchema;
   shown: JsonSchema;
-  /** Inline content, refused with one of `problems` unless valid; `bodySource` places its errors in a JSON body (under `/<member>`). */
+  /**
+   * Inline content, refused with one of `problems` unless valid; `bodySource` places its errors in a JSON body
+   * (under `/<member>`).
+   */
   read(ctx: ApiContext, inline: Inline, bodySource: SourceMap | undefined): Content;
   problems: ProblemType[];
   documents(configs: ConfigService): SavedDocuments<Content>;
@@ -56,7 +59,7 @@ export const documentView = (member: 'config' | 'overlay', content: JsonSchema) 
 });
 const deletedSchema = { type: 'object', required: ['id', 'deleted'], properties: { id: { type: 'string' }, deleted: { const: true } } };
 
-/** The owner's documents from the projection, once it has read everything written so far (a list right after a save shows it). */
+/** The owner's documents once the projection has read all that was written, so a list right after a save shows it. */
 async function listed(ctx: ApiContext, projection: string): Promise<ReturnType<typeof ownerDocuments>> {
   await ctx.services.projections.waitFor(await ctx.services.store.headPosition());
   return ownerDocuments(ctx.services.projections.state<DocumentsState>(projection), owner(ctx));

@@ -1,3 +1,4 @@
+import { jobsReadModel } from '../../../projections/jobs/jobs-queries.js';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -98,10 +99,10 @@ describe('reservations a crash left held', function () {
     const [a] = await fleet();
     const reconciler = new ReservationReconciler({ credits: a.credits, clock: new TestClock(T0), resultsDir, onError: (error) => { throw error; } });
     await a.projections.waitFor(await a.store.headPosition());
-    await reconciler.reconcile(a.jobs());
+    await reconciler.reconcile(jobsReadModel(a.jobs()));
     await a.commands.handle(jobDecider, jobStream('job_1'), { type: 'ClaimJob', instanceId: 'ghost', at: T0, leaseMs: 60_000 });
     await a.projections.waitFor(await a.store.headPosition());
-    await reconciler.reconcile(a.jobs());
+    await reconciler.reconcile(jobsReadModel(a.jobs()));
     expect(await a.credits.balance('acc_1')).to.deep.equal({ credits_available: 995, credits_reserved: 5 });
     expect(await creditEvents(a, 'CreditsReleased')).to.deep.equal([]);
   });
@@ -114,17 +115,17 @@ describe('reservations a crash left held', function () {
     await a.credits.reserve({ ...reservation, reference: 'job_slow' });
     await a.projections.waitFor(await a.store.headPosition());
     const reconciler = new ReservationReconciler({ credits: a.credits, clock, resultsDir, onError: (error) => { throw error; } });
-    await reconciler.reconcile(a.jobs());
+    await reconciler.reconcile(jobsReadModel(a.jobs()));
 
     clock.advance({ ms: ORPHANED_RESERVATION_MS - 1 });
-    await reconciler.reconcile(a.jobs());
+    await reconciler.reconcile(jobsReadModel(a.jobs()));
     expect((await a.credits.balance('acc_1')).credits_reserved).to.equal(5 + 7 + 7);
 
     // The slow creation lands within the wait: its reservation is its job's again.
     await queueJob(a, { jobId: 'job_slow', accountId: 'acc_1', rows: { transactions: 7000 }, at: T0 });
     await a.projections.waitFor(await a.store.headPosition());
     clock.advance({ ms: 1 });
-    await reconciler.reconcile(a.jobs());
+    await reconciler.reconcile(jobsReadModel(a.jobs()));
     expect(await a.credits.balance('acc_1')).to.deep.equal({ credits_available: 1000 - 5 - 7, credits_reserved: 5 + 7 });
     const released = await creditEvents(a, 'CreditsReleased');
     expect(released.map((event) => event.data)).to.deep.equal([{ reference: 'job_orphan', mode: 'live', credits: 7, reason: 'the job was never created' }]);

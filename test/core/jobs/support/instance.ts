@@ -20,6 +20,7 @@ import { JobRunner } from '../../../../core/jobs/job-runner.js';
 import { JobsService } from '../../../../core/jobs/service.js';
 import type { EventStore } from '../../../../core/store/event-store.js';
 import { jobsProjection, type JobsState } from '../../../../projections/jobs/jobs.js';
+import { jobsReadModel } from '../../../../projections/jobs/jobs-queries.js';
 import { ProjectionRunner } from '../../../../projections/runner/projection-runner.js';
 
 /** One service instance as far as jobs go: its own store connection, projections, credits, engine, jobs service and runner. */
@@ -60,10 +61,12 @@ export async function startInstance(options: {
   await projections.start();
   const credits = new CreditsService(commands);
   const jobs = () => projections.state<JobsState>('jobs');
+  const readModel = () => jobsReadModel(jobs());
   const service = new JobsService({
     store,
     commands,
     projections,
+    jobs: readModel,
     configs: new ConfigService({ catalog: packCatalog(options.engine.packs), commands, credits, clock }),
     credits,
     plan: async (config) => (await options.engine.plan(config)) as unknown as Record<string, unknown>,
@@ -82,7 +85,7 @@ export async function startInstance(options: {
     retentionMs: options.retentionMs ?? 3_600_000,
     instanceId: options.instanceId,
     pollMs: 20,
-    jobs,
+    jobs: readModel,
     onError: (error) => console.error('runner error', error),
   });
   return {
