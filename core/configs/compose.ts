@@ -1,7 +1,10 @@
 import { toPointer } from './issues.js';
 import { ownMember } from '../own-member.js';
 
-/** One layer of a composition: its content and how the answer names it (a config or overlay id, `base`, `overlays[1]`). */
+/**
+ * One layer of a composition: its content and how the answer names it (a config or overlay id, `base`,
+ * `overlays[1]`).
+ */
 export interface Layer {
   ref: string;
   content: Record<string, unknown>;
@@ -18,7 +21,7 @@ export interface Removal {
 
 export interface Composition {
   config: Record<string, unknown>;
-  /** For every leaf of the composed config (a list of scalars counts as one leaf), by JSON pointer: the layer that set it. */
+  /** For every leaf of the composed config (a list of scalars is one leaf), by JSON pointer: the layer that set it. */
   sources: Record<string, string>;
   /** What layers removed and is absent from the composed config, a parent's before its children's. */
   removed: Removal[];
@@ -44,7 +47,7 @@ export function compose(layers: readonly Layer[]): Composition {
 /**
  * Members are read as own data only: a name like `toString` or `constructor` is just a name here. A
  * member named `__proto__` (refused by the API's body and YAML parsers, but possibly in a document
- * saved before they were) is passed over: assigning it would replace the target's prototype.
+ * saved earlier) is passed over: assigning it would replace the target's prototype.
  */
 function mergeMap(target: JsonObject, patch: JsonObject, ref: string, origins: Origins): void {
   for (const [key, value] of Object.entries(patch)) {
@@ -118,7 +121,10 @@ class Origins {
     this.removedBy.get(holder)?.delete(member);
   }
 
-  /** The attributions of the final document, by pointer: sources in document order, removals a parent's before its children's. */
+  /**
+   * The attributions of the final document, by pointer: sources in document order, removals a parent's
+   * before its children's.
+   */
   describe(config: JsonObject): Omit<Composition, 'config'> {
     const sources: Record<string, string> = {};
     const removed: Removal[] = [];

@@ -19,7 +19,10 @@ export type ConfigInput = InlineConfig | { config_id: string; overlays?: string[
 /** A config given in the request itself. */
 export type InlineConfig = { config: unknown } | { config_yaml: string };
 
-/** A config document as read, not yet validated: its plain value and, when it was given as text, where each part stands in it. */
+/**
+ * A config document as read, not yet validated: its plain value and, when it was given as text, where
+ * each part stands in it.
+ */
 export interface ReadDocument {
   value: unknown;
   source?: SourceMap;
@@ -31,7 +34,10 @@ export interface DocumentLoader {
   overlay(owner: Owner, id: string): Promise<Record<string, unknown>>;
 }
 
-/** `inputSource`: where the input itself stands in the request's text (a JSON body), so that an inline `config` is located in it. */
+/**
+ * `inputSource`: where the input itself stands in the request's text (a JSON body), so that an inline
+ * `config` is located in it.
+ */
 export async function readConfigInput(input: ConfigInput, owner: Owner, documents: DocumentLoader, inputSource?: SourceMap): Promise<ReadDocument> {
   if ('config_id' in input) {
     const layers: Layer[] = [{ ref: input.config_id, content: (await documents.config(owner, input.config_id)) as unknown as Record<string, unknown> }];
@@ -50,7 +56,10 @@ export function readInlineConfig(input: InlineConfig, inputSource?: SourceMap): 
   throw problem(Problems.badRequest, 'name the config with one of `config`, `config_yaml`, or `config_id` (with optional `overlays`)');
 }
 
-/** A layer's content (an overlay, or an inline base), refused with 400 `invalid-overlay` unless it is a partial config. */
+/**
+ * A layer's content (an overlay, or an inline base), refused with 400 `invalid-overlay` unless it is a
+ * partial config.
+ */
 export function requireValidOverlay(value: unknown, source?: SourceMap, subject = 'the overlay'): Record<string, unknown> {
   const issues: ConfigIssue[] = schemaIssues(overlaySchema, value);
   if (issues.length > 0) throw issuesProblem(ConfigProblems.invalidOverlay, subject, locateIssues(issues, source, isCheckedInFull(value)));

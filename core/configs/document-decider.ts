@@ -7,8 +7,9 @@ import type { Decider, DomainEvent } from '../commands/decider.js';
 
 /**
  * Saved configs and overlays live the same life: saved, updated, deleted, each in a stream of its own,
- * owned by one account in one mode. This builds the decider of such a document kind; config/index.ts
- * and overlay/index.ts instantiate it. A deleted document keeps its stream: its history stays.
+ * owned by one account in one mode. This builds the decider of such a document kind;
+ * config-documents.ts and overlay-documents.ts instantiate it. A deleted document keeps its stream: its
+ * history stays.
  */
 export interface Owner {
   accountId: string;

@@ -12,7 +12,10 @@ export type DocumentFlaw = { kind: 'too-deep' } | { kind: 'reserved-member' | 'i
 
 const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** The first flaw found, or undefined. Iterative, so that the check cannot overflow the stack on the input it guards against. */
+/**
+ * The first flaw found, or undefined. Iterative, so that the check cannot overflow the stack on the
+ * input it guards against.
+ */
 export function documentFlaw(root: unknown, maxDepth: number): DocumentFlaw | undefined {
   const pending: Visit[] = [{ value: root, depth: 1 }];
   while (pending.length > 0) {
@@ -25,7 +28,7 @@ export function documentFlaw(root: unknown, maxDepth: number): DocumentFlaw | un
     if (value === null || typeof value !== 'object') continue;
     if (depth > maxDepth) return { kind: 'too-deep' };
     if (Object.hasOwn(value, '__proto__')) return { kind: 'reserved-member', pointer: toPointer([...pathOf(visit), '__proto__']) };
-    // for-in, not Object.entries: on an object of many members (a parsed body's dictionary) it is several times faster.
+    // for-in, not Object.entries: measured much faster on an object of many members (a parsed body's dictionary).
     const members = value as Record<string, unknown>;
     for (const key in members) {
       if (UNSTORABLE_TEXT.test(key)) return { kind: 'invalid-text', pointer: toPointer([...pathOf(visit), key]) };

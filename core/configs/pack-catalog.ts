@@ -2,8 +2,8 @@ import type { JsonSchema } from '../json-schema.js';
 
 /**
  * What the config machinery needs to know of the loaded sector packs: which tables exist, what a
- * table costs, its columns and its options schema. ENGINE's pack registry is adapted to this port
- * (packs-catalog.ts): the rules depend on these few facts, not on how packs are loaded.
+ * table costs, its columns and its options schema. The engine's pack registry is adapted to this port
+ * (core/catalog/packs-for-configs.ts): the rules depend on these few facts, not on how packs are loaded.
  */
 export interface PackColumn {
   name: string;
@@ -11,7 +11,10 @@ export interface PackColumn {
   type: string;
   /** What a config may override: parameters of its type, and `null_rate` (any column but keys and references). */
   overridable: readonly string[];
-  /** Why the column's parameters with these overrides (but null_rate) applied are not valid for its type; empty when they are. */
+  /**
+   * Why the column's parameters with these overrides (but null_rate) applied are not valid for its type;
+   * empty when they are.
+   */
   checkOverride(override: Record<string, unknown>): string[];
 }
 

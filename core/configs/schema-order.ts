@@ -18,7 +18,10 @@ export function inSchemaOrder(schema: JsonSchema, value: unknown): unknown {
   return Object.fromEntries([...listed, ...others].map((name) => [name, inSchemaOrder(Object.hasOwn(properties, name) ? asSchema(properties[name]) : other, value[name])]));
 }
 
-/** Of `anyOf`/`oneOf` alternatives (an overlay's members are `anyOf: [schema, null]`), the one that describes a value of this kind. */
+/**
+ * Of `anyOf`/`oneOf` alternatives (an overlay's members are `anyOf: [schema, null]`), the one that
+ * describes a value of this kind.
+ */
 function branchFor(schema: JsonSchema, value: unknown): JsonSchema {
   const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (!alternatives) return schema;

@@ -23,12 +23,12 @@ export interface BalanceReader {
 export interface ConfigServiceDeps {
   catalog: PackCatalog;
   commands: CommandHandler;
-  /** CREDITS' service: estimates say whether the balance covers them. */
+  /** The credits service: estimates say whether the balance covers them. */
   credits: BalanceReader;
   clock: Clock;
 }
 
-/** What JOBS runs: a valid config in normal form, its price, and where it came from. */
+/** What a job runs: a valid config in normal form, its price, and where it came from. */
 export interface ResolvedConfig {
   config: GenerationConfig;
   estimate: ConfigEstimate;
@@ -63,7 +63,7 @@ export type ComposeResult = Composition & { validation: ValidationResult };
 
 /**
  * The configs capability: reading, validating, pricing, composing and saving generation configs and
- * overlays. HTTP routes and JOBS call it; it holds no state of its own (the documents are event
+ * overlays. HTTP routes and jobs call it; it holds no state of its own (the documents are event
  * streams, read through their deciders, so a read right after a write always sees it).
  *
  * A method that takes a request's input also takes, optionally, its `inputSource`: where the input
@@ -84,7 +84,10 @@ export class ConfigService implements DocumentLoader {
     this.savedOverlays = new SavedDocuments(savedOverlays, deps, { show: shownBy(overlaySchema) });
   }
 
-  /** For JOBS: `{config} | {config_yaml} | {config_id, overlays}` to a valid, normalised config and its estimate, or a ProblemError. */
+  /**
+   * For jobs: `{config} | {config_yaml} | {config_id, overlays}` to a valid, normalised config and its
+   * estimate, or a ProblemError.
+   */
   async resolve(owner: Owner, input: ConfigInput, inputSource?: SourceMap): Promise<ResolvedConfig> {
     const document = await readConfigInput(input, owner, this, inputSource);
     const config = normaliseConfig(requireValidConfig(document.value, this.deps.catalog, document.source));
@@ -102,13 +105,19 @@ export class ConfigService implements DocumentLoader {
     return requireValidConfig(document.value, this.deps.catalog, document.source);
   }
 
-  /** A validation as the API answers it: the normal form and the estimate against the balance when valid, null otherwise. */
+  /**
+   * A validation as the API answers it: the normal form and the estimate against the balance when valid,
+   * null otherwise.
+   */
   async report(owner: Owner, validation: ValidationResult): Promise<ValidationReport> {
     if (!validation.valid) return { ...validation, config: null, estimate: null };
     return { valid: true, errors: [], config: validation.config, estimate: await this.estimate(owner, validation.config) };
   }
 
-  /** Validation never throws for an invalid config: it answers what is wrong (YAML that cannot be read still throws). */
+  /**
+   * Validation never throws for an invalid config: it answers what is wrong (YAML that cannot be read
+   * still throws).
+   */
   async validate(owner: Owner, input: ConfigInput, inputSource?: SourceMap): Promise<ValidationResult> {
     const document = await readConfigInput(input, owner, this, inputSource);
     return this.check(document.value, document.source);

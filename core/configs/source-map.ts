@@ -18,7 +18,10 @@ export function within(source: SourceMap | undefined, prefix: string): SourceMap
   return source && { locate: (pointer, key) => source.locate(prefix + pointer, key) };
 }
 
-/** The position of `pointer`, or of its nearest ancestor that is in the text: a missing member is placed at the object that lacks it. */
+/**
+ * The position of `pointer`, or of its nearest ancestor that is in the text: a missing member is placed
+ * at the object that lacks it.
+ */
 export function locateNearest(source: SourceMap, pointer: string, key = false): Position | undefined {
   let position = source.locate(pointer, key);
   while (!position && pointer !== '') {

@@ -6,8 +6,8 @@ const BLOCK_INDICATORS = new Set(['seq-item-ind', 'explicit-key-ind', 'map-value
 
 /**
  * Follows the nesting of a YAML text token by token, as yaml's lexer yields them, before its parser
- * and composer see them: both take time and stack in proportion to the depth (a megabyte of `[` took
- * 3 s and 960 MB, and overflowed the composer's stack), so a text is refused as soon as it is too deep.
+ * and composer see them: both take time, memory and stack in proportion to the depth (a deep enough
+ * text overflows the composer's stack), so a text is refused as soon as it is too deep.
  *
  * The depth counted is an estimate between half the true depth and the true depth plus two: flow
  * collections (`[`, `{`) exactly, block collections by the columns they start at (a block collection
