@@ -7,10 +7,7 @@ import { ledgerProjection } from './ledger/ledger.js';
 import { usageProjection } from './usage/usage.js';
 import { billingProjection } from './billing/billing.js';
 
-/**
- * Every read model the service keeps. The runner feeds each the events it handles; each workstream
- * appends its projections here with one line.
- */
+/** Every read model the service keeps: the runner feeds each one the events it handles, and only those listed here. */
 export const projections: Projection<unknown>[] = [
   keysProjection,
   jobsProjection,

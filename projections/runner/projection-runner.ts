@@ -32,7 +32,10 @@ export interface ProjectionStatus {
 }
 
 export interface RunnerOptions {
-  /** How often the runner looks for events written by other processes and instances (≤ 200 ms: a revoked key stops working everywhere within a second). */
+  /**
+   * How often the runner looks for events written by other processes and instances. Keep it at most 200 ms, so that
+   * a revoked key stops working on every instance within a second.
+   */
   pollIntervalMs?: number;
   /** Snapshots are written at most this often while running, and always on stop. */
   snapshotIntervalMs?: number;
@@ -149,7 +152,8 @@ export class ProjectionRunner {
         throw problem(ProjectionLag, `read models have not reached position ${position} within ${timeoutMs} ms`, {}, { 'Retry-After': '1' });
       }
       const finished = await settlesWithin(this.catchUp(), remaining);
-      // A full pass did not reach it: the event is not visible yet (another instance's transaction is still committing).
+      // A full pass did not reach it: the event is not visible yet (another instance's transaction is still
+      // committing).
       if (finished && !this.hasPassed(position)) await delay(Math.min(10, Math.max(0, deadline - Date.now())));
     }
   }

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { migrationOnce } from '../../core/store/postgres-transaction.js';
 import type { ProjectionSnapshot, SnapshotStore } from './snapshot-store.js';
 
-/** Snapshots in the events' own schema. Instances of a fleet share them: any row is a consistent (state, position) pair. */
+/** Snapshots in the events' own schema, shared by a fleet: each row is a consistent (state, position) pair. */
 export class PostgresSnapshotStore implements SnapshotStore {
   private readonly table: string;
   private readonly migrate: () => Promise<void>;
