@@ -64,8 +64,7 @@ const weightUnderWay = totalWeight(episodesUnderWay);
 /**
  * The episode a card's transactions begin in the middle of, as often as a long history would have it:
  * the first row is fraud with probability r when an episode continues into it with q = (r - s) / (1 - s).
- * Without it each card began clear of fraud, and short histories carried less than the configured rate
- * (0.94-0.98 of it measured over 600,000 rows).
+ * Otherwise every card would begin clear of fraud, and short histories would carry less than the configured rate.
  */
 function episodeUnderWay(ctx: RowContext<unknown>, rate: number, startRate: number): CardState['episode'] {
   if (ctx.rng.next() >= (rate - startRate) / (1 - startRate)) return null;
@@ -190,7 +189,8 @@ export default definePack({
         }
         const period = ctx.options.days * DAY;
         const rate = ctx.options.fraud_rate;
-        // An episode of mean length m started with probability s per row gives a fraud share r when s = r / (m(1 - r) + r).
+        // An episode of mean length m started with probability s per row gives a fraud share r when
+        // s = r / (m(1 - r) + r).
         const startRate = rate / (meanBurst * (1 - rate) + rate);
         const issued = String(card.issued_on);
         return {
@@ -270,8 +270,8 @@ function moneyOf(helpers: Helpers, currency: string): Money {
 
 const MERCHANT_FACT_SLOTS = 4096;
 /**
- * Per table of a plan (its context is one object for all the table's rows): the merchants of one plan,
- * kept apart from another plan's. Looking a merchant up, its key and two maps were a large share of a row.
+ * Per table of a plan (its context is one object for all the table's rows): the merchants of one plan, kept apart
+ * from another plan's, so that a row reads its merchant's facts in one slot instead of several lookups.
  */
 const merchantFactsByTable = new WeakMap<object, MerchantFacts>();
 

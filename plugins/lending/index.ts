@@ -189,7 +189,7 @@ function repayment(ctx: RowContext<ScheduleOptions>, sinceDefault: number): { st
   return { status: 'paid', days_past_due: 0 };
 }
 
-/** The instant (UTC midnight) `months` after `date` (YYYY-MM-DD), on the same day or the last day of a shorter month. */
+/** The instant (UTC midnight) `months` after `date` (YYYY-MM-DD): the same day, or the last of a shorter month. */
 function addMonths(date: string, months: number): number {
   const total = Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1 + months;
   const year = Math.floor(total / 12);

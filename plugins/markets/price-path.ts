@@ -75,7 +75,7 @@ export class PricePath {
     this.day = nextBusinessDay(params.first_day - 1);
   }
 
-  /** Moves the path to the first business day not before `day` (never backwards), a whole period at a time where it can. */
+  /** Moves to the first business day not before `day` (never backwards), a whole period at a time where it can. */
   advanceTo(day: number): void {
     while (this.position === 0 && this.day + PERIOD_CALENDAR_DAYS <= day) {
       this.day += PERIOD_CALENDAR_DAYS;
