@@ -4,8 +4,8 @@ import { UsageError } from './options.js';
 export type Command = (args: string[]) => Promise<number>;
 
 /**
- * Every subcommand of `finsynth`; each workstream registers its own with one line. Each is loaded
- * when called: the service's modules take seconds to load, a usage message should not.
+ * Every subcommand of `finsynth`, each loaded only when called: the service's modules are slow to load, and a usage
+ * message should not wait for them.
  */
 const commands: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./serve.js')).serve,

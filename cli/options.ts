@@ -14,7 +14,7 @@ export function parseOptions<const Options extends NonNullable<ParseArgsConfig['
   }
 }
 
-/** The configuration of section 4 of the design, with `--data` and `--port` overriding the environment. */
+/** The configuration from the environment (README, Configuration), with `--data` and `--port` overriding it. */
 export function configFrom(values: { data?: string | boolean; port?: string | boolean }): Config {
   const config = loadConfig(process.env, typeof values.data === 'string' ? { dataDir: resolve(values.data) } : {});
   if (typeof values.port === 'string') {
