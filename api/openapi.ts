@@ -2,16 +2,16 @@ import type { Config } from '../core/settings/settings.js';
 import type { JsonSchema } from '../core/json-schema.js';
 import { Problems, allProblemTypes, type ProblemType } from '../core/problems.js';
 import { SCOPES } from '../core/auth/scopes.js';
-import { HttpProblems } from './problems.js';
+import { HttpProblems } from './http/problems.js';
 import { IdempotencyInFlight, IdempotencyKeyReused } from '../core/idempotency/idempotency.js';
 import {
   IdempotentReplayNotAcceptable,
   IdempotentResponseNotKept,
   negotiatesFormat,
 } from './middleware/idempotency.js';
-import { PROBLEM_MEDIA_TYPE } from './problem-response.js';
-import { problemSchema } from './schemas.js';
-import { isIdempotent, type RouteDefinition, type RouteGroup, type Tag } from './route.js';
+import { PROBLEM_MEDIA_TYPE } from './http/problem-response.js';
+import { problemSchema } from './http/schemas.js';
+import { isIdempotent, type RouteDefinition, type RouteGroup, type Tag } from './http/route.js';
 
 type AnyRoute = RouteDefinition<unknown, unknown, unknown>;
 

@@ -1,11 +1,11 @@
 import Router from '@koa/router';
-import type { ApiContext, ApiContextExtensions, ApiState } from './context.js';
+import type { ApiContext, ApiContextExtensions, ApiState } from './http/context.js';
 import { authenticate, requireScope } from './middleware/authenticate.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { idempotent, negotiatesFormat } from './middleware/idempotency.js';
-import { readBody } from './body.js';
-import { RequestValidator } from './validation.js';
-import { isIdempotent, type RouteDefinition, type RouteGroup } from './route.js';
+import { readBody } from './http/body.js';
+import { RequestValidator } from './http/validation.js';
+import { isIdempotent, type RouteDefinition, type RouteGroup } from './http/route.js';
 
 type AnyRoute = RouteDefinition<unknown, unknown, unknown>;
 

@@ -2,8 +2,8 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../core/settings/settings.js';
 import type { App } from './app.js';
-import { readChunkSizes } from './chunked-bodies.js';
-import { answerClientError, answerConnect } from './client-error.js';
+import { readChunkSizes } from './http/chunked-bodies.js';
+import { answerClientError, answerConnect } from './http/client-error.js';
 
 export interface RunningServer {
   server: Server;

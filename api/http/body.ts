@@ -1,7 +1,7 @@
 import getRawBody from 'raw-body';
-import { problem } from '../core/problems.js';
-import { documentFlaw } from '../core/configs/document-flaws.js';
-import type { SourceMap } from '../core/configs/source-map.js';
+import { problem } from '../../core/problems.js';
+import { documentFlaw } from '../../core/configs/document-flaws.js';
+import type { SourceMap } from '../../core/configs/source-map.js';
 import type { ApiContext } from './context.js';
 import { whenAnnouncedOver } from './chunked-bodies.js';
 import { jsonSourceMap, jsonSyntaxError, tooDeepAt, type TooDeep } from './json-source.js';

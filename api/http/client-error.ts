@@ -1,7 +1,7 @@
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../core/settings/settings.js';
-import type { ProblemType } from '../core/problems.js';
+import type { Config } from '../../core/settings/settings.js';
+import type { ProblemType } from '../../core/problems.js';
 import { HttpProblems } from './problems.js';
 import { PROBLEM_MEDIA_TYPE } from './problem-response.js';
 

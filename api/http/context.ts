@@ -1,9 +1,9 @@
 import type { ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
-import type { Mode } from '../core/events/envelope.js';
-import type { Scope } from '../core/auth/scopes.js';
-import type { Tier } from '../core/accounts/profile.js';
-import type { Services } from '../core/services/services.js';
+import type { Mode } from '../../core/events/envelope.js';
+import type { Scope } from '../../core/auth/scopes.js';
+import type { Tier } from '../../core/accounts/profile.js';
+import type { Services } from '../../core/services/services.js';
 
 /** Who is asking: set by authentication on every request that carries a valid key. */
 export interface Auth {

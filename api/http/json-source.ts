@@ -1,6 +1,6 @@
 import { getLocation, parse, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { pointerSegments, type Position, type SourceMap } from '../core/configs/source-map.js';
-import { toPointer } from '../core/configs/issues.js';
+import { pointerSegments, type Position, type SourceMap } from '../../core/configs/source-map.js';
+import { toPointer } from '../../core/configs/issues.js';
 
 /*
  * Bodies are parsed by JSON.parse, the fastest parser there is, which tells neither where it failed

@@ -1,5 +1,5 @@
-import type { Mode } from '../core/events/envelope.js';
-import { defineProblem, problem } from '../core/problems.js';
+import type { Mode } from '../../core/events/envelope.js';
+import { defineProblem, problem } from '../../core/problems.js';
 import type { ApiContext } from './context.js';
 
 /**

@@ -1,4 +1,4 @@
-import { Problems, problem } from '../core/problems.js';
+import { Problems, problem } from '../../core/problems.js';
 import type { ListQuery } from './schemas.js';
 
 export interface Page<T> {

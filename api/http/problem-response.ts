@@ -1,4 +1,4 @@
-import { Problems, ProblemError } from '../core/problems.js';
+import { Problems, ProblemError } from '../../core/problems.js';
 import type { ApiContext } from './context.js';
 
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';

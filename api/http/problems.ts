@@ -1,4 +1,4 @@
-import { defineProblem } from '../core/problems.js';
+import { defineProblem } from '../../core/problems.js';
 
 /** The problems the HTTP layer itself raises, before or around any route's own work. */
 export const HttpProblems = {

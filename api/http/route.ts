@@ -1,7 +1,7 @@
-import type { JsonSchema } from '../core/json-schema.js';
-import type { ProblemType } from '../core/problems.js';
-import type { Scope } from '../core/auth/scopes.js';
-import type { SourceMap } from '../core/configs/source-map.js';
+import type { JsonSchema } from '../../core/json-schema.js';
+import type { ProblemType } from '../../core/problems.js';
+import type { Scope } from '../../core/auth/scopes.js';
+import type { SourceMap } from '../../core/configs/source-map.js';
 import type { ApiContext } from './context.js';
 
 export type Tag = 'Generation' | 'Jobs' | 'Catalog' | 'Configuration' | 'Usage' | 'Billing' | 'Keys' | 'Audit' | 'Service';

@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../core/json-schema.js';
-import { MAX_REPORTED_ERRORS, MAX_VALUES_CHECKED_IN_FULL } from '../core/bounded-validation.js';
+import type { JsonSchema } from '../../core/json-schema.js';
+import { MAX_REPORTED_ERRORS, MAX_VALUES_CHECKED_IN_FULL } from '../../core/bounded-validation.js';
 
 /** What `errors_truncated` means, wherever an answer lists errors. */
 export const TRUNCATED =

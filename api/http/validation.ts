@@ -1,8 +1,8 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { BoundedValidator, MAX_VALUES_CHECKED_IN_FULL, reportErrors, type FoundErrors, type ReportedErrors } from '../core/bounded-validation.js';
-import type { JsonSchema } from '../core/json-schema.js';
-import { Problems, problem } from '../core/problems.js';
-import { locateNearest, type SourceMap } from '../core/configs/source-map.js';
+import { BoundedValidator, MAX_VALUES_CHECKED_IN_FULL, reportErrors, type FoundErrors, type ReportedErrors } from '../../core/bounded-validation.js';
+import type { JsonSchema } from '../../core/json-schema.js';
+import { Problems, problem } from '../../core/problems.js';
+import { locateNearest, type SourceMap } from '../../core/configs/source-map.js';
 
 export type Location = 'path' | 'query' | 'body';
 

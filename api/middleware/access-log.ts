@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Histogram } from 'prom-client';
-import type { ApiContext } from '../context.js';
+import type { ApiContext } from '../http/context.js';
 
 /**
  * One structured log line and one histogram observation per request, labelled by route template

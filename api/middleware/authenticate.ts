@@ -2,8 +2,8 @@ import { hashKey, keyPattern } from '../../core/auth/api-keys.js';
 import type { Scope } from '../../core/auth/scopes.js';
 import { problem } from '../../core/problems.js';
 import { KEYS_PROJECTION, type KeysModel } from '../../projections/keys/keys.js';
-import type { ApiContext } from '../context.js';
-import { HttpProblems } from '../problems.js';
+import type { ApiContext } from '../http/context.js';
+import { HttpProblems } from '../http/problems.js';
 
 /** Query members that look like a key: refused by name, so that the client learns where keys go. */
 const KEY_IN_QUERY = ['api_key', 'apikey', 'key', 'access_token', 'token'];

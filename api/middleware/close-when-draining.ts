@@ -1,4 +1,4 @@
-import type { ApiContext } from '../context.js';
+import type { ApiContext } from '../http/context.js';
 
 /**
  * While the server drains, every response closes its connection: a keep-alive socket would otherwise

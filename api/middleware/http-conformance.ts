@@ -1,6 +1,6 @@
 import { problem } from '../../core/problems.js';
-import type { ApiContext } from '../context.js';
-import { HttpProblems } from '../problems.js';
+import type { ApiContext } from '../http/context.js';
+import { HttpProblems } from '../http/problems.js';
 
 /** Node's own test of whether an Expect asks for 100-continue (which Node answers before the request reaches Koa). */
 const CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;

@@ -5,10 +5,10 @@ import { ProblemError, defineProblem, problem } from '../../core/problems.js';
 import { keepClaim } from '../../core/idempotency/claim-lease.js';
 import { releaseLater } from '../../core/idempotency/release-later.js';
 import { CLAIM_LEASE_MS, holds, idempotencyDecider, idempotencyStream, type IdempotencyCommand, type RecordedResponse } from '../../core/idempotency/idempotency.js';
-import type { ApiContext } from '../context.js';
-import { HttpProblems } from '../problems.js';
-import { respondWithProblem } from '../problem-response.js';
-import type { RouteDefinition } from '../route.js';
+import type { ApiContext } from '../http/context.js';
+import { HttpProblems } from '../http/problems.js';
+import { respondWithProblem } from '../http/problem-response.js';
+import type { RouteDefinition } from '../http/route.js';
 
 /** Larger responses (big quick generations) are not kept: a repeat is told so rather than answered twice. */
 export const MAX_RECORDED_BODY_BYTES = 1024 * 1024;

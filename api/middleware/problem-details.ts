@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { ProblemError } from '../../core/problems.js';
 import { isStoreUnavailable, storeUnavailableProblem } from '../../core/store/store-unavailable.js';
-import type { ApiContext } from '../context.js';
-import { respondWithProblem } from '../problem-response.js';
+import type { ApiContext } from '../http/context.js';
+import { respondWithProblem } from '../http/problem-response.js';
 
 /**
  * The outermost error boundary: whatever a later middleware or route throws leaves as problem details.

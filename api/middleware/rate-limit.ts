@@ -1,6 +1,6 @@
 import { problem } from '../../core/problems.js';
-import type { ApiContext } from '../context.js';
-import { HttpProblems } from '../problems.js';
+import type { ApiContext } from '../http/context.js';
+import { HttpProblems } from '../http/problems.js';
 
 /**
  * The tier's limit, per account (live and test keys share it). Every authenticated response carries

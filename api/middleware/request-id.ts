@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiContext } from '../context.js';
+import type { ApiContext } from '../http/context.js';
 
 /**
  * Every response carries `Request-Id`, and so does every log line and every event the request appends.

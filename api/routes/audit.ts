@@ -1,11 +1,11 @@
 import { auditAccount, type AccountAudit, type AuditedMovement } from '../../core/audit/account-audit.js';
 import { accountStream } from '../../core/accounts/account.js';
 import { LEDGER_PROJECTION, ledgerBalance, type LedgerModel } from '../../projections/ledger/ledger.js';
-import type { ApiContext } from '../context.js';
-import { LiveKeyRequired, requireLiveKey } from '../modes.js';
-import { paginate } from '../pagination.js';
-import { defineRoute, type RouteGroup } from '../route.js';
-import { listQuery, type ListQuery } from '../schemas.js';
+import type { ApiContext } from '../http/context.js';
+import { LiveKeyRequired, requireLiveKey } from '../http/modes.js';
+import { paginate } from '../http/pagination.js';
+import { defineRoute, type RouteGroup } from '../http/route.js';
+import { listQuery, type ListQuery } from '../http/schemas.js';
 
 const balance = { type: 'object', required: ['credits_available', 'credits_reserved'], properties: { credits_available: { type: 'integer' }, credits_reserved: { type: 'integer' } } };
 

@@ -6,12 +6,12 @@ import { PaymentDeclined, PaymentMethodRequired, PaymentProviderUnavailable, Unk
 import { IdempotencyInFlight, idempotencyDecider, idempotencyStream, originalRequestOf } from '../../core/idempotency/idempotency.js';
 import { problem } from '../../core/problems.js';
 import { BILLING_PROJECTION, type BillingModel, type BillingRecord } from '../../projections/billing/billing.js';
-import type { ApiContext } from '../context.js';
+import type { ApiContext } from '../http/context.js';
 import { idempotencyKeyOf } from '../middleware/idempotency.js';
-import { LiveKeyRequired, requireLiveKey } from '../modes.js';
-import { paginate } from '../pagination.js';
-import { defineRoute, type RouteGroup } from '../route.js';
-import { listQuery, pageSchema, type ListQuery } from '../schemas.js';
+import { LiveKeyRequired, requireLiveKey } from '../http/modes.js';
+import { paginate } from '../http/pagination.js';
+import { defineRoute, type RouteGroup } from '../http/route.js';
+import { listQuery, pageSchema, type ListQuery } from '../http/schemas.js';
 
 const money = {
   type: 'object',

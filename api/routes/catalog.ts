@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Problems } from '../../core/problems.js';
-import type { ApiContext } from '../context.js';
-import { noneMatchHolds } from '../conditional.js';
-import { defineRoute, type RouteGroup } from '../route.js';
+import type { ApiContext } from '../http/context.js';
+import { noneMatchHolds } from '../http/conditional.js';
+import { defineRoute, type RouteGroup } from '../http/route.js';
 import { identifierPattern } from '../../core/configs/config-schema.js';
 import { LIMITS, type Catalog } from '../../core/catalog/catalog.js';
 

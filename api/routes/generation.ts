@@ -5,9 +5,9 @@ import { QUICK_LIMITS, QuickLimitExceeded, quickRequestSchema, type QuickRequest
 import { GenerationProblems } from '../../core/generation/problems.js';
 import type { Format } from '../../core/generation/codegen/writers.js';
 import { defineProblem, problem } from '../../core/problems.js';
-import type { ApiContext } from '../context.js';
+import type { ApiContext } from '../http/context.js';
 import { originalAttemptOf } from '../middleware/idempotency.js';
-import { defineRoute, type RouteGroup } from '../route.js';
+import { defineRoute, type RouteGroup } from '../http/route.js';
 
 export const NotAcceptable = defineProblem({
   slug: 'not-acceptable',

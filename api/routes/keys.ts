@@ -2,10 +2,10 @@ import { SCOPES, type Scope } from '../../core/auth/scopes.js';
 import { issueKey, revokeKey } from '../../core/accounts/keys-service.js';
 import { KeyNotFound, ScopeEscalation } from '../../core/accounts/keys.js';
 import { KEYS_PROJECTION, accountKeys, type KeyRecord, type KeysModel } from '../../projections/keys/keys.js';
-import type { ApiContext } from '../context.js';
-import { paginate } from '../pagination.js';
-import { defineRoute, type RouteGroup } from '../route.js';
-import { listQuery, pageSchema, type ListQuery } from '../schemas.js';
+import type { ApiContext } from '../http/context.js';
+import { paginate } from '../http/pagination.js';
+import { defineRoute, type RouteGroup } from '../http/route.js';
+import { listQuery, pageSchema, type ListQuery } from '../http/schemas.js';
 
 const keySchema = {
   type: 'object',

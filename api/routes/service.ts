@@ -1,7 +1,7 @@
-import { HttpProblems } from '../problems.js';
+import { HttpProblems } from '../http/problems.js';
 import { problem } from '../../core/problems.js';
 import { isStoreUnavailable } from '../../core/store/store-unavailable.js';
-import { defineRoute, type RouteGroup } from '../route.js';
+import { defineRoute, type RouteGroup } from '../http/route.js';
 
 /** /readyz answers within about this long, whatever the store does: a probe must not hang on a frozen database. */
 export const READY_STORE_TIMEOUT_MS = 2_000;

@@ -2,11 +2,11 @@ import type { Mode } from '../../core/events/envelope.js';
 import { Problems, problem } from '../../core/problems.js';
 import type { UsageRecord, UsageRecordTable } from '../../projections/usage/usage-records.js';
 import { usageSummary, type UsagePeriod } from '../../projections/usage/usage-queries.js';
-import type { ApiContext } from '../context.js';
-import { decodeCursor, encodeCursor, invalidCursor } from '../pagination.js';
-import { LiveKeyRequired, readMode, readModeParameter } from '../modes.js';
-import { defineRoute, type RouteGroup } from '../route.js';
-import { listQuery, pageSchema, type ListQuery } from '../schemas.js';
+import type { ApiContext } from '../http/context.js';
+import { decodeCursor, encodeCursor, invalidCursor } from '../http/pagination.js';
+import { LiveKeyRequired, readMode, readModeParameter } from '../http/modes.js';
+import { defineRoute, type RouteGroup } from '../http/route.js';
+import { listQuery, pageSchema, type ListQuery } from '../http/schemas.js';
 
 const period = {
   from: { type: 'string', format: 'date-time', description: 'Inclusive. Default: the start of the current billing period.' },

@@ -5,7 +5,7 @@
  * null in arrays), so that a hash covers what the store writes and reads back.
  *
  * Hand-written rather than a replacer over JSON.stringify: every appended event is hashed through
- * this, and the plain loops are about twice as fast.
+ * this, and the plain loops are measurably faster (see docs/performance.md).
  */
 export function canonicalJson(value: unknown): string {
   return serialize(value) ?? 'null';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { MAX_REPORTED_ERRORS, MAX_VALUES_CHECKED_IN_FULL } from '../../core/bounded-validation.js';
 import { MAX_YAML_BYTES } from '../../core/configs/yaml-source.js';
 import { MAX_CONFIG_BODY_BYTES } from '../../api/routes/configs/config-input-schema.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../../api/body.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../api/http/body.js';
 import { openAccount, request, startTestApp, type TestAccount, type TestApp, type TestResponse } from '../support/app.js';
 
 const ERRORS = 'https://errors.finsynth.dev';

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { rawRequest, request, openAccount, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
 import { routeGroups } from '../../api/app.js';
 import { requestFingerprint } from '../../api/middleware/idempotency.js';
-import { defineRoute, type RouteGroup } from '../../api/route.js';
+import { defineRoute, type RouteGroup } from '../../api/http/route.js';
 import { TestClock } from '../../core/clock.js';
 import { CLAIM_LEASE_MS, CLAIM_RENEW_MS, idempotencyDecider, idempotencyStream } from '../../core/idempotency/idempotency.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { jsonSourceMap, jsonSyntaxError, tooDeepAt } from '../../api/json-source.js';
+import { jsonSourceMap, jsonSyntaxError, tooDeepAt } from '../../api/http/json-source.js';
 import { openAccount, request, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
 
 const ERRORS = 'https://errors.finsynth.dev';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MAX_JSON_DEPTH } from '../../api/body.js';
+import { MAX_JSON_DEPTH } from '../../api/http/body.js';
 import { MAX_DEPTH } from '../../core/configs/yaml-source.js';
 import { openAccount, request, startTestApp, type TestAccount, type TestApp, type TestResponse } from '../support/app.js';
 

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { request, openAccount, startTestApp, type TestApp } from '../support/app.js';
 import { routeGroups } from '../../api/app.js';
-import { defineRoute, type RouteGroup } from '../../api/route.js';
+import { defineRoute, type RouteGroup } from '../../api/http/route.js';
 
 let enter: () => void = () => {};
 let release: () => void = () => {};

@@ -8,7 +8,7 @@ import { createServices, type ServiceOverrides, type Services } from '../../core
 import { createAccount } from '../../core/accounts/create-account.js';
 import type { Billing, Tier } from '../../core/accounts/profile.js';
 import { createApp, type App } from '../../api/app.js';
-import type { RouteGroup } from '../../api/route.js';
+import type { RouteGroup } from '../../api/http/route.js';
 import type { Logger } from 'pino';
 import { listen, type RunningServer } from '../../api/server.js';
 

@@ -3,7 +3,7 @@ import { overlaySchema } from '../../../core/configs/overlay-schema.js';
 import { MAX_NAME_LENGTH } from '../../../core/configs/document-decider.js';
 import type { JsonSchema } from '../../../core/json-schema.js';
 import { MAX_REPORTED_ERRORS } from '../../../core/bounded-validation.js';
-import { TRUNCATED } from '../../schemas.js';
+import { TRUNCATED } from '../../http/schemas.js';
 
 /*
  * The schemas the configs routes answer with. A config inside an answer is published with its full

@@ -5,7 +5,7 @@ import { issuesProblem } from '../../../core/configs/validate.js';
 import { parseYamlSource } from '../../../core/configs/yaml-source.js';
 import { Problems, problem } from '../../../core/problems.js';
 import { requireScope } from '../../middleware/authenticate.js';
-import { defineRoute, type RouteGroup } from '../../route.js';
+import { defineRoute, type RouteGroup } from '../../http/route.js';
 import { configInput, documentId, MAX_CONFIG_BODY_BYTES, yamlBody } from './config-input-schema.js';
 import { embeddedConfig, estimateSchema, name, validationSchema, YAML_TYPES } from './config-schemas.js';
 import { configProblems, savedConfigRoutes, savedOverlayRoutes } from './document-kinds.js';

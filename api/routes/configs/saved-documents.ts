@@ -5,10 +5,10 @@ import type { Owner } from '../../../core/configs/document-decider.js';
 import type { JsonSchema } from '../../../core/json-schema.js';
 import { Problems, type ProblemType } from '../../../core/problems.js';
 import { isLive, ownerDocuments, type DocumentsState } from '../../../projections/configs/configs-documents.js';
-import type { ApiContext } from '../../context.js';
-import { paginate } from '../../pagination.js';
-import { defineRoute, type RouteDefinition } from '../../route.js';
-import { listQuery, pageSchema, type ListQuery } from '../../schemas.js';
+import type { ApiContext } from '../../http/context.js';
+import { paginate } from '../../http/pagination.js';
+import { defineRoute, type RouteDefinition } from '../../http/route.js';
+import { listQuery, pageSchema, type ListQuery } from '../../http/schemas.js';
 import { configYaml, documentId, MAX_CONFIG_BODY_BYTES } from './config-input-schema.js';
 import { name } from './config-schemas.js';
 

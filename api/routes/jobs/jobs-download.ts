@@ -2,8 +2,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { defineProblem, problem } from '../../../core/problems.js';
 import type { ResultFile } from '../../../core/jobs/events.js';
 import { JobProblems } from '../../../core/jobs/job.js';
-import type { ApiContext } from '../../context.js';
-import { noneMatchHolds } from '../../conditional.js';
+import type { ApiContext } from '../../http/context.js';
+import { noneMatchHolds } from '../../http/conditional.js';
 
 export const RangeNotSatisfiable = defineProblem({
   slug: 'range-not-satisfiable',

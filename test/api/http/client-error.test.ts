@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { answerClientError } from '../../api/client-error.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { answerClientError } from '../../../api/http/client-error.js';
+import { startTestApp, type TestApp } from '../../support/app.js';
 
 /**
  * Requests Node's HTTP server refuses before Koa sees them. The app's own server waits 60 s for headers

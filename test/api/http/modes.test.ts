@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import type { Mode } from '../../core/events/envelope.js';
-import { openAccount, request, startTestApp } from '../support/app.js';
-import type { TestAccount, TestApp, TestResponse } from '../support/app.js';
-import { ExchangeChecker } from '../core/jobs/support/documented.js';
-import { cardsConfig, pollJob } from '../core/jobs/support/http.js';
+import type { Mode } from '../../../core/events/envelope.js';
+import { openAccount, request, startTestApp } from '../../support/app.js';
+import type { TestAccount, TestApp, TestResponse } from '../../support/app.js';
+import { ExchangeChecker } from '../../core/jobs/support/documented.js';
+import { cardsConfig, pollJob } from '../../core/jobs/support/http.js';
 
 const ERRORS = 'https://errors.finsynth.dev';
 const MODES = ['live', 'test'] as const;

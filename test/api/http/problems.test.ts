@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { rawRequest, request, openAccount, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
-import { routeGroups } from '../../api/app.js';
-import { defineRoute, type RouteGroup } from '../../api/route.js';
+import { rawRequest, request, openAccount, startTestApp, type TestAccount, type TestApp } from '../../support/app.js';
+import { routeGroups } from '../../../api/app.js';
+import { defineRoute, type RouteGroup } from '../../../api/http/route.js';
 
 /** A route that fails the way a bug would, to see that nothing of the failure leaks. */
 const failing: RouteGroup = {

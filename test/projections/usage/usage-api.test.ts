@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { encodeCursor } from '../../../api/pagination.js';
+import { encodeCursor } from '../../../api/http/pagination.js';
 import { TestClock } from '../../../core/clock.js';
 import type { DebitRequest } from '../../../core/accounts/credits-service.js';
 import { openAccount, request, startTestApp, type TestAccount, type TestApp } from '../../support/app.js';
