@@ -23,7 +23,7 @@ export class ChunkLayout {
 
   private readonly walk: ParentWalk | undefined;
 
-  /** `walk`: the table's parent walk when it has `rows_per_parent`, if already made (else made here, in this thread). */
+  /** `walk`: the table's parent walk when it has `rows_per_parent`, if already made (else made here). */
   constructor(pack: PackDefinition, plan: Plan, readonly table: string, walk?: ParentWalk) {
     const planned = plan.tables.find((t) => t.name === table);
     if (!planned) throw new Error(`table "${table}" is not part of the plan`);

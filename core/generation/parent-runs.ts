@@ -26,11 +26,11 @@ export interface ParentWalk {
 }
 
 /**
- * Parents a walk may pass. Counting a parent generates its row (about 8 µs for an insurance policy), done
- * by the pool's workers for the service: 10 million parents are about a minute of a two-core machine.
+ * Parents a walk may pass. Counting a parent generates its row (done by the pool's workers for the
+ * service), so this bounds how long planning may take (see docs/performance.md).
  */
 export const MAX_WALKED_PARENTS = 10_000_000;
-/** Parents counted per task of the pool: under half a second of work, a 200 kB transfer. */
+/** Parents counted per task of the pool: a short task with a small transfer (see docs/performance.md). */
 const PARENTS_PER_COUNT = 50_000;
 /** Fewer parents per task cost more in messages than they save in counting past the rows needed. */
 const MIN_PARENTS_PER_COUNT = 256;
@@ -132,7 +132,10 @@ class Walking {
 export interface WalkOptions {
   /** Parents the walk may count when the parent table's rows are not given (an unrequested parent grows). */
   maxParents?: number;
-  /** Parents the walk may pass at most: MAX_WALKED_PARENTS, or fewer for a request that must answer at once (quick generation). */
+  /**
+   * Parents the walk may pass at most: MAX_WALKED_PARENTS, or fewer for a request that must answer at
+   * once (quick generation).
+   */
   maxWalked?: number;
 }
 

@@ -35,7 +35,10 @@ export function buildPlan(packs: PackSource, request: PlanRequest): Plan {
 /** Makes the walk of a table with `rows_per_parent` in a plan being built (elsewhere than this thread). */
 export type WalkParents = (pack: PackDefinition, plan: Plan, table: string, options: WalkOptions) => Promise<ParentWalk>;
 
-/** How far planning may go for a request: `maxWalkedParents` for one that must answer at once (MAX_WALKED_PARENTS otherwise). */
+/**
+ * How far planning may go for a request: `maxWalkedParents` for one that must answer at once
+ * (MAX_WALKED_PARENTS otherwise).
+ */
 export interface PlanLimits {
   maxWalkedParents?: number;
 }

@@ -65,8 +65,8 @@ export class GenerationPool {
       minThreads: this.size,
       maxThreads: this.size,
       idleTimeout: 60_000,
-      // A young generation of 32 MB per worker: the jobs bench peaked at 473 MB with it and 585 MB with
-      // 64, at the same rows/s (a chunk's garbage is short-lived and small).
+      // A small young generation per worker: a chunk's garbage is short-lived and small, and a larger one
+      // raised peak memory without raising throughput (see docs/performance.md).
       resourceLimits: { maxOldGenerationSizeMb: workerMemoryMb, maxYoungGenerationSizeMb: 32 },
     });
     // Unheard, an 'error' event of the pool ends the process; each task's own failure reaches its caller.
@@ -116,7 +116,7 @@ export class GenerationPool {
 
   /**
    * Has every worker load the TypeScript loader, every pack and its data, and write a few rows of each
-   * table, so that the first generation after a start does not pay for it (seconds on a loaded machine).
+   * table, so that the first generation after a start does not pay for it.
    * Each worker gets one warm-up task; a pack that fails or hangs in it fails the warm-up (within the
    * chunk time limit) and its worker is replaced, as it would have been on its first chunk.
    */
@@ -165,7 +165,10 @@ export class GenerationPool {
     return this.run<Uint8Array>(task, 'default', where, { chunk: task.chunk.index }, stop, task.spare ? [task.spare] : []);
   }
 
-  /** `where`: the part of the table the task works on, for its problem if it fails. `transfer`: buffers the task moves to its worker. */
+  /**
+   * `where`: the part of the table the task works on, for its problem if it fails. `transfer`: buffers the
+   * task moves to its worker.
+   */
   private async run<T>(task: PlanTask, name: string, where: string, extensions: Record<string, unknown>, stop: AbortSignal, transfer: ArrayBuffer[] = []): Promise<T> {
     // Stopping never aborts a task in piscina: aborting one that a worker has just begun terminates that
     // worker, and its answer could then reach a pool that no longer knows the task. A task still waiting
@@ -220,7 +223,7 @@ function planId(plan: Plan): string {
 /**
  * `promise`, or a rejection as soon as `signal` aborts. Not `Promise.race` with one promise that waits
  * for the abort: each race leaves a reaction on that long-lived promise holding the race's result, so
- * every chunk of a table stayed reachable until the table ended (RSS grew with the output's size).
+ * every chunk of a table would stay reachable until the table ended (memory growing with the output).
  */
 function settledOrAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason as Error);

@@ -44,7 +44,10 @@ export class PlanRuntime {
   }
 }
 
-/** A reference column `ctx.setRef` may point: its position among the table's columns, the referenced table's rows, and the row each row points at. */
+/**
+ * A reference column `ctx.setRef` may point: its position among the table's columns, the referenced
+ * table's rows, and the row each row points at.
+ */
 interface Pointable {
   name: string;
   position: number;
@@ -87,7 +90,7 @@ export class TableRuntime {
   private readonly chosenParents: Float64Array;
   /** The reference columns a generator may point, by name: their position and the referenced table's rows. */
   private readonly pointable = new Map<string, Pointable>();
-  /** The column pointed last: a generator points the same one row after row, and a Map lookup per row showed. */
+  /** The column pointed last: a generator points the same one row after row, and a Map lookup per row shows. */
   private lastPointed: Pointable | undefined;
   private countedParent = -1;
   private counted = 0;
@@ -312,7 +315,7 @@ function unsetComputed(column: string): Sampler {
 
 /**
  * The completion step generated for a table's columns: a constant property name per column keeps each
- * access monomorphic (a loop over column names made property lookup a large share of a row's cost).
+ * access monomorphic (a loop over column names would make property lookup a large share of a row's cost).
  * Column names are checked identifiers (manifest schema) and are quoted here anyway. Key columns draw
  * nothing from the row's stream, so leaving them to the writer (`forOutput`) changes no other value.
  */

@@ -44,8 +44,8 @@ const charCodes: number[] = [];
 /**
  * Short strings over a small alphabet are joined from a table of every pair of its characters: half as
  * many pieces, and V8 copies strings shorter than 13 characters into one flat string as it concatenates
- * them. An auth code of 6 characters cost a third of String.fromCharCode.apply over an array of codes.
- * Alphabets are a pack's constants; the tables kept are bounded all the same.
+ * them, which measured cheaper than String.fromCharCode.apply over an array of codes (see
+ * docs/performance.md). Alphabets are a pack's constants; the tables kept are bounded all the same.
  */
 interface AlphabetPairs {
   size: number;

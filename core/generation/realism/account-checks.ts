@@ -22,10 +22,13 @@ const NON_ZERO = '123456789';
 /** A two-digit product's cross sum (products of one digit by 1 or 2 are at most 18). */
 const crossSum = (product: number) => (product > 9 ? product - 9 : product);
 
-/** Method 00 on the base number (places 2-7): weights 2,1,2,… from the right, cross sums, modulus 10, which is Luhn's. */
+/** Method 00 on the base number (places 2-7): weights 2,1,2,… from the right, cross sums, modulus 10 (Luhn). */
 const baseNumberCheck = (account: string): number => luhnCheckDigit(account.slice(1, 7));
 
-/** Digits `from`..`to` weighted 1,2,1,2,… from the left, cross sums, minus 1, modulus 11, subtracted from 10 (methods 17 and C1). */
+/**
+ * Digits `from`..`to` weighted 1,2,1,2,… from the left, cross sums, minus 1, modulus 11, subtracted from 10
+ * (methods 17 and C1).
+ */
 function alternatingMod11(account: string, from: number, to: number): number {
   let sum = 0;
   for (let i = from; i <= to; i++) sum += crossSum((account.charCodeAt(i) - 48) * ((i - from) % 2 === 0 ? 1 : 2));

@@ -8,7 +8,7 @@ import type { Faker } from '@faker-js/faker';
  * output stays independent of which worker generated a chunk.
  *
  * Only the plan's locale is imported (`@faker-js/faker/locale/<name>`, with its fallbacks), never the
- * package's index of all locales: that alone took most of a worker's start-up time.
+ * package's index of all locales, which alone would be most of a worker's start-up time.
  */
 export interface LocalePools {
   locale: string;
@@ -30,8 +30,8 @@ const require = createRequire(import.meta.url);
 
 /**
  * A faker locale name (en_GB, de, fr_CH, …): one the package ships a module for. Every plan asks, and
- * resolving the module was most of planning a quick request (0.2–0.3 ms measured): the locales found are
- * remembered (a few dozen at most; names not found are not, as anyone may send any number of them).
+ * resolving the module is most of planning a quick request (see docs/performance.md), so the locales
+ * found are remembered (a few dozen at most; names not found are not, as anyone may send any number).
  */
 export function isKnownLocale(locale: string): boolean {
   if (knownLocales.has(locale)) return true;

@@ -1,7 +1,6 @@
 /**
- * ISO 8601 formatting of UTC instants and dates by integer arithmetic. `Date.prototype.toISOString`
- * costs about two microseconds on Node 20, more than generating the rest of a row; this is ~20 times
- * faster and gives the same text (years 0000–9999).
+ * ISO 8601 formatting of UTC instants and dates by integer arithmetic: `Date.prototype.toISOString` costs
+ * more than generating the rest of a row (see docs/performance.md). Gives the same text (years 0000–9999).
  */
 const DAY_MS = 86_400_000;
 
@@ -40,8 +39,8 @@ export function isoDate(ms: number): string {
 /**
  * "THH:MM:SS" of each second of the day, filled as seconds occur (at most 86,400 short strings, about
  * 4 MB), and ".mmmZ" of each millisecond. A timestamp is then three cached pieces joined by two
- * concatenations: the writer flattens every string it copies, and a rope of eight parts made that
- * flattening cost more than the arithmetic.
+ * concatenations: the writer flattens every string it copies, and flattening a rope of eight parts would
+ * cost more than the arithmetic.
  */
 const timeOfSecond: string[] = new Array(86_400);
 const millisZ = Array.from({ length: 1000 }, (_, i) => `.${pad3[i]}Z`);
