@@ -1,14 +1,10 @@
 import autocannon from 'autocannon';
 
 /**
- * The quick-generation scenario of issue 4, run by bench/api.ts against a running app: POST
- * /v1/generate/quick for 1,000 rows of cards transactions, at 16 connections, as JSON.
- *
- * Each account is rate-limited by its tier (100 requests/s at scale), so the scenario spreads its
- * requests over the keys it is given, each connection taking them in turn: give enough keys (scale,
- * sandbox keys, so that no credit is spent) that the limiter is never what is measured. Any non-2xx
- * answer fails the run: latencies of refusals are not latencies of generation. A warm-up run comes
- * first and is not measured.
+ * The quick-generation scenario, run by bench/api.ts against a running app: POST /v1/generate/quick for 1,000 rows
+ * of cards transactions as JSON, at 16 connections, after a warm-up. Each account is rate-limited by its tier, so
+ * the requests take the given keys in turn: give enough sandbox keys (no credit spent) that the limiter is never what
+ * is measured. Any non-2xx answer fails the run, since a refusal's latency is not a generation's.
  */
 export interface QuickScenarioOptions {
   url: string;
@@ -44,10 +40,8 @@ export async function quickScenario({ url, keys, connections = 16, durationSecon
 }
 
 /**
- * One prebuilt request per key: each connection cycles through them, so the keys take turns as before,
- * but the client builds no request while measuring. The client shares the server's main thread; a
- * request built per send (a `setupRequest` hook: headers copied, the request cloned and serialized
- * again) was client work counted against the server.
+ * One prebuilt request per key, which each connection cycles through: the client shares the server's main thread,
+ * so a request built per send would count the client's work against the server.
  */
 function load(url: string, keys: readonly string[], connections: number, durationSeconds: number): Promise<autocannon.Result> {
   return autocannon({

@@ -1,21 +1,9 @@
 /**
- * `npm run bench -- api [--json] [--duration S]`: HTTP throughput of the app, driven by autocannon at
- * 50 connections for S seconds (default 10) per target after a 2 s warm-up, all in one run and one
- * process:
- *
- * - bare_koa_rps: a bare Koa app answering `{}`, the ceiling of this machine and Node.js;
- * - healthz_rps: GET /healthz of the real app (request id, access log, metrics, router);
- * - catalog_rps, catalog_p50_ms, catalog_p99_ms: GET /v1/catalog with a valid key, so with
- *   authentication, the rate limiter and its headers, and JSON access logs written to a file.
- *   The tiers' rates are lifted for the run (the limiter still runs for every request): a limiter
- *   refusing requests would be measured otherwise, not the API;
- * - keys_rps, keys_p99_ms: GET /v1/keys with the same key, a small authenticated answer (~0.5 KB),
- *   which shows the cost of the platform itself apart from the catalog's 12 KB body;
- * - quick_*: the quick-generation scenario of bench/_quick.ts, when that file exists;
- * - load_average_1m: the machine's load when the run ends. Other processes' load moves every figure
- *   here (the machine has few cores): report it with them.
- *
- * Targets: catalog_rps ≥ 60% of bare_koa_rps, catalog_p99_ms < 20 (issue 7); quick_p99_ms < 100 (issue 4).
+ * `npm run bench -- api [--json] [--duration S]`: requests per second and latency, driven by autocannon after a
+ * warm-up, of a bare Koa app (the ceiling of this machine and Node.js), GET /healthz, GET /v1/catalog and
+ * GET /v1/keys with a key, then the quick-generation scenario of bench/_quick.ts. The tiers' rates are lifted, so
+ * that the limiter runs on every request but refuses none. The load average is reported with the figures, since
+ * other processes move them. Targets and latest figures: docs/performance.md.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,15 +1,9 @@
 /**
- * `npm run bench -- bodies [--json] [--only SUBSTRING]`: the worst request bodies known, each sent once
- * to a real server (the app on an ephemeral port, embedded store), one after the other. For each:
- *
- * - block_ms: the event loop's longest block while the request was served (perf_hooks
- *   monitorEventLoopDelay, 1 ms resolution): how long /healthz and every other request waited;
- * - answer_ms: from the first byte sent to the last byte of the answer;
- * - the answer's status, its size, and for a problem the number of `errors` it lists.
- *
- * The client shares the server's thread: it only writes the prebuilt body and counts the answer's bytes
- * while measured; the answer is parsed afterwards. Other processes' load moves every figure here (the
- * machine has few cores): report the load average printed at the end with them.
+ * `npm run bench -- bodies [--json] [--only SUBSTRING]`: the worst request bodies known, each sent once to a real
+ * server (the app on an ephemeral port, embedded store). For each: the answer's status, size and listed errors, the
+ * time to its last byte (answer_ms), and the event loop's longest block meanwhile (block_ms, monitorEventLoopDelay
+ * at 1 ms resolution), which is how long every other request waited. The client shares the server's thread, so it
+ * only writes and counts bytes while measured.
  */
 import { request as httpRequest } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,14 +1,9 @@
 /**
- * `npm run bench -- generation [--json] [--rows N] [--repeat N] [--only pack.table]`: rows/s and MB/s of each pack's largest table to
- * NDJSON, with one worker and with the whole pool, against a naive baseline (the cards transactions'
- * columns filled by one @faker-js/faker call per cell on one thread). Pools are warmed up first, so
- * worker start-up is not measured, and each figure is the best of `--repeat` interleaved rounds (default 3):
- * on a shared machine, other processes only ever slow a run down, so the best run is the truest.
- * The bytes are dropped as they come, so each chunk's buffer goes back to the workers (`recycle`), as a
- * job's do: the pool at its best, the figure a job's end-to-end speed is compared with.
- *
- * Beside them, each table's generator alone: the pack's rows made in this thread and handed to no writer.
- * One worker does that and the writing, one after the other, so it bounds what one worker can reach.
+ * `npm run bench -- generation [--json] [--rows N] [--repeat N] [--only pack.table]`: rows/s and MB/s of each
+ * pack's largest table to NDJSON, with one worker and with the whole pool, against the naive baseline of
+ * bench/_naive.ts; and each table's generator alone (rows made in this thread for no writer), which bounds what
+ * one worker can reach. Pools are warmed up and chunks recycled, as a job's are; each figure is the best of
+ * `--repeat` interleaved rounds, since on a shared machine other processes only ever slow a run down.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';

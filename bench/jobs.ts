@@ -1,12 +1,8 @@
 /**
- * `npm run bench -- jobs [--json] [--rows N] [--repeat R]`: a job of N (default 5,000,000) cards
- * transactions to CSV and one to NDJSON, each timed end to end in the service (create → succeeded:
- * reservation, plan, claim, pool, file with SHA-256, rename, settlement), next to the pool alone
- * generating the same table of the same plan (the generation benchmark's pool rows/s, measured here on
- * the same machine and run). Each figure is the best of R (default 3) interleaved rounds.
- * The service's resident memory is sampled every 50 ms while the jobs run: the rows are streamed to
- * the file, so it must stay flat (target < 512 MB) whatever N. The CPU time each run spends per row is
- * reported beside its wall time: on a shared machine it is the steadier figure.
+ * `npm run bench -- jobs [--json] [--rows N] [--repeat R]`: a CSV and an NDJSON job of N cards transactions, each
+ * timed end to end in the service (create → succeeded), next to the pool alone on the same plan; each figure is the
+ * best of R interleaved rounds. The service's resident memory is sampled while the jobs run (rows are streamed, so
+ * it must stay flat whatever N), and the CPU time per row is reported, steadier than wall time on a shared machine.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -40,7 +36,10 @@ function positiveArgument(args: string[], name: string, fallback: number): numbe
 /** Wall and CPU time of a run of `rows` rows. */
 interface Timing {
   rows_per_s: number;
-  /** CPU seconds of the whole process (main thread and workers) per 1,000,000 rows: the work done, which other processes' load moves much less than the wall time. */
+  /**
+   * CPU seconds of the whole process (main thread and workers) per 1,000,000 rows: the work done, which other
+   * processes' load moves much less than the wall time.
+   */
   cpu_s_per_million: number;
 }
 
@@ -52,7 +51,7 @@ async function timed(rows: number, work: () => Promise<void>): Promise<Timing> {
   return { rows_per_s: rows / ((performance.now() - started) / 1000), cpu_s_per_million: (user + system) / rows };
 }
 
-/** The pool alone: the same plan's table generated and dropped (buffers recycled), as the generation benchmark measures it. */
+/** The pool alone: the same plan's table generated and dropped (buffers recycled), as the generation bench does. */
 async function poolAlone(services: Services, rows: number, format: 'csv' | 'ndjson'): Promise<Timing> {
   const plan = await services.pool.plan({ sector: 'cards', seed: SEED, tables: [{ name: TABLE, rows }] });
   return timed(rows, async () => {
@@ -117,8 +116,8 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
 
     say(`pool alone:  csv ${perSecond(poolCsv)}, ndjson ${perSecond(poolNdjson)}`);
     say(`job, end to end: csv ${perSecond(jobCsv)} (${pct(jobCsv.rows_per_s, poolNdjson.rows_per_s)} of the pool's ndjson, ${pct(jobCsv.rows_per_s, poolCsv.rows_per_s)} of its csv), ndjson ${perSecond(jobNdjson)} (${pct(jobNdjson.rows_per_s, poolNdjson.rows_per_s)} of the pool)`);
-    // On a machine shared with other work the wall-time shares swing by a third between runs; the CPU
-    // spent per row does not, and the pool's over the job's is the share the job would get on idle cores.
+    // On a machine shared with other work the wall-time shares swing between runs; the CPU spent per row does
+    // not, and the pool's over the job's is the share the job would get on idle cores.
     say(
       `CPU s per 1,000,000 rows (all threads): pool csv ${cpu(poolCsv)}, ndjson ${cpu(poolNdjson)}; ` +
         `job csv ${cpu(jobCsv)} (pool/job ${pct(poolCsv.cpu_s_per_million, jobCsv.cpu_s_per_million)}), ndjson ${cpu(jobNdjson)} (pool/job ${pct(poolNdjson.cpu_s_per_million, jobNdjson.cpu_s_per_million)})`,

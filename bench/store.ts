@@ -1,13 +1,7 @@
 /**
- * `npm run bench -- store [--json]`: the event store's throughput per available adapter (sqlite always,
- * postgres when FINSYNTH_POSTGRES_URL is set), each on a fresh database that is removed afterwards.
- *
- * - append_single_per_s: single-event appends, 8 streams appending concurrently, each with its exact
- *   expected revision (as the command handler does); 20,000 events.
- * - append_batch_per_s: events/s appended in batches of 100, 8 streams concurrently; 200,000 events.
- * - read_all_per_s: those 200,000 events read back in global order, in pages of 1,000 as subscriptions read.
- * - replay_per_s: the same read, folding every event into a per-stream balance.
- * Events carry about 200 bytes of data.
+ * `npm run bench -- store [--json]`: single and batched appends (8 streams at once), read-all and replay rates of
+ * each available event store adapter (sqlite always, postgres when FINSYNTH_POSTGRES_URL is set), each on a fresh
+ * database removed afterwards. Single appends carry their exact expected revision, as the command handler's do.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
