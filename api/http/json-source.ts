@@ -12,7 +12,7 @@ const STRICT_JSON = { disallowComments: true, allowTrailingComma: false, allowEm
 
 /**
  * Where each JSON pointer of a well-formed JSON text stands; the text is parsed again on the first
- * question only. The text is no deeper than MAX_JSON_DEPTH (api/body.ts), within jsonc-parser's stack.
+ * question only. The text is no deeper than MAX_JSON_DEPTH (api/http/body.ts), within jsonc-parser's stack.
  */
 export function jsonSourceMap(text: string): SourceMap {
   let tree: { root: Node | undefined; lines: LineStarts; members: MemberIndex } | undefined;
