@@ -28,7 +28,7 @@ export interface JobsDeps {
   onError?: (error: unknown) => void;
 }
 
-/** The jobs capability of one instance: the service the API calls, and the runner (not started) that works the queue. */
+/** One instance's jobs capability: the service the API calls, and the runner (not started) that works the queue. */
 export function createJobs(deps: JobsDeps): { service: JobsService; runner: JobRunner } {
   const { config } = deps;
   const service = new JobsService({ ...deps, resultsDir: config.resultsDir });

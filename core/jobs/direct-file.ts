@@ -3,23 +3,15 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 
 /**
- * A result file written around the page cache (`O_DIRECT`) where the file system allows it, through
- * the page cache otherwise.
+ * A result file written around the page cache (`O_DIRECT`) where the file system allows it, through the
+ * page cache otherwise. A job writes gigabytes that a download reads, if ever, much later: through the
+ * page cache they would evict what the service keeps warm there (the event store's pages), and the
+ * kernel's copy is the job's largest cost after generation (see docs/performance.md).
  *
- * Why: a job writes gigabytes that are read, if ever, much later by a download. Through the page cache
- * each gigabyte first evicts as much of what the service keeps warm there (the event store's pages),
- * and the kernel's copy into it is the job's largest cost after generation: on a virtual machine that
- * hands freed memory back to its host, every page of new cache is faulted in from the host first
- * (measured here: 1.8 GB written in 4.8 s of kernel time into cold memory, 0.3 s into reused memory,
- * and 0.25 s of CPU in all with `O_DIRECT`, the copy into the staging buffer included).
- *
- * Direct I/O moves whole blocks between the device and memory aligned to them. Chunks of any length are
- * copied into a staging buffer whose halves take turns: one is written while the next fills. Its memory is
- * a WebAssembly memory because that is the one buffer JavaScript can get whose address is page-aligned
- * (it is mapped whole by the engine); were it not, the probing write at open fails and the file is
- * written through the page cache instead. The last, partial block is written whole and the file cut to
- * its length. `fsync` at the end makes the size and any device cache durable, as `flush` does for the
- * buffered stream.
+ * Direct I/O moves whole aligned blocks, so chunks are copied into a staging buffer whose halves take
+ * turns (one is written while the next fills). The buffer is a WebAssembly memory, the one buffer
+ * JavaScript can get page-aligned; should it not be, the probing write at open fails and the file goes
+ * through the page cache. The last, partial block is written whole and the file cut to its length.
  */
 export async function openResultFile(path: string, { direct = true }: { direct?: boolean } = {}): Promise<Writable> {
   const opened = direct && constants.O_DIRECT !== undefined ? await openDirect(path) : null;
@@ -32,7 +24,10 @@ const BLOCK = 4096;
 const HALF = 4 << 20;
 const WASM_PAGE = 65_536;
 
-/** The file opened for direct I/O and its staging memory, once a first aligned write from it succeeded; null where it did not. */
+/**
+ * The file opened for direct I/O and its staging memory, once a first aligned write from it succeeded;
+ * null where it did not.
+ */
 async function openDirect(path: string): Promise<{ handle: FileHandle; staging: Uint8Array } | null> {
   let handle: FileHandle | null = null;
   try {

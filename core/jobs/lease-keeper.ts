@@ -4,7 +4,10 @@ import type { CommandHandler } from '../commands/command-handler.js';
 import { jobDecider, jobStream, type TableProgress } from './job.js';
 import { ProblemError } from '../problems.js';
 
-/** Why a runner stops a job before its end: the client cancelled it, another runner took it over, or this instance is shutting down. */
+/**
+ * Why a runner stops a job before its end: the client cancelled it, another runner took it over, or this
+ * instance is shutting down.
+ */
 export type StopReason = 'cancel' | 'lease-lost' | 'stopping';
 
 /** Progress events are the heartbeat; never more than one a second per job (they are events, kept forever). */

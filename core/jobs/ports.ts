@@ -13,5 +13,5 @@ export type TableGenerator = (
   options: { format: OutputFormat; signal: AbortSignal; onProgress: (rowsDone: number, rowsTotal: number) => void; recycle: boolean },
 ) => AsyncIterable<Uint8Array>;
 
-/** The credit commands a job's life calls (CREDITS' service); all idempotent on the job id. */
+/** The credit commands a job's life calls (the credits service); all idempotent on the job id. */
 export type JobCredits = Pick<CreditsService, 'checkReservable' | 'reserve' | 'settle' | 'release'>;

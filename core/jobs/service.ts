@@ -31,7 +31,7 @@ export interface JobsServiceDeps {
   jobs: () => JobsReadModel;
   configs: Pick<ConfigService, 'resolve'>;
   credits: JobCredits;
-  /** ENGINE's plan of a config (JSON-ready); refuses unknown tables or options with a ProblemError. */
+  /** The engine's plan of a config (JSON-ready); refuses unknown tables or options with a ProblemError. */
   plan: (config: GenerationConfig) => Promise<Record<string, unknown>>;
   pricing: Pricing;
   clock: Clock;
@@ -92,7 +92,10 @@ export class JobsService {
     return this.get({ accountId, mode }, jobId);
   }
 
-  /** Every job of the owner, newest first; filtering (`jobMatches`) and pagination are the caller's (the API pages by job id). */
+  /**
+   * Every job of the owner, newest first; filtering (`jobMatches`) and pagination are the caller's (the
+   * API pages by job id).
+   */
   list(owner: JobOwner): JobView[] {
     return this.deps.jobs().ownerJobs(owner.accountId, owner.mode);
   }
