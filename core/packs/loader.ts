@@ -63,7 +63,7 @@ export function refusalMessage(refused: RefusedPack): string {
   return `sector pack ${refused.name ? `"${refused.name}" ` : ''}from ${refused.source} refused: ${refused.reasons.join('; ')}`;
 }
 
-/** A pack module the probe loaded (`probed` null) is imported here and checked; else refused with the probe's reason. */
+/** A pack module the probe loaded (`probed` null) is imported here and checked; else refused with its reason. */
 async function loadOne(source: string, moduleUrl: string, probed: string | null): Promise<LoadedPack | RefusedPack> {
   if (probed) return { source, name: null, reasons: [probed] };
   let definition: unknown;

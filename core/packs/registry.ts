@@ -113,7 +113,7 @@ export class PackRegistry {
 
 /**
  * A column's example when its pack gives none: its type's, but a key or a reference spelled with the
- * prefix of the table it keys (one example for every id column of every pack told a client nothing).
+ * prefix of the table it keys (one example shared by every id column of every pack would tell a client nothing).
  */
 function exampleOf(pack: PackDefinition, spec: ColumnDefinition): unknown {
   const example = dataTypeByName.get(spec.type)!.example;

@@ -147,10 +147,13 @@ export function definePack<P extends PackDefinition>(pack: P): P {
   return pack;
 }
 
-/** The day a person born on `dateOfBirth` (YYYY-MM-DD) turns `age`, as YYYY-MM-DD (1 March for a 29 February birthday in a common year). */
+/**
+ * The day a person born on `dateOfBirth` (YYYY-MM-DD) turns `age`, as YYYY-MM-DD (1 March for a 29 February
+ * birthday in a common year).
+ */
 export function birthday(dateOfBirth: string, age: number): string {
-  // The same month and day, when the year has them: a Date and its ISO string cost most of a microsecond,
-  // a large share of a holder's row, which a job makes again for every holder its child rows look up.
+  // The same month and day, when the year has them, without a Date: its ISO string is a large share of a
+  // holder's row, which a job makes again for every holder its child rows look up (see docs/performance.md).
   if (ISO_DATE.test(dateOfBirth)) {
     const turns = Number(dateOfBirth.slice(0, 4)) + age;
     const day = Number(dateOfBirth.slice(8, 10));
