@@ -25,7 +25,7 @@ export type ChargeOutcome =
 export interface PaymentProvider {
   readonly name: string;
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
-  /** The outcome of the charge made with this idempotency key; null if the provider holds none (nothing was charged). */
+  /** The outcome of the charge made with this idempotency key; null if the provider holds none (nothing charged). */
   lookup(reference: string): Promise<ChargeOutcome | null>;
   /** Whether the provider holds this payment method (a token its client library issued). */
   hasPaymentMethod(paymentToken: string): Promise<boolean>;

@@ -11,8 +11,8 @@ const kept = new WeakMap<GenerationPool, Map<string, Promise<Plan>>>();
 /**
  * The plan of a quick request's config. A request that names its seed is the kind that is sent again
  * (a fixture a test suite reproduces, a load test): the same config gives the same plan with the packs
- * a pool has loaded, so it is planned once. Planning cost the main thread about 0.3 ms per request
- * (measured: mostly resolving the locale's module), as much as the rest of the request's own work.
+ * a pool has loaded, so it is planned once: planning costs the main thread as much as the rest of the
+ * request's own work (measured; see docs/performance.md).
  * A request without a seed has one drawn for it, is never sent again as it is, and is planned each time.
  * A plan that fails is not kept: the next request plans again and meets the same problem.
  */
@@ -35,8 +35,8 @@ export function quickPlan(pool: GenerationPool, config: GenerationConfig, seeded
 
 /**
  * Planning a table whose parents decide its rows walks parents in the shared pool: a quick answer may
- * walk QUICK_LIMITS.max_walked_parents of them (a 10,000-claim request at the default claim frequency
- * needs about 73,000 policies), so that no quick request holds the pool for seconds.
+ * walk QUICK_LIMITS.max_walked_parents of them (enough for a quick request's largest table of insurance
+ * claims at the default claim frequency), so that no quick request holds the pool for long.
  */
 function planQuickly(pool: GenerationPool, config: GenerationConfig): Promise<Plan> {
   return pool.plan(config, { maxWalkedParents: QUICK_LIMITS.max_walked_parents });

@@ -36,7 +36,7 @@ const monotonicMicroseconds = (): number => Math.floor(performance.now() * 1000)
 
 /**
  * Requests per second per account, at its tier's rate from the pricing file, by GCRA (a token bucket of
- * `rate_limit_per_s` requests, refilled continuously: rate-limit-gcra.ts). With Redis every instance of
+ * `rate_limit_per_s` requests, refilled continuously: gcra.ts). With Redis every instance of
  * a fleet draws from one bucket per account. While Redis cannot answer (down, or slower than
  * `redisTimeoutMs`), each instance limits with its own memory buckets: it fails open to a per-instance
  * limit, rather than refuse every request or admit everything. The limit protects capacity, not money

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { GcraPolicy, GcraResult } from './gcra.js';
 
 /**
- * gcra() of rate-limit-gcra.ts as one atomic step in Redis, so that every instance of a fleet draws
+ * gcra() of gcra.ts as one atomic step in Redis, so that every instance of a fleet draws
  * from one bucket per key. "Now" is the Redis server's clock (TIME), which all instances share, unless
  * the caller passes one (tests drive it). The TAT is written as a whole number of microseconds and
  * expires a minute after the bucket has refilled: a forgotten bucket is a full one, and the margin keeps

@@ -62,8 +62,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 
 /**
  * A variable set to nothing (`PORT=` in an env file or a compose file, the usual way to clear one) is
- * unset: its default holds. Read as a value, an empty PORT served on a random port and an empty data
- * directory put the store in the working directory.
+ * unset: its default holds. Read as a value, an empty PORT would serve on a random port and an empty
+ * data directory would put the store in the working directory.
  */
 function settingsOf(env: NodeJS.ProcessEnv): (name: string) => string | undefined {
   return (name) => {

@@ -7,17 +7,13 @@ import { build, type Plugin } from 'esbuild';
 
 /**
  * A worker thread's TypeScript entry as plain JavaScript, bundled by esbuild. A worker inherits no
- * loader: one that registers tsx to import TypeScript spent about 0.45 s of CPU starting (measured:
- * 430 ms of CPU and 560 ms before its first message, against 65 ms and 100 ms for the bundle), which
- * a short-lived worker (the audit's) pays every time.
+ * loader, and registering tsx in it makes its start several times slower, which a short-lived worker
+ * (the audit's) would pay every time (see docs/performance.md).
  *
- * The bundle holds the project's own modules; packages stay outside it, imported by absolute file URL,
- * so that it can live in the temporary directory. Modules the entry imports dynamically are split into
- * files of their own and still load only when asked for (a sqlite audit never loads the postgres client).
- * It is built once per process and entry, from the sources as they are now, into a directory named by
- * the bundle's hash: never stale, and shared by processes that build the same bytes. The directories lie
- * in one of the temporary directory that only this user may write to (the code in it is run), and one
- * that lacks a file (a temp cleaner passed) is written again.
+ * Packages stay outside the bundle, imported by absolute file URL, so that it can live in the temporary
+ * directory; modules the entry imports dynamically still load only when asked for. It is built once per
+ * process and entry into a directory named by its hash (never stale, shared by processes that build the
+ * same bytes), inside a directory only this user may write to, since the code in it is run.
  */
 export function bundledWorker(entry: URL): Promise<URL> {
   let bundled = bundles.get(entry.href);
