@@ -1,4 +1,4 @@
-import type { CreditMovementEvent } from './credits.js';
+import type { CreditMovementEvent } from './credit-events.js';
 
 /** What a credit event does to an account's balance. */
 export interface BalanceChange {

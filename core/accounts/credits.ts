@@ -3,6 +3,16 @@ import type { JsonSchema } from '../json-schema.js';
 import { ReferenceIndex } from './reference-index.js';
 import { CreditReferenceReused, CreditReferenceUnknown, ReservationClosed, insufficientCredits, concurrentJobLimit } from './credit-problems.js';
 import { balanceChange, type BalanceChange } from './credit-movement.js';
+import type {
+  CreditMovementEvent,
+  CreditPurchaseDeclined,
+  CreditsDebited,
+  CreditsEvent,
+  CreditsRefunded,
+  TableCharge,
+} from './credit-events.js';
+
+export type * from './credit-events.js';
 import { Problems, problem } from '../problems.js';
 import type { DomainEvent } from '../commands/decider.js';
 import type { Tier } from './profile.js';
@@ -18,11 +28,6 @@ import { eventText, fitted } from './event-text.js';
  * `mode: "test"` and move no credit (`credits` is what the work would have cost live).
  */
 
-export interface TableCharge {
-  name: string;
-  rows: number;
-  credits: number;
-}
 
 interface Debit {
   credits: number;
@@ -117,30 +122,6 @@ export type SettleCredits = { type: 'SettleCredits'; reference: string; tables: 
 export type ReleaseCredits = { type: 'ReleaseCredits'; reference: string; reason: string };
 export type CreditsCommand = GrantCredits | PurchaseCredits | RecordDeclinedPurchase | DebitCredits | RefundCredits | ReserveCredits | SettleCredits | ReleaseCredits;
 
-export type CreditsGranted = DomainEvent<'CreditsGranted', { reference: string; credits: number; reason: string }>;
-export type CreditsPurchased = DomainEvent<
-  'CreditsPurchased',
-  { reference: string; pack: string; credits: number; amount: number; currency: string; payment_id: string }
->;
-export type CreditPurchaseDeclined = DomainEvent<
-  'CreditPurchaseDeclined',
-  { reference: string; pack: string; credits: number; amount: number; currency: string; decline_code: string; reason: string }
->;
-export type CreditsDebited = DomainEvent<
-  'CreditsDebited',
-  { reference: string; mode: Mode; key_id: string | null; operation: string; sector: string; tables: TableCharge[]; credits: number }
->;
-export type CreditsRefunded = DomainEvent<'CreditsRefunded', { reference: string; mode: Mode; credits: number; reason: string }>;
-export type CreditsReserved = DomainEvent<
-  'CreditsReserved',
-  { reference: string; mode: Mode; key_id: string | null; sector: string; tables: TableCharge[]; credits: number }
->;
-/** `credits`: charged (what was produced, at most what was reserved); `released`: the rest of the reservation. */
-export type CreditsSettled = DomainEvent<'CreditsSettled', { reference: string; mode: Mode; tables: TableCharge[]; credits: number; released: number }>;
-export type CreditsReleased = DomainEvent<'CreditsReleased', { reference: string; mode: Mode; credits: number; reason: string }>;
-/** The events that move credits (a declined purchase moves none). */
-export type CreditMovementEvent = CreditsGranted | CreditsPurchased | CreditsDebited | CreditsRefunded | CreditsReserved | CreditsSettled | CreditsReleased;
-export type CreditsEvent = CreditMovementEvent | CreditPurchaseDeclined;
 
 const credits = { type: 'integer', minimum: 0 };
 /** Money, in the currency's minor unit. */

@@ -1,4 +1,5 @@
-import { checkColumnParams, columnParams } from '../packs/manifest.js';
+import { columnParams } from '../packs/manifest.js';
+import { checkColumnParams } from '../generation/types/param-checks.js';
 import type { PackRegistry } from '../packs/registry.js';
 import type { PackDefinition, TableDefinition } from '../packs/sdk.js';
 import { mergeParams } from '../generation/plan.js';

@@ -1,5 +1,5 @@
 import type { Plan } from './plan-types.js';
-import type { PackDefinition } from '../packs/sdk.js';
+import type { PackDefinition } from './pack-definition.js';
 import { CHUNK_ROWS, MAX_PARENTS_PER_CHUNK } from './chunk-spec.js';
 import { parentWalk, type ParentWalk } from './parent-runs.js';
 import type { ChunkSpec } from './chunk-spec.js';

@@ -1,5 +1,5 @@
 import type { Plan } from './plan-types.js';
-import type { PackDefinition } from '../packs/sdk.js';
+import type { PackDefinition } from './pack-definition.js';
 import { problem } from '../problems.js';
 import { CHUNK_ROWS, MAX_PARENTS_PER_CHUNK } from './chunk-spec.js';
 import type { ChunkSpec } from './chunk-spec.js';

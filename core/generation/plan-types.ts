@@ -1,4 +1,4 @@
-import type { PackDefinition } from '../packs/sdk.js';
+import type { PackDefinition } from './pack-definition.js';
 
 /**
  * A generation request resolved against a pack: every table to generate or to size, its row count,

@@ -1,11 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { createAjv } from '../json-schema.js';
 import { problem } from '../problems.js';
-import { checkColumnParams, parentsOf } from '../packs/manifest.js';
+import { checkColumnParams } from './types/param-checks.js';
+import { parentsOf } from './pack-definition.js';
 import { columnParams, isComputed, mergeParams, overridableOf } from './types/params.js';
 
 export { mergeParams };
-import type { PackDefinition } from '../packs/sdk.js';
+import type { PackDefinition } from './pack-definition.js';
 import { DEFAULT_LOCALE, isKnownLocale } from './reference-data/locale-pools.js';
 import { GenerationProblems } from './problems.js';
 import { dataTypeByName } from './types/index.js';

@@ -2,8 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { CountingUnexpectedErrors, type UnexpectedErrors } from '../faults/unexpected-errors.js';
 import { problem } from '../problems.js';
-import type { PackRegistry } from '../packs/registry.js';
-import type { PackDefinition } from '../packs/sdk.js';
+import type { LoadedPacks, PackDefinition } from './pack-definition.js';
 import { hashString } from './random/prng.js';
 import { ChunkLayout } from './layout.js';
 import { parentWalkWith, type ParentWalk, type WalkOptions } from './parent-runs.js';
@@ -54,7 +53,7 @@ export class GenerationPool {
   private closing = false;
 
   constructor(
-    private readonly packs: PackRegistry,
+    private readonly packs: LoadedPacks,
     { size = availableParallelism(), chunkTimeoutMs = 30_000, workerMemoryMb = 512, faults = new CountingUnexpectedErrors() }: PoolOptions = {},
   ) {
     this.size = Math.max(1, Math.floor(size));

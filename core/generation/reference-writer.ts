@@ -122,7 +122,7 @@ function fixedPoint(value: number, digits: number): string {
 
 /** YYYY-MM-DDTHH:MM:SS.mmmZ in UTC; a fraction of a millisecond is dropped (years 0000 to 9999). */
 function isoInstant(ms: number): string {
-  return new Date(Math.floor(ms)).toISOString();
+  return new Date(ms).toISOString();
 }
 
 /** A CSV field by RFC 4180: as it is, unless it holds a comma, a quote or a line break; then quoted, quotes doubled. */

@@ -1,7 +1,7 @@
-import type { PackDefinition, RowContext, TableDefinition } from '../packs/sdk.js';
+import type { PackDefinition, RowContext, TableDefinition } from './pack-definition.js';
 import type { CompiledColumn } from './codegen/compiled-column.js';
 import { generatedFactory } from './codegen/generated-code.js';
-import { helpers } from '../packs/helpers.js';
+import { helpers } from './helpers.js';
 import { localePools } from './reference-data/locale-pools.js';
 import { columnParams, isComputed, mergeParams } from './types/params.js';
 import type { Plan, PlanTable } from './plan-types.js';

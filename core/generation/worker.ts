@@ -1,5 +1,5 @@
 import { Piscina } from 'piscina';
-import type { PackDefinition } from '../packs/sdk.js';
+import type { PackDefinition } from './pack-definition.js';
 import { renderChunk } from './chunk.js';
 import { ChunkLayout } from './layout.js';
 import type { ChunkSpec } from './chunk-spec.js';

@@ -1,5 +1,7 @@
 import { createAjv } from '../json-schema.js';
 import { columnParams, isComputed } from '../generation/types/params.js';
+import { checkColumnParams } from '../generation/types/param-checks.js';
+import { parentsOf } from '../generation/pack-definition.js';
 import { dataTypes } from '../generation/types/index.js';
 import type { PackDefinition } from './sdk.js';
 import { ownMember } from '../own-member.js';
@@ -65,22 +67,8 @@ export const manifestSchema = {
 } as const;
 
 const validateShape = ajv.compile(manifestSchema);
-const typeParamValidators = new Map(
-  dataTypes.map((type) => [type.name, ajv.compile({ type: 'object', ...type.params, additionalProperties: false, properties: { ...((type.params.properties as object) ?? {}) } })]),
-);
-/** A computed column's parameters: those it gives must be valid (a money column's currency), none is required. */
-const computedParamValidators = new Map(
-  dataTypes.map((type) => [type.name, ajv.compile({ type: 'object', additionalProperties: false, properties: { ...((type.params.properties as object) ?? {}) } })]),
-);
-
 export { columnParams };
 
-export function checkColumnParams(typeName: string, params: Record<string, unknown>, { computed = false } = {}): string[] {
-  const validate = (computed ? computedParamValidators : typeParamValidators).get(typeName);
-  if (!validate) return [`unknown type "${typeName}"`];
-  if (validate(params)) return [];
-  return (validate.errors ?? []).map((error) => `${error.instancePath || 'parameters'} ${error.message}${error.params && 'additionalProperty' in error.params ? ` "${error.params.additionalProperty}"` : ''}`);
-}
 
 export function checkManifest(candidate: unknown): string[] {
   if (!validateShape(candidate)) {
@@ -145,8 +133,4 @@ function hasReferenceCycle(pack: PackDefinition): boolean {
   return Object.keys(pack.tables).some(visit);
 }
 
-/** The tables a table references (its parents), in column order. */
-export function parentsOf(pack: PackDefinition, table: string): string[] {
-  return [...new Set(Object.values(pack.tables[table].columns).filter((c) => c.type === 'reference').map((c) => String(c.table)))];
-}
 

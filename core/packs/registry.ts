@@ -1,6 +1,7 @@
 import { problem } from '../problems.js';
-import { PackProblems } from './problems.js';
-import { columnParams, parentsOf } from './manifest.js';
+import { GenerationProblems } from '../generation/problems.js';
+import { columnParams } from './manifest.js';
+import { parentsOf } from '../generation/pack-definition.js';
 import { isComputed, overridableOf } from '../generation/types/params.js';
 import type { ColumnDefinition, PackDefinition, TableDefinition } from './sdk.js';
 import { dataTypeByName, dataTypes, describeDataType } from '../generation/types/index.js';
@@ -51,7 +52,7 @@ export class PackRegistry {
   loaded(name: string): LoadedPack {
     const pack = this.byName.get(name);
     if (!pack) {
-      throw problem(PackProblems.unknownSector, `No sector "${name}"; the sectors are ${this.names().join(', ') || 'none'}.`, { sector: name });
+      throw problem(GenerationProblems.unknownSector, `No sector "${name}"; the sectors are ${this.names().join(', ') || 'none'}.`, { sector: name });
     }
     return pack;
   }

@@ -24,7 +24,7 @@ import type { PaymentProvider } from '../payments/payment-provider.js';
 import { ConfigService } from '../configs/service.js';
 import { packCatalog } from '../catalog/packs-for-configs.js';
 import { Catalog } from '../catalog/catalog.js';
-import { createEngine } from '../generation/engine.js';
+import { createEngine } from '../packs/engine.js';
 import type { Plan } from '../generation/plan.js';
 import { createJobs, type JobRunner, type JobsService } from '../jobs/capability.js';
 import type { PackRegistry } from '../packs/registry.js';

@@ -7,7 +7,7 @@ import { drawIsin, validateIsin } from '../../../core/generation/realism/isin.js
 import { drawPan, panNetwork, validatePan } from '../../../core/generation/realism/pan.js';
 import { bicCountry } from '../../../core/generation/realism/bic.js';
 import { cardNetworks } from '../../../core/generation/reference-data/card-networks.js';
-import { helpers } from '../../../core/packs/helpers.js';
+import { helpers } from '../../../core/generation/helpers.js';
 import { bic } from '../../../core/generation/types/financial.js';
 
 const seeds = fc.integer({ min: 0, max: 2 ** 32 - 1 });

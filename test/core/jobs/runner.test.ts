@@ -9,7 +9,7 @@ import { jobDecider, jobStream } from '../../../core/jobs/job.js';
 import { jobDirectory, partFileName } from '../../../core/jobs/result-files.js';
 import { MemoryEventStore } from '../../../core/store/memory-store.js';
 import { openAccount, queueJob, stallingGenerator, startInstance, tempDir, until, type JobsInstance } from './support/instance.js';
-import type { Engine } from '../../../core/generation/engine.js';
+import type { Engine } from '../../../core/packs/engine.js';
 import { sharedEngine } from './support/engine.js';
 import { buildPlan } from '../../../core/generation/plan.js';
 

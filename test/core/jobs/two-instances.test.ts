@@ -9,7 +9,7 @@ import { openEventStore } from '../../../core/store/open-store.js';
 import { ProblemError } from '../../../core/problems.js';
 import { dropPostgresSchema, requirePostgres, uniquePostgresSchema } from '../../support/external-services.js';
 import { openAccount, queueJob, startInstance, tempDir, until, type JobsInstance } from './support/instance.js';
-import type { Engine } from '../../../core/generation/engine.js';
+import type { Engine } from '../../../core/packs/engine.js';
 import { sharedEngine } from './support/engine.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { checkPack } from '../../../core/packs/test-kit/test-kit.js';
+import { checkPack } from '../../../core/packs/test-kit.js';
 import cards from '../../../plugins/cards/index.js';
 import { ageOn, generateTables } from '../../plugins/support/rows.js';
 

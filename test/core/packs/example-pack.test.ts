@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
-import { checkPack } from '../../../core/packs/test-kit/test-kit.js';
+import { checkPack } from '../../../core/packs/test-kit.js';
 import loyalty, { REWARDS_BY_TIER } from '../../../docs/examples/loyalty/index.js';
 import { generateInline, planFor, rowsOf } from '../generation/support.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { helpers } from '../../../core/packs/helpers.js';
+import { helpers } from '../../../core/generation/helpers.js';
 import { MAX_WALKED_PARENTS } from '../../../core/generation/parent-runs.js';
 import { Rng } from '../../../core/generation/random/prng.js';
 import { checkManifest } from '../../../core/packs/manifest.js';

@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import pack from '../../../plugins/banking/index.js';
 import { validateIban } from '../../../core/generation/realism/iban.js';
 import { knownBank, validateBic } from '../../../core/generation/realism/bic.js';
-import { helpers } from '../../../core/packs/helpers.js';
+import { helpers } from '../../../core/generation/helpers.js';
 import { checkManifest } from '../../../core/packs/manifest.js';
-import { checkPack } from '../../../core/packs/test-kit/test-kit.js';
+import { checkPack } from '../../../core/packs/test-kit.js';
 import { ageOn, generateTables, groupBy, minor } from '../support/rows.js';
 
 const digitsOf = (currency: unknown) => helpers.minorUnits(String(currency));

@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import pack from '../../../plugins/insurance/index.js';
 import { INSURANCE_PRODUCTS } from '../../../plugins/insurance/products.js';
-import { helpers } from '../../../core/packs/helpers.js';
+import { helpers } from '../../../core/generation/helpers.js';
 import { checkManifest } from '../../../core/packs/manifest.js';
-import { checkPack } from '../../../core/packs/test-kit/test-kit.js';
+import { checkPack } from '../../../core/packs/test-kit.js';
 import { planFor } from '../../core/generation/support.js';
 import { ageOn, generateTables, groupBy, minor } from '../support/rows.js';
 

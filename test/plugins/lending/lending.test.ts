@@ -5,9 +5,9 @@ import { levelPayment, nextInstalment } from '../../../plugins/lending/annuity.j
 import { LOAN_PRODUCTS } from '../../../plugins/lending/products.js';
 import { ProblemError } from '../../../core/problems.js';
 import { planFor } from '../../core/generation/support.js';
-import { helpers } from '../../../core/packs/helpers.js';
+import { helpers } from '../../../core/generation/helpers.js';
 import { checkManifest } from '../../../core/packs/manifest.js';
-import { checkPack } from '../../../core/packs/test-kit/test-kit.js';
+import { checkPack } from '../../../core/packs/test-kit.js';
 import { ageOn, generateTables, groupBy, minor, type Rows } from '../support/rows.js';
 
 const digitsOf = (currency: unknown) => helpers.minorUnits(String(currency));

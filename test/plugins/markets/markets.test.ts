@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import pack from '../../../plugins/markets/index.js';
 import { validateIsin } from '../../../core/generation/realism/isin.js';
-import { helpers } from '../../../core/packs/helpers.js';
+import { helpers } from '../../../core/generation/helpers.js';
 import { EXCHANGES } from '../../../plugins/markets/reference-data.js';
 import { checkManifest } from '../../../core/packs/manifest.js';
-import { checkPack } from '../../../core/packs/test-kit/test-kit.js';
+import { checkPack } from '../../../core/packs/test-kit.js';
 import { generateTables, groupBy, minor } from '../support/rows.js';
 
 const onTick = (value: unknown, currency: unknown) => {

@@ -1,6 +1,6 @@
 import type { PlanRequest } from '../../../core/generation/plan.js';
 import type { PackDefinition } from '../../../core/packs/sdk.js';
-import { planWithin } from '../../../core/packs/test-kit/test-kit.js';
+import { planWithin } from '../../../core/packs/test-kit.js';
 import { generateInline, rowsOf } from '../../core/generation/support.js';
 
 /**

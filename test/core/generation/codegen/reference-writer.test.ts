@@ -7,7 +7,7 @@ import type { Plan } from '../../../../core/generation/plan-types.js';
 import { referenceText } from '../../../../core/generation/reference-writer.js';
 import { PlanRuntime } from '../../../../core/generation/runtime.js';
 import { loadPacks } from '../../../../core/packs/loader.js';
-import type { PackDefinition } from '../../../../core/packs/sdk.js';
+import { definePack, type PackDefinition } from '../../../../core/packs/sdk.js';
 import { planFor } from '../support.js';
 
 /** The default locale, and one whose names, companies and addresses hold non-ASCII letters. */
@@ -19,6 +19,8 @@ const LOCALES = ['en_GB', 'de'];
  */
 const RUNS = 8;
 const FAST_CHECK_SEED = 15;
+/** Runs of the table of awkward cells below, with the same fast-check seed. */
+const AWKWARD_RUNS = 300;
 
 interface Run {
   seed: number;
@@ -68,11 +70,107 @@ function firstDifference(generated: Buffer, reference: Buffer): string {
     + `  generated: ${around(generated)}\n  reference: ${around(reference)}`;
 }
 
+/**
+ * Cells the built-in packs never write (quotes, control characters, any Unicode but lone surrogates, every
+ * currency's minor units, numbers that are not safe integers, instants given as numbers, keys a generator
+ * sets or points itself), drawn by fast-check for each run and handed out by the row function in turn.
+ */
+interface AwkwardCells {
+  note: string;
+  currency?: string | null;
+  amount: number;
+  bhd: number;
+  at: number | string;
+  count: number;
+  flag: boolean | null;
+  cell_id?: string;
+  /** The owner row to point owner_id at (`ctx.setRef`), modulo the owners' rows. */
+  owner?: number;
+}
+
+let awkwardCells: AwkwardCells[] = [];
+
+const awkward = definePack({
+  name: 'awkward',
+  version: '1.0.0',
+  description: 'Values that writers must escape, round or print from a number.',
+  tables: {
+    owners: {
+      description: 'What cells point at.',
+      default_rows: 10,
+      credits_per_1000_rows: 1,
+      columns: { owner_id: { type: 'id', prefix: 'own', description: 'Key.' } },
+    },
+    cells: {
+      description: 'One awkward cell of each kind per row.',
+      default_rows: 40,
+      credits_per_1000_rows: 1,
+      columns: {
+        cell_id: { type: 'id', prefix: 'cell', description: 'Key, or a text the generator sets.' },
+        owner_id: { type: 'reference', table: 'owners', description: 'Drawn, or pointed by the generator.' },
+        note: { type: 'string', description: 'Any text.' },
+        currency: { type: 'currency', nullable: true, description: 'Any ISO 4217 code, or null.' },
+        amount: { type: 'money', currency_column: 'currency', computed: true, description: 'In the row currency.' },
+        bhd: { type: 'money', currency: 'BHD', computed: true, description: 'Three minor units.' },
+        at: { type: 'timestamp', computed: true, description: 'An instant as ms since the epoch, or its text.' },
+        count: { type: 'decimal', computed: true, description: 'Any double.' },
+        flag: { type: 'boolean', nullable: true, computed: true, description: 'Maybe.' },
+      },
+      row: (ctx) => {
+        const { owner, ...cells } = awkwardCells[ctx.index % awkwardCells.length];
+        if (owner !== undefined) ctx.setRef('owner_id', owner % ctx.rowsOf('owners'));
+        return { ...cells };
+      },
+    },
+  },
+});
+
+/** Characters that need quoting or escaping, mixed with plain and non-ASCII ones. */
+const trickyText = fc.string({ unit: fc.constantFrom(',', '"', '\r', '\n', '\\', '\t', '\u0001', 'a', ' ', 'é', '€', '\u2028', '😀') });
+/** From year 0000 to 9999 (the range timestamps are written in), with a fraction of a millisecond. */
+const instant = fc
+  .tuple(fc.integer({ min: -62_000_000_000_000, max: 253_402_300_799_999 }), fc.double({ min: 0, max: 0.999, noNaN: true }))
+  .map(([ms, fraction]) => ms + fraction);
+const awkwardRow: fc.Arbitrary<AwkwardCells> = fc.record(
+  {
+    note: fc.oneof(trickyText, fc.string({ unit: 'binary' })),
+    currency: fc.constantFrom(null, 'JPY', 'EUR', 'KWD', 'CLF', 'XXX'),
+    amount: fc.oneof(fc.double(), fc.double({ min: -1e6, max: 1e6 }), fc.integer()),
+    bhd: fc.oneof(fc.double(), fc.double({ min: -10, max: 10 })),
+    at: fc.oneof(instant, fc.constant('2025-03-14T09:26:53.589Z')),
+    count: fc.oneof(fc.double(), fc.maxSafeInteger()),
+    flag: fc.constantFrom(true, false, null),
+    cell_id: trickyText,
+    owner: fc.nat(),
+  },
+  { requiredKeys: ['note', 'amount', 'bhd', 'at', 'count', 'flag'] },
+);
+
 describe('the generated writers against the reference writer', function () {
   this.timeout(60_000);
 
   it('covers the built-in packs', () => {
     expect(builtinTables.length).to.be.at.least(15);
+  });
+
+  it('writes awkward cells byte for byte as the reference does: quoted, escaped, rounded, printed from numbers', () => {
+    // A run: the cells the rows take in turn, the plan's seed and rows, and a chunk size that splits them.
+    const runs = fc.record({
+      cells: fc.array(awkwardRow, { minLength: 1, maxLength: 8 }),
+      seed: fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+      rows: fc.integer({ min: 1, max: 40 }),
+      chunkRows: fc.integer({ min: 3, max: 16 }),
+    });
+    const property = fc.property(runs, ({ cells, seed, rows, chunkRows }) => {
+      awkwardCells = cells;
+      const plan: Plan = { ...planFor(awkward, { seed, tables: [{ name: 'cells', rows }] }), chunk_rows: chunkRows };
+      for (const format of FORMATS) {
+        const generated = generatedBytes(awkward, plan, 'cells', format);
+        const reference = referenceBytes(awkward, plan, 'cells', format, { nulls: 0 });
+        if (!generated.equals(reference)) expect.fail(`${format}: ${firstDifference(generated, reference)}`);
+      }
+    });
+    fc.assert(property, { numRuns: AWKWARD_RUNS, seed: FAST_CHECK_SEED });
   });
 
   builtinTables.forEach(({ pack, table }, position) => {

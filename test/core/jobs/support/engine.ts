@@ -1,4 +1,4 @@
-import { createEngine, type Engine } from '../../../../core/generation/engine.js';
+import { createEngine, type Engine } from '../../../../core/packs/engine.js';
 
 let shared: Promise<Engine> | undefined;
 

@@ -14,7 +14,7 @@ import { jobDecider, jobStream, type OutputFormat, type Compression } from '../.
 import { EventRegistry } from '../../../../core/events/registry.js';
 import type { Mode } from '../../../../core/events/envelope.js';
 import { buildPlan, type Plan } from '../../../../core/generation/plan.js';
-import type { Engine } from '../../../../core/generation/engine.js';
+import type { Engine } from '../../../../core/packs/engine.js';
 import type { TableGenerator } from '../../../../core/jobs/ports.js';
 import { JobRunner } from '../../../../core/jobs/job-runner.js';
 import { JobsService } from '../../../../core/jobs/service.js';

@@ -1,8 +1,8 @@
 import type { Config } from '../settings/settings.js';
-import { loadPacks, refusalMessage } from '../packs/loader.js';
-import type { PackRegistry } from '../packs/registry.js';
-import type { Plan, PlanRequest } from './plan.js';
-import { GenerationPool, type PoolOptions } from './pool.js';
+import { loadPacks, refusalMessage } from './loader.js';
+import type { PackRegistry } from './registry.js';
+import type { Plan, PlanRequest } from '../generation/plan.js';
+import { GenerationPool, type PoolOptions } from '../generation/pool.js';
 
 /**
  * The engine as the rest of the service uses it: the loaded packs (the catalog), the plan builder, and

@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import { AssertionError } from 'node:assert';
 import { fileURLToPath } from 'node:url';
-import { checkPack } from '../../../../core/packs/test-kit/test-kit.js';
+import { checkPack } from '../../../core/packs/test-kit.js';
 
 describe('the pack test kit', function () {
   this.timeout(120_000);
 
   it('gives the same verdict on every run for a pack whose parents have a constant row count', async () => {
     // Such walks always count past the rows they need: the kit once failed most runs on the dropped counts.
-    const steady = fileURLToPath(new URL('../../generation/fixtures/steady-counts', import.meta.url));
+    const steady = fileURLToPath(new URL('../generation/fixtures/steady-counts', import.meta.url));
     const reports = [];
     for (let run = 0; run < 5; run++) reports.push(await checkPack(steady, { rows: 1500 }));
     expect(reports[0].tables.children.rows).to.equal(1500);
@@ -16,7 +16,7 @@ describe('the pack test kit', function () {
   });
 
   it('fails a pack whose values break their type, naming table, row, column and value', async () => {
-    const error = await checkPack(fileURLToPath(new URL('../fixtures/invalid-values', import.meta.url)), { rows: 20 }).then(
+    const error = await checkPack(fileURLToPath(new URL('./fixtures/invalid-values', import.meta.url)), { rows: 20 }).then(
       () => expect.fail('the kit should refuse the pack'),
       (caught: unknown) => caught,
     );
@@ -26,7 +26,7 @@ describe('the pack test kit', function () {
 
   it("fails a pack whose BIC is not of its row's IBAN's country, or whose card number is not of its row's network", async () => {
     const failure = (fixture: string) =>
-      checkPack(fileURLToPath(new URL(`../fixtures/${fixture}`, import.meta.url)), { rows: 20 }).then(
+      checkPack(fileURLToPath(new URL(`./fixtures/${fixture}`, import.meta.url)), { rows: 20 }).then(
         () => expect.fail('the kit should refuse the pack'),
         (caught: Error) => caught,
       );
@@ -38,7 +38,7 @@ describe('the pack test kit', function () {
   });
 
   it('fails a pack that its manifest refuses, with the loader\'s reasons', async () => {
-    const error = await checkPack(fileURLToPath(new URL('../fixtures/bad-manifest', import.meta.url))).then(
+    const error = await checkPack(fileURLToPath(new URL('./fixtures/bad-manifest', import.meta.url))).then(
       () => expect.fail('the kit should refuse the pack'),
       (caught: Error) => caught,
     );
@@ -46,7 +46,7 @@ describe('the pack test kit', function () {
   });
 
   it('fails a pack whose tables do not plan at their default rows, naming the seed and why', async () => {
-    const error = await checkPack(fileURLToPath(new URL('../fixtures/short-defaults', import.meta.url)), { rows: 20 }).then(
+    const error = await checkPack(fileURLToPath(new URL('./fixtures/short-defaults', import.meta.url)), { rows: 20 }).then(
       () => expect.fail('the kit should refuse the pack'),
       (caught: Error) => caught,
     );

@@ -1,13 +1,13 @@
-import type { Rng } from '../generation/random/prng.js';
-import { weightedPick as compileWeightedPick } from '../generation/random/distributions.js';
-import { isoDate, isoTimestamp } from '../generation/types/time-format.js';
-import { drawIban, IBAN_COUNTRIES } from '../generation/realism/iban.js';
-import { drawIsin } from '../generation/realism/isin.js';
-import { drawPan } from '../generation/realism/pan.js';
-import { cardNetworkByName, cardNetworks } from '../generation/reference-data/card-networks.js';
-import { countries, countryByCode } from '../generation/reference-data/countries.js';
-import { currencies, currencyByCode } from '../generation/reference-data/currencies.js';
-import { merchantCategories, merchantCategoryByCode } from '../generation/reference-data/merchant-categories.js';
+import type { Rng } from './random/prng.js';
+import { weightedPick as compileWeightedPick } from './random/distributions.js';
+import { isoDate, isoTimestamp } from './types/time-format.js';
+import { drawIban, IBAN_COUNTRIES } from './realism/iban.js';
+import { drawIsin } from './realism/isin.js';
+import { drawPan } from './realism/pan.js';
+import { cardNetworkByName, cardNetworks } from './reference-data/card-networks.js';
+import { countries, countryByCode } from './reference-data/countries.js';
+import { currencies, currencyByCode } from './reference-data/currencies.js';
+import { merchantCategories, merchantCategoryByCode } from './reference-data/merchant-categories.js';
 
 /** Pickers compiled once per weights object: a pack passes a constant object, so a pick costs a binary search. */
 const pickers = new WeakMap<Readonly<Record<string, number>>, (rng: Rng) => string>();

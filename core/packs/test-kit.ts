@@ -1,23 +1,23 @@
 import { AssertionError } from 'node:assert';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { buildPlan, type PackSource, type Plan, type PlanRequest } from '../../generation/plan.js';
-import { ProblemError } from '../../problems.js';
-import { GenerationPool } from '../../generation/pool.js';
-import { CountingUnexpectedErrors } from '../../faults/unexpected-errors.js';
-import { dataTypeByName } from '../../generation/types/index.js';
-import { bicCountry, validateBic } from '../../generation/realism/bic.js';
-import { validateIban } from '../../generation/realism/iban.js';
-import { validateIsin } from '../../generation/realism/isin.js';
-import { validatePan } from '../../generation/realism/pan.js';
-import type { CardNetwork } from '../../generation/reference-data/card-networks.js';
-import { countryByCode } from '../../generation/reference-data/countries.js';
-import { currencyByCode } from '../../generation/reference-data/currencies.js';
-import { merchantCategoryByCode } from '../../generation/reference-data/merchant-categories.js';
-import type { Format } from '../../generation/codegen/writers.js';
-import { loadPacks, refusalMessage } from '../loader.js';
-import { PackRegistry } from '../registry.js';
-import type { PackDefinition } from '../sdk.js';
+import { buildPlan, type PackSource, type Plan, type PlanRequest } from '../generation/plan.js';
+import { ProblemError } from '../problems.js';
+import { GenerationPool } from '../generation/pool.js';
+import { CountingUnexpectedErrors } from '../faults/unexpected-errors.js';
+import { dataTypeByName } from '../generation/types/index.js';
+import { bicCountry, validateBic } from '../generation/realism/bic.js';
+import { validateIban } from '../generation/realism/iban.js';
+import { validateIsin } from '../generation/realism/isin.js';
+import { validatePan } from '../generation/realism/pan.js';
+import type { CardNetwork } from '../generation/reference-data/card-networks.js';
+import { countryByCode } from '../generation/reference-data/countries.js';
+import { currencyByCode } from '../generation/reference-data/currencies.js';
+import { merchantCategoryByCode } from '../generation/reference-data/merchant-categories.js';
+import type { Format } from '../generation/codegen/writers.js';
+import { loadPacks, refusalMessage } from './loader.js';
+import { PackRegistry } from './registry.js';
+import type { PackDefinition } from './sdk.js';
 
 /**
  * The pack test kit: one call a pack author makes in their own tests (any test framework: it throws an
@@ -61,7 +61,10 @@ const STANDARD_CHECKS: Record<string, (value: string) => boolean> = {
   country: (value) => countryByCode.has(value),
   mcc: (value) => merchantCategoryByCode.has(value),
 };
-/** What a value promises about another column of its row: the BIC of the IBAN's country, a card number of the row's network. */
+/**
+ * What a value promises about another column of its row: the BIC of the IBAN's country, a card number of
+ * the row's network.
+ */
 const ROW_RELATIONS: Record<string, { column: string; holds: (value: string, other: string) => boolean; broken: string }> = {
   bic: { column: 'iban_column', holds: (bic, iban) => bicCountry(bic) === iban.slice(0, 2), broken: 'is not of the country of' },
   pan: { column: 'network_column', holds: (pan, network) => validatePan(pan, network as CardNetwork['name']), broken: 'is not a card number of' },

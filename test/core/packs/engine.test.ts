@@ -6,7 +6,7 @@ import { loadPacks } from '../../../core/packs/loader.js';
 import { GenerationPool } from '../../../core/generation/pool.js';
 import { currencyByCode } from '../../../core/generation/reference-data/currencies.js';
 import { validatePan } from '../../../core/generation/realism/pan.js';
-import { generateInline, planFor, rowsOf } from './support.js';
+import { generateInline, planFor, rowsOf } from '../generation/support.js';
 
 const seeds = fc.integer({ min: 0, max: 2 ** 32 - 1 });
 

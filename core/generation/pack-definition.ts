@@ -1,0 +1,146 @@
+import type { Rng } from './random/prng.js';
+import type { Helpers } from './helpers.js';
+import type { Row } from './types/data-type.js';
+
+/*
+ * The shape of a sector pack as the engine runs it. Pack authors meet these types through the SDK
+ * (core/packs/sdk.ts), which re-exports them with definePack and its helpers.
+ */
+
+/** The column types of the catalog (GET /v1/catalog/types describes each one and its parameters). */
+export type ColumnType =
+  | 'id' | 'reference' | 'uuid' | 'code'
+  | 'integer' | 'decimal' | 'money'
+  | 'boolean' | 'enum' | 'currency' | 'country'
+  | 'date' | 'timestamp'
+  | 'iban' | 'bic' | 'pan' | 'card_network' | 'mcc' | 'isin'
+  | 'person_name' | 'first_name' | 'last_name' | 'company' | 'street_address' | 'city' | 'postcode' | 'email' | 'phone' | 'string';
+
+/**
+ * A column: its type, what it means, an example value, whether it may be null, and the type's
+ * parameters inline (`{ type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 3, sigma: 1 }`).
+ */
+export interface ColumnDefinition {
+  type: ColumnType;
+  description: string;
+  example?: unknown;
+  nullable?: boolean;
+  /** Share of rows where the engine writes null instead of the value (nullable columns). */
+  null_rate?: number;
+  /**
+   * The table's `row` (or `start`) always sets this column: nothing draws it, so it needs none of its
+   * type's drawing parameters (a date without `from`/`to`), and a config may override only its null_rate.
+   * Parameters it does give must be valid (a money column's `currency_column` still rounds it).
+   */
+  computed?: boolean;
+  [param: string]: unknown;
+}
+
+/** An option a generation config may set for the table (`options: { fraud_rate: 0.002 }`). */
+export interface OptionDefinition {
+  description: string;
+  /** JSON Schema of the value; the plan builder refuses a value that fails it. */
+  schema: Record<string, unknown>;
+  default: unknown;
+}
+
+/** What a table's generator sees for each row. */
+export interface RowContext<O = Record<string, unknown>> {
+  /** The row's position in its table (0-based, over the whole table). */
+  readonly index: number;
+  /** The table's row count in this plan. */
+  readonly rows: number;
+  /** This row's random stream: seeded from (seed, table, row index), or (seed, table, parent) per parent. */
+  readonly rng: Rng;
+  /** The table's options: the config's values over the pack's defaults. */
+  readonly options: O;
+  /**
+   * Draws a column's value by its definition with the config's overrides applied (distribution, weights).
+   * Pass the row built so far when the type reads another column (a BIC from `iban_column`).
+   */
+  readonly draw: Readonly<Record<string, (row?: Row) => unknown>>;
+  /** The parent index a reference column points at in this row (drawn once per row; the owning parent per parent). */
+  ref(column: string): number;
+  /**
+   * Points this row's reference `column` at row `index` of the table it references, for a row that chooses
+   * its parent: the engine writes that row's key as it does the references it draws (the same bytes as
+   * setting the column to `ctx.key(table, index)`, without building the string), rows looked up by other
+   * tables hold the key, and `ctx.ref(column)` answers `index`. Leave the column out of the returned row
+   * (a value there wins). In `row` only, and not for the owning parent's column of a per-parent table;
+   * `refOf` from another table still answers the drawn index.
+   */
+  setRef(column: string, index: number): void;
+  /** A row of another table, regenerated from its index (the same values that table's output holds). */
+  lookup(table: string, index: number): Row;
+  /** The key of a row of another table, from its index alone. */
+  key(table: string, index: number): string;
+  /** The parent index that a row of another table points at through its reference `column`. */
+  refOf(table: string, index: number, column: string): number;
+  /** The row count of a table of the plan (parents not requested are sized too, see the guide). */
+  rowsOf(table: string): number;
+  /**
+   * A random stream of its own, named: seeded from (plan seed, the parent table, `ctx.parent`, name) in a
+   * per-parent table, so every table generated per the same parent draws the same numbers from it (two
+   * tables walking one price path); from (plan seed, this table, `ctx.index`, name) in a flat table —
+   * the same stream as its per-parent tables', so a `rows_per_parent` can re-derive what the parent row
+   * drew from it without looking the parent up. Each call starts the stream afresh.
+   */
+  stream(name: string): Rng;
+  /** Realistic identifiers and reference data (IBAN, PAN, ISIN, currencies, countries, MCCs, rounding). */
+  readonly helpers: Helpers;
+  /** Per-parent tables: the parent's index, this row's position among its rows, and how many it has. */
+  readonly parent: number;
+  readonly position: number;
+  readonly count: number;
+}
+
+export interface TableDefinition<O = any, S = any> {
+  description: string;
+  /** Rows generated when a request names the table without a count, and the basis of parent sizing. */
+  default_rows: number;
+  /** Cost weight: credits per 1,000 rows (the price rule is in core/pricing/table-credits.ts). */
+  credits_per_1000_rows: number;
+  columns: Record<string, ColumnDefinition>;
+  options?: Record<string, OptionDefinition>;
+  /**
+   * Generate this table per parent row of another table: a chunk owns whole parents, and the parent's
+   * rows come in order, so running balances and per-entity sequences are possible. `start` makes the
+   * parent's state (e.g. an opening balance); `row` receives it and may update it.
+   */
+  per_parent?: string;
+  /**
+   * Per-parent tables: how many rows a parent has (an integer, 0 or more), decided from the parent alone
+   * (`ctx.parent`, `ctx.lookup`, `ctx.rng`: a stream of (seed, table, parent) of its own) — a loan's term,
+   * a policy's claim count. The table is then its parents' complete runs in parent order, ending after the
+   * requested rows (the last parent's run may be cut there, `ctx.count` still says its full count). Without
+   * it, the engine spreads the requested rows over all the parents. See the guide, section 4.
+   */
+  rows_per_parent?: (ctx: RowContext<O>) => number;
+  start?: (ctx: RowContext<O>) => S;
+  /**
+   * Returns the row's values; columns it leaves out are drawn by their definitions, in declared order.
+   * Without `row`, every column is drawn by its definition.
+   */
+  row?: (ctx: RowContext<O>, state: S) => Row;
+}
+
+export interface PackDefinition {
+  /** Lower-case sector name: the `sector` of a generation request. */
+  name: string;
+  /** Semantic version of the pack. */
+  version: string;
+  description: string;
+  tables: Record<string, TableDefinition>;
+}
+
+/** What the engine needs of the loaded packs: each sector's definition and the module its workers import. */
+export interface LoadedPacks {
+  names(): string[];
+  require(sector: string): PackDefinition;
+  loaded(sector: string): { definition: PackDefinition; module_url: string };
+}
+
+/** The tables a table references (its parents), in column order. */
+export function parentsOf(pack: PackDefinition, table: string): string[] {
+  return [...new Set(Object.values(pack.tables[table].columns).filter((c) => c.type === 'reference').map((c) => String(c.table)))];
+}
