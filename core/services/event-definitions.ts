@@ -8,7 +8,7 @@ import { overlayEvents } from '../configs/overlay-documents.js';
 /**
  * Every event type the service writes, in one list: the registry built from it refuses anything
  * else, so a stream can only ever hold events that a decider and the projections know how to read.
- * Each workstream appends its definitions here with one line.
+ * Each concept adds its definitions here with one line.
  */
 export const eventDefinitions: EventDefinition[] = [
   ...accountEvents,

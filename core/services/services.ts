@@ -37,7 +37,7 @@ import type { JobsState } from '../../projections/jobs/jobs.js';
 
 /**
  * The composition root: everything a process of finsynth (server, CLI, tests) works with, built once
- * from the configuration. Each workstream adds its own fields here.
+ * from the configuration. Each concept adds its own fields here.
  */
 export interface Services {
   config: Config;
@@ -56,15 +56,18 @@ export interface Services {
   refunds: RefundOutbox;
   /** Subscriptions, renewals and credit purchases. */
   billing: BillingService;
-  /** Generation configs and overlays: validate, estimate, compose, save; `resolve` turns a job's config input into a valid config. */
+  /**
+   * Generation configs and overlays: validate, estimate, compose, save; `resolve` turns a job's config
+   * input into a valid config.
+   */
   configs: ConfigService;
-  /** The loaded sector packs (ENGINE). */
+  /** The loaded sector packs. */
   packs: PackRegistry;
-  /** The generation worker pool (ENGINE). */
+  /** The generation worker pool. */
   pool: GenerationPool;
   /** What the loaded sector packs offer, as GET /v1/catalog shows it. */
   catalog: Catalog;
-  /** Asynchronous jobs: create, list, get, cancel, results (JOBS). */
+  /** Asynchronous jobs: create, list, get, cancel, results. */
   jobs: JobsService;
   /** This instance's job runner, started here: it claims queued jobs and takes over orphaned ones. */
   jobRunner: JobRunner;

@@ -30,8 +30,9 @@ interface StoredMetadata {
  *
  * Global positions are the commit positions of KurrentDB's transaction log: byte offsets, increasing but
  * not contiguous, which is all the port promises. Events appended over gRPC have equal commit and
- * prepare positions, so one number restores a full `Position` for reading on from a checkpoint. The log is a single ordered file, so read-all has no
- * in-flight gap. Revisions are bigints in the client and numbers here (exact below 2^53).
+ * prepare positions, so one number restores a full `Position` for reading on from a checkpoint. The log
+ * is a single ordered file, so read-all has no in-flight gap. Revisions are bigints in the client and
+ * numbers here (exact below 2^53).
  *
  * Every append is sent with the exact revision it was sealed against, whatever the caller expected: the
  * hash chain links each event to its predecessor, so an `any` append that raced another writer is sealed

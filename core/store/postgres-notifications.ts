@@ -10,8 +10,8 @@ const RETRY_MS = 1_000;
 /**
  * Appends across the instances of a fleet: `announce` tells the others that this instance appended to
  * the schema's events, and their `appended` target fires. The NOTIFY is sent after the append, not from
- * its transaction (a trigger): PostgreSQL serialises the commits of notifying transactions, and
- * concurrent single appends measured about a third of their rate that way. One instance's
+ * its transaction (a trigger): PostgreSQL serialises the commits of notifying transactions, which
+ * would cut the rate of concurrent appends (see docs/performance.md). One instance's
  * announcements are coalesced (one in flight, one pending). Nothing here is needed for correctness:
  * subscriptions still poll, for an append read-all holds back behind an older transaction, or for
  * the moments when no connection listens.

@@ -13,32 +13,24 @@ import { migrateUnderLock } from './postgres-transaction.js';
 import { CountingUnexpectedErrors, type UnexpectedErrors } from '../faults/unexpected-errors.js';
 
 /**
- * Global positions and the in-flight transaction gap.
+ * Global positions without an in-flight gap. Drawn from a sequence, position 5 may commit after 6, and a
+ * reader whose checkpoint passed 6 never sees it; reading only below `pg_snapshot_xmin` (as Emmett and
+ * Marten do) is not enough while a lower transaction id may draw a higher position. So the position is
+ * the transaction id itself, `(pg_current_xact_id() << 16) + index in the append`: position order is
+ * transaction order, and the rows below `xmin << 16` are a prefix of the log that no later commit can
+ * insert into. No lock is taken, so concurrent appenders commit in parallel.
  *
- * With positions drawn from a sequence, a transaction can draw position 5, another draw 6 and commit
- * first; a reader that sees 6 and moves its checkpoint past it never sees 5. Emmett and Marten store
- * the writing transaction's id with each event and let readers see only rows whose transaction id is
- * below `pg_snapshot_xmin(pg_current_snapshot())`: every such transaction has ended, and every
- * transaction still to commit has an id at or above it. That filter alone is not enough while positions
- * come from a sequence: a transaction with a lower id may draw a higher position, commit while the other
- * is in flight, and be read first.
- *
- * So here the position is the transaction id itself: `(pg_current_xact_id() << 16) + index in the
- * append`. Position order is then transaction order, and the rows below `xmin << 16` are exactly the
- * events of ended transactions: a prefix of the log that no later commit can insert into. No lock is
- * taken, so concurrent appenders commit in parallel (group commit). The cost: positions increase but are
- * not contiguous (the port promises only increasing positions; KurrentDB's are not contiguous either),
- * an append holds at most 65,536 events, and xid8 stays below 2^37 (decades at thousands of transactions
- * per second) so that positions are exact JavaScript numbers. As with every xmin-based reader, a
- * transaction that has written anywhere in the PostgreSQL cluster holds read-all back until it ends:
- * set `idle_in_transaction_session_timeout` so that a forgotten session cannot stall the projections.
+ * The cost: positions are not contiguous (the port promises only that they increase), an append holds at
+ * most 65,536 events, and xid8 must stay below 2^37 (decades of heavy use) for positions to be exact
+ * numbers. A transaction that has written anywhere in the cluster holds read-all back until it ends: set
+ * `idle_in_transaction_session_timeout` so that a forgotten session cannot stall the projections.
  */
 const POSITION_SHIFT = 16;
 const MAX_EVENTS_PER_APPEND = 2 ** POSITION_SHIFT;
 /**
  * Written as a filter on `position >> 16`, not as a range bound on `position`: the planner cannot
- * estimate a bound computed from the snapshot, and without statistics (a freshly filled table) it then
- * chose a bitmap scan that sorts every later row for each page of 1,000, making a catch-up quadratic.
+ * estimate a bound computed from the snapshot, and without statistics (a freshly filled table) it may
+ * choose a bitmap scan that sorts every later row for each page read, making a catch-up quadratic.
  * As a filter, the index condition is `position > $1` alone and the scan stays ordered and stops at the limit.
  */
 const VISIBLE = `(position >> ${POSITION_SHIFT}) < pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
@@ -62,7 +54,10 @@ export interface PostgresStoreOptions {
   /** Tables live in this schema (created if missing); tests use a schema of their own per run. */
   schema?: string;
   poolSize?: number;
-  /** A pool of the caller's instead of one opened from the connection string (the contract suite's slow-commit writer). */
+  /**
+   * A pool of the caller's instead of one opened from the connection string (the contract suite's
+   * slow-commit writer).
+   */
   pool?: pg.Pool;
   /** The fallback poll of subscriptions (default 100 ms); tests raise it to show that notifications alone wake them. */
   pollIntervalMs?: number;
@@ -73,7 +68,7 @@ export interface PostgresStoreOptions {
   faults?: UnexpectedErrors;
 }
 
-/** The pool every instance uses: bounded waits (POSTGRES_TIMEOUTS) and TCP keep-alive, so that a dead peer is noticed. */
+/** The pool every instance uses: bounded waits (POSTGRES_TIMEOUTS) and TCP keep-alive, so a dead peer is noticed. */
 export function postgresPool(connectionString: string, max: number): pg.Pool {
   return new pg.Pool({
     connectionString,
@@ -130,7 +125,10 @@ export class PostgresEventStore implements EventStore {
     });
   }
 
-  /** Connects and migrates. Migrations are idempotent and serialized by an advisory lock, so instances may start together. */
+  /**
+   * Connects and migrates. Migrations are idempotent and serialized by an advisory lock, so instances may
+   * start together.
+   */
   static async open(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresEventStore> {
     const pool = options.pool ?? postgresPool(connectionString, options.poolSize ?? 10);
     const faults = options.faults ?? new CountingUnexpectedErrors();

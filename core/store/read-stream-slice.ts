@@ -1,7 +1,10 @@
 import type { RecordedEvent } from '../events/envelope.js';
 import type { ReadStreamOptions } from './event-store.js';
 
-/** The slice of a stream (ordered by revision) that ReadStreamOptions asks for; for adapters that hold streams as arrays. */
+/**
+ * The slice of a stream (ordered by revision) that ReadStreamOptions asks for; for adapters that hold
+ * streams as arrays.
+ */
 export function readStreamSlice(events: readonly RecordedEvent[], options: ReadStreamOptions): RecordedEvent[] {
   const maxCount = options.maxCount ?? Number.MAX_SAFE_INTEGER;
   if (options.direction === 'backwards') {

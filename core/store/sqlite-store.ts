@@ -32,16 +32,16 @@ const COLUMNS = 'position, id, stream, revision, type, version, data, metadata, 
 
 /**
  * The columns of a read in order, the text ones joined into one by a control character that canonical
- * JSON always escapes. better-sqlite3 spends more per column handed back than per byte: one text value
- * instead of seven makes reading a row about a third cheaper (measured). A row whose text holds the
- * separator itself is read again column by column.
+ * JSON always escapes. better-sqlite3 spends more per column handed back than per byte, so one text
+ * value instead of seven makes reading a row measurably cheaper (see docs/performance.md). A row whose
+ * text holds the separator itself is read again column by column.
  */
 const SEPARATOR = '\x1f';
 const JOINED_COLUMNS = 'position, revision, version, concat_ws(char(31), id, stream, type, data, metadata, recorded_at, hash)';
 const TEXT_COLUMNS = 7;
 /**
  * A read as stored (the audit's) hands back one value per row, its numbers joined in too: better-sqlite3
- * builds no array per row for a plucked column, which makes a row cheaper again (measured about 15 %).
+ * builds no array per row for a plucked column, which makes a row cheaper again (see docs/performance.md).
  */
 const STORED_ROW = 'concat_ws(char(31), position, revision, version, id, stream, type, data, metadata, recorded_at, hash)';
 const STORED_COLUMNS = 3 + TEXT_COLUMNS;
