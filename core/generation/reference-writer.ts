@@ -84,8 +84,9 @@ function csvCell(column: CompiledColumn, row: Row, index: number): string {
  */
 function cellValue(column: CompiledColumn, row: Row, index: number): unknown {
   const value = row[column.name];
-  if (value === undefined && column.key) return rowKey(column.key.prefix, column.key.tableSeed, column.key.rowOf(index));
-  return value;
+  if (value !== undefined || !column.key) return value;
+  const { prefix, tableSeed, rowOf } = column.key;
+  return rowKey(prefix, tableSeed, rowOf(index));
 }
 
 /** A money column's amount; any other value in it is written as that value. */
@@ -122,7 +123,7 @@ function fixedPoint(value: number, digits: number): string {
 
 /** YYYY-MM-DDTHH:MM:SS.mmmZ in UTC; a fraction of a millisecond is dropped (years 0000 to 9999). */
 function isoInstant(ms: number): string {
-  return new Date(ms).toISOString();
+  return new Date(Math.floor(ms)).toISOString();
 }
 
 /** A CSV field by RFC 4180: as it is, unless it holds a comma, a quote or a line break; then quoted, quotes doubled. */

@@ -11,7 +11,8 @@ import type { Row } from '../types/index.js';
  * CSV (RFC 4180: header line, CRLF, fields quoted when they hold a comma, quote or line break, quotes
  * doubled; null is the empty field) and JSON (one array over all the chunks: the first chunk opens it,
  * the last closes it). Money is written with exactly its currency's minor units (12.50 EUR, 1250 JPY,
- * 1.250 KWD) in every format.
+ * 1.250 KWD) in every format. ../reference-writer.ts writes the same text plainly and is the definition
+ * these writers are tested against; README.md in this folder says why they are generated code.
  */
 export const FORMATS = ['ndjson', 'csv', 'json'] as const;
 export type Format = (typeof FORMATS)[number];

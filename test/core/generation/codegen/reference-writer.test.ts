@@ -17,10 +17,10 @@ const LOCALES = ['en_GB', 'de'];
  * is fixed (FAST_CHECK_SEED plus the table's position) so that a failure repeats; the plan seeds it draws
  * range over all of 0 to 2^32 - 1.
  */
-const RUNS = 8;
+const RUNS = 12;
 const FAST_CHECK_SEED = 15;
 /** Runs of the table of awkward cells below, with the same fast-check seed. */
-const AWKWARD_RUNS = 300;
+const AWKWARD_RUNS = 200;
 
 interface Run {
   seed: number;
@@ -34,7 +34,9 @@ const registry = await loadPacks();
 const builtinTables = registry
   .names()
   .sort()
-  .flatMap((sector) => Object.keys(registry.require(sector).tables).map((table) => ({ pack: registry.require(sector), table })));
+  .flatMap((sector) =>
+    Object.keys(registry.require(sector).tables).map((table) => ({ pack: registry.require(sector), table })),
+  );
 
 /** The table as the engine writes it: the generated writer, chunk after chunk, as a worker would. */
 function generatedBytes(pack: PackDefinition, plan: Plan, table: string, format: Format): Buffer {
@@ -46,7 +48,13 @@ function generatedBytes(pack: PackDefinition, plan: Plan, table: string, format:
 }
 
 /** The same rows, generated afresh in a runtime of their own, through the reference writer. */
-function referenceBytes(pack: PackDefinition, plan: Plan, table: string, format: Format, seen: { nulls: number }): Buffer {
+function referenceBytes(
+  pack: PackDefinition,
+  plan: Plan,
+  table: string,
+  format: Format,
+  seen: { nulls: number },
+): Buffer {
   const runtime = new PlanRuntime(pack, plan);
   const layout = new ChunkLayout(pack, plan, table);
   const { columns } = runtime.table(table);
@@ -66,14 +74,18 @@ function firstDifference(generated: Buffer, reference: Buffer): string {
   let at = 0;
   while (at < generated.length && at < reference.length && generated[at] === reference[at]) at++;
   const around = (bytes: Buffer) => JSON.stringify(bytes.subarray(Math.max(0, at - 60), at + 60).toString('utf8'));
-  return `first difference at byte ${at} of ${generated.length} (generated) and ${reference.length} (reference)\n`
-    + `  generated: ${around(generated)}\n  reference: ${around(reference)}`;
+  return (
+    `first difference at byte ${at} of ${generated.length} (generated) and ${reference.length} (reference)\n` +
+    `  generated: ${around(generated)}\n  reference: ${around(reference)}`
+  );
 }
 
 /**
  * Cells the built-in packs never write (quotes, control characters, any Unicode but lone surrogates, every
  * currency's minor units, numbers that are not safe integers, instants given as numbers, keys a generator
  * sets or points itself), drawn by fast-check for each run and handed out by the row function in turn.
+ * Not drawn, because the generated writer's bytes differ from the reference's there: a lone surrogate in
+ * JSON text, text in a column of a number or boolean type in CSV, an instant outside years 0000 to 9999.
  */
 interface AwkwardCells {
   note: string;
@@ -126,10 +138,15 @@ const awkward = definePack({
 });
 
 /** Characters that need quoting or escaping, mixed with plain and non-ASCII ones. */
-const trickyText = fc.string({ unit: fc.constantFrom(',', '"', '\r', '\n', '\\', '\t', '\u0001', 'a', ' ', 'é', '€', '\u2028', '😀') });
+const trickyText = fc.string({
+  unit: fc.constantFrom(',', '"', '\r', '\n', '\\', '\t', '\u0001', 'a', ' ', 'é', '€', '\u2028', '😀'),
+});
 /** From year 0000 to 9999 (the range timestamps are written in), with a fraction of a millisecond. */
 const instant = fc
-  .tuple(fc.integer({ min: -62_000_000_000_000, max: 253_402_300_799_999 }), fc.double({ min: 0, max: 0.999, noNaN: true }))
+  .tuple(
+    fc.integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 }),
+    fc.double({ min: 0, max: 0.999, noNaN: true }),
+  )
   .map(([ms, fraction]) => ms + fraction);
 const awkwardRow: fc.Arbitrary<AwkwardCells> = fc.record(
   {
@@ -177,11 +194,13 @@ describe('the generated writers against the reference writer', function () {
     it(`writes ${pack.name}.${table} byte for byte as the reference does, in every format and locale`, () => {
       const definition = pack.tables[table];
       // Keys and references take no override; every other column may be given a null_rate.
-      const overridable = Object.keys(definition.columns).filter((name) => !['id', 'reference'].includes(definition.columns[name].type));
+      const overridable = Object.keys(definition.columns).filter(
+        (name) => !['id', 'reference'].includes(definition.columns[name].type),
+      );
       const nullRate = fc.constantFrom(0.25, 1);
       const runs: fc.Arbitrary<Run> = fc.record({
         seed: fc.integer({ min: 0, max: 2 ** 32 - 1 }),
-        rows: fc.integer({ min: 1, max: 240 }),
+        rows: fc.integer({ min: 1, max: 300 }),
         chunkRows: fc.integer({ min: 16, max: 96 }),
         nullRates: fc.record(Object.fromEntries(overridable.map((name) => [name, nullRate])), { requiredKeys: [] }),
       });
@@ -194,7 +213,9 @@ describe('the generated writers against the reference writer', function () {
       ];
       const seen = { nulls: 0, chunks: 0 };
       const property = fc.property(runs, ({ seed, rows, chunkRows, nullRates }) => {
-        const columns = Object.fromEntries(Object.entries(nullRates).map(([name, rate]) => [name, { null_rate: rate }]));
+        const columns = Object.fromEntries(
+          Object.entries(nullRates).map(([name, rate]) => [name, { null_rate: rate }]),
+        );
         for (const locale of LOCALES) {
           const planned = planFor(pack, { seed, locale, tables: [{ name: table, rows, columns }] });
           const plan: Plan = { ...planned, chunk_rows: chunkRows };
@@ -203,7 +224,9 @@ describe('the generated writers against the reference writer', function () {
             const generated = generatedBytes(pack, plan, table, format);
             const reference = referenceBytes(pack, plan, table, format, seen);
             if (!generated.equals(reference)) {
-              expect.fail(`${format}, locale ${locale}, ${rows} rows by ${chunkRows}: ${firstDifference(generated, reference)}`);
+              expect.fail(
+                `${format}, locale ${locale}, ${rows} rows by ${chunkRows}: ${firstDifference(generated, reference)}`,
+              );
             }
           }
         }
