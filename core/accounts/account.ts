@@ -1,5 +1,6 @@
 import type { EventDefinition } from '../events/registry.js';
 import type { Decider, DomainEvent } from '../commands/decider.js';
+import type { AccountSlice } from './slice.js';
 import { profile, requireOpen, type ProfileCommand, type ProfileEvent } from './profile.js';
 import { keys, type KeysCommand, type KeysEvent } from './keys.js';
 import { creditsSlice, type CreditsCommand, type CreditsEvent } from './credits.js';
@@ -17,6 +18,12 @@ export type AccountState = { [Name in keyof Slices]: ReturnType<Slices[Name]['in
 export type AccountCommand = ProfileCommand | KeysCommand | CreditsCommand | SubscriptionCommand | PurchaseIntentCommand;
 export type AccountEvent = ProfileEvent | KeysEvent | CreditsEvent | SubscriptionEvent | PurchaseIntentEvent;
 
+/**
+ * The slices as the account runs them: any account command, given the whole account state. A slice whose
+ * `Reads` asks for a part the account state lacks, or of another type, does not type-check here.
+ */
+const deciders: readonly AccountSlice<unknown, AccountCommand, AccountEvent, AccountState>[] = Object.values(slices);
+
 export const accountEvents: EventDefinition[] = Object.values(slices).flatMap((slice): readonly EventDefinition[] => slice.events);
 
 export { accountStream, accountIdOfStream } from './stream-name.js';
@@ -33,9 +40,9 @@ export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent>
     return next as AccountState;
   },
   decide(command, state) {
-    const owner = Object.values(slices).find((slice) => (slice.commands as readonly string[]).includes(command.type));
+    const owner = deciders.find((slice) => slice.commands.includes(command.type));
     if (!owner) throw new Error(`no account slice decides ${command.type}`);
     if (command.type !== 'OpenAccount') requireOpen(state);
-    return (owner.decide as (c: AccountCommand, s: AccountState) => AccountEvent[])(command, state);
+    return owner.decide(command, state);
   },
 };

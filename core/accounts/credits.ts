@@ -146,7 +146,13 @@ function eventSchema(properties: Record<string, JsonSchema>): JsonSchema {
   return { type: 'object', required: Object.keys(properties), additionalProperties: false, properties };
 }
 
-export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEvent> = {
+/**
+ * Credits read the subscription's tier (for its concurrent-job limit), declared by shape: the subscription
+ * slice reads credits in turn, and the two files must not import each other.
+ */
+type CreditsReads = { credits: CreditsState; subscription: { tier: Tier | null } };
+
+export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEvent, CreditsReads> = {
   commands: ['GrantCredits', 'PurchaseCredits', 'RecordDeclinedPurchase', 'DebitCredits', 'RefundCredits', 'ReserveCredits', 'SettleCredits', 'ReleaseCredits'],
   events: [
     { type: 'CreditsGranted', version: 1, schema: eventSchema({ reference, credits, reason: text }) },
@@ -213,7 +219,7 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
   },
 
   decide(command, account) {
-    const { credits: state, subscription } = account as { credits: CreditsState; subscription: { tier: Tier } };
+    const { credits: state, subscription } = account;
     switch (command.type) {
       case 'GrantCredits': {
         requireCredits(command.credits);
@@ -251,9 +257,11 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
       case 'ReserveCredits': {
         requireCredits(command.credits);
         if (isRepeat(state.reservations.get(command.reference)?.credits, command.credits, command.reference)) return [];
-        const limit = command.concurrentJobs?.[subscription.tier] ?? null;
+        // The tier is set when the account opens, and only open accounts decide.
+        const tier = subscription.tier;
+        const limit = tier === null ? null : (command.concurrentJobs?.[tier] ?? null);
         const active = state.held[command.mode];
-        if (limit !== null && active >= limit) throw concurrentJobLimit(subscription.tier, limit, active);
+        if (tier !== null && limit !== null && active >= limit) throw concurrentJobLimit(tier, limit, active);
         if (command.mode === 'live' && command.credits > state.available) throw insufficientCredits(command.credits, state.available);
         const { reference, mode, keyId, sector, tables, credits } = command;
         return [{ type: 'CreditsReserved', data: { reference, mode, key_id: keyId, sector, tables, credits } }];

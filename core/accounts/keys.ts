@@ -3,6 +3,7 @@ import { SCOPES, type Scope } from '../auth/scopes.js';
 import type { Mode } from '../events/envelope.js';
 import type { DomainEvent } from '../commands/decider.js';
 import type { AccountSlice } from './slice.js';
+import { requireOpen, type ProfileState } from './profile.js';
 import { ownMember } from '../own-member.js';
 
 export interface KeyState {
@@ -57,10 +58,7 @@ export const KeyIdTaken = defineProblem({
   description: 'A key with this id already exists on the account.',
 });
 
-const accountIdOf = (account: unknown): string => (account as { profile: { accountId: string } }).profile.accountId;
-const keysOf = (account: unknown): KeysState => (account as { keys: KeysState }).keys;
-
-export const keys: AccountSlice<KeysState, KeysCommand, KeysEvent> = {
+export const keys: AccountSlice<KeysState, KeysCommand, KeysEvent, { profile: ProfileState; keys: KeysState }> = {
   commands: ['IssueKey', 'RevokeKey'],
   events: [
     {
@@ -110,8 +108,8 @@ export const keys: AccountSlice<KeysState, KeysCommand, KeysEvent> = {
     return state;
   },
   decide(command, account) {
-    const accountId = accountIdOf(account);
-    const existing = ownMember(keysOf(account).keys, command.keyId);
+    const accountId = requireOpen(account);
+    const existing = ownMember(account.keys.keys, command.keyId);
     if (command.type === 'IssueKey') {
       if (existing) throw problem(KeyIdTaken, `key ${command.keyId} already exists`);
       const lacking = command.issuerScopes ? command.scopes.filter((scope) => !command.issuerScopes!.includes(scope)) : [];

@@ -33,7 +33,7 @@ export const AccountAlreadyOpen = defineProblem({
   description: 'An account with this id is already open.',
 });
 
-export const profile: AccountSlice<ProfileState, ProfileCommand, ProfileEvent> = {
+export const profile: AccountSlice<ProfileState, ProfileCommand, ProfileEvent, { profile: ProfileState }> = {
   commands: ['OpenAccount'],
   events: [
     {
@@ -59,7 +59,7 @@ export const profile: AccountSlice<ProfileState, ProfileCommand, ProfileEvent> =
     return { accountId: data.account_id, tier: data.tier, openedAt: data.opened_at };
   },
   decide(command, account) {
-    if ((account as { profile: ProfileState }).profile.accountId !== null) {
+    if (account.profile.accountId !== null) {
       throw problem(AccountAlreadyOpen, `account ${command.accountId} is already open`);
     }
     const { accountId, tier, at, billing } = command;
@@ -67,7 +67,8 @@ export const profile: AccountSlice<ProfileState, ProfileCommand, ProfileEvent> =
   },
 };
 
-/** Every command but OpenAccount needs an open account. */
-export function requireOpen(account: { profile: ProfileState }): void {
+/** Every command but OpenAccount needs an open account; its id, for the slices that record it. */
+export function requireOpen(account: { profile: ProfileState }): string {
   if (account.profile.accountId === null) throw problem(Problems.notFound, 'the account does not exist');
+  return account.profile.accountId;
 }

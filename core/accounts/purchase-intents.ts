@@ -52,7 +52,14 @@ const schema = (properties: Record<string, unknown>) => ({ type: 'object', requi
 const reference = { type: 'string', minLength: 1, maxLength: 200 };
 const count = { type: 'integer', minimum: 0 };
 
-export const purchaseIntents: AccountSlice<PurchaseIntentsState, PurchaseIntentCommand, PurchaseIntentEvent> = {
+type PurchaseIntentsReads = { purchaseIntents: PurchaseIntentsState; credits: CreditsState };
+
+export const purchaseIntents: AccountSlice<
+  PurchaseIntentsState,
+  PurchaseIntentCommand,
+  PurchaseIntentEvent,
+  PurchaseIntentsReads
+> = {
   commands: ['StartCreditPurchase', 'AbandonCreditPurchase'],
   events: [
     {
@@ -83,7 +90,7 @@ export const purchaseIntents: AccountSlice<PurchaseIntentsState, PurchaseIntentC
   },
 
   decide(command, account) {
-    const { purchaseIntents: state, credits } = account as { purchaseIntents: PurchaseIntentsState; credits: CreditsState };
+    const { purchaseIntents: state, credits } = account;
     switch (command.type) {
       case 'StartCreditPurchase': {
         // A retry of the same purchase (open or already settled) starts nothing new, and never buys another

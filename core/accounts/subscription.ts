@@ -118,7 +118,14 @@ export function subscriptionStatus(state: SubscriptionState): 'active' | 'past_d
   return stuck ? 'past_due' : 'active';
 }
 
-export const subscriptionSlice: AccountSlice<SubscriptionState, SubscriptionCommand, SubscriptionEvent | CreditsGranted> = {
+type SubscriptionReads = { subscription: SubscriptionState; credits: CreditsState };
+
+export const subscriptionSlice: AccountSlice<
+  SubscriptionState,
+  SubscriptionCommand,
+  SubscriptionEvent | CreditsGranted,
+  SubscriptionReads
+> = {
   commands: ['ChangeTier', 'RenewSubscription', 'SetPaymentMethod', 'RecordFeePaid', 'RecordFeeDeclined'],
   events: [
     {
@@ -176,7 +183,7 @@ export const subscriptionSlice: AccountSlice<SubscriptionState, SubscriptionComm
   },
 
   decide(command, account) {
-    const { subscription: state, credits } = account as { subscription: SubscriptionState; credits: CreditsState };
+    const { subscription: state, credits } = account;
     switch (command.type) {
       case 'ChangeTier':
         return changeTier(state, command);
