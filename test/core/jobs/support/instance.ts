@@ -13,7 +13,7 @@ import { eventDefinitions } from '../../../../core/services/event-definitions.js
 import { jobDecider, jobStream, type OutputFormat, type Compression } from '../../../../core/jobs/job.js';
 import { EventRegistry } from '../../../../core/events/registry.js';
 import type { Mode } from '../../../../core/events/envelope.js';
-import { buildPlan, type Plan } from '../../../../core/generation/plan.js';
+import { buildPlan } from '../../../../core/generation/plan.js';
 import type { Engine } from '../../../../core/packs/engine.js';
 import type { TableGenerator } from '../../../../core/jobs/ports.js';
 import { JobRunner } from '../../../../core/jobs/job-runner.js';
@@ -69,7 +69,7 @@ export async function startInstance(options: {
     jobs: readModel,
     configs: new ConfigService({ catalog: packCatalog(options.engine.packs), commands, credits, clock }),
     credits,
-    plan: async (config) => (await options.engine.plan(config)) as unknown as Record<string, unknown>,
+    plan: (config) => options.engine.plan(config),
     pricing,
     clock,
     resultsDir: options.resultsDir,
@@ -107,7 +107,7 @@ export async function startInstance(options: {
 const poolGenerator =
   (engine: Engine): TableGenerator =>
   (plan, table, options) =>
-    engine.pool.generate(plan as unknown as Plan, table, options);
+    engine.pool.generate(plan, table, options);
 
 /**
  * The pool's first chunk of each table, then nothing until the job is stopped: a job that stays
@@ -143,7 +143,7 @@ export async function queueJob(
   const credits = tables.reduce((sum, table) => sum + table.credits, 0);
   await instance.credits.reserve({ accountId: job.accountId, mode, keyId: 'key_test', reference: job.jobId, sector: 'cards', tables, credits });
   const config = { version: 1, sector: 'cards', seed: 7, tables: tables.map(({ name, rows }) => ({ name, rows })) };
-  const plan = buildPlan(instance.engine.packs, config) as unknown as Record<string, unknown>;
+  const plan = buildPlan(instance.engine.packs, config);
   const result = await instance.commands.handle(jobDecider, jobStream(job.jobId), {
     type: 'CreateJob',
     job_id: job.jobId,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { Rng } from '../../../core/generation/random/prng.js';
-import { drawIban, ibanCheckDigits, validateIban } from '../../../core/generation/realism/iban.js';
+import { Rng } from '../../../../core/generation/random/prng.js';
+import { drawIban, ibanCheckDigits, validateIban } from '../../../../core/generation/realism/iban.js';
 
 /**
  * The check digit inside German and Dutch account numbers, which the IBAN's own check digits do not

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { loadConfig } from '../../core/settings/settings.js';
+import { loadConfig } from '../../../core/settings/settings.js';
 
 describe('configuration from the environment', () => {
   it('reads the defaults and the variables', () => {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { idempotencyStream } from '../../core/idempotency/idempotency.js';
-import type { EventStore } from '../../core/store/event-store.js';
-import { MemoryEventStore } from '../../core/store/memory-store.js';
-import { openAccount, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
+import { idempotencyStream } from '../../../core/idempotency/idempotency.js';
+import type { EventStore } from '../../../core/store/event-store.js';
+import { MemoryEventStore } from '../../../core/store/memory-store.js';
+import { openAccount, startTestApp, type TestAccount, type TestApp } from '../../support/app.js';
 
 /** A store whose appends are refused, as by a server gone away, from a chosen moment until it is back. */
 class StoreThatGoesAway extends MemoryEventStore {

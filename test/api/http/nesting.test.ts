@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { MAX_JSON_DEPTH } from '../../api/http/body.js';
-import { MAX_DEPTH } from '../../core/configs/yaml-source.js';
-import { openAccount, request, startTestApp, type TestAccount, type TestApp, type TestResponse } from '../support/app.js';
+import { MAX_JSON_DEPTH } from '../../../api/http/body.js';
+import { MAX_DEPTH } from '../../../core/configs/yaml-source.js';
+import { openAccount, request, startTestApp, type TestAccount, type TestApp, type TestResponse } from '../../support/app.js';
 
 const ERRORS = 'https://errors.finsynth.dev';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { Rng } from '../../../core/generation/random/prng.js';
-import { drawIsin, isinCheckDigit, validateIsin } from '../../../core/generation/realism/isin.js';
+import { Rng } from '../../../../core/generation/random/prng.js';
+import { drawIsin, isinCheckDigit, validateIsin } from '../../../../core/generation/realism/isin.js';
 
 /**
  * An ISIN's national number carries its own check digit where the national numbering has one: a CUSIP

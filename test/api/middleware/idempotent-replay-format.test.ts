@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { openAccount, request, startTestApp } from '../support/app.js';
-import type { TestAccount, TestApp, TestResponse } from '../support/app.js';
-import { ExchangeChecker } from '../core/jobs/support/documented.js';
+import { openAccount, request, startTestApp } from '../../support/app.js';
+import type { TestAccount, TestApp, TestResponse } from '../../support/app.js';
+import { ExchangeChecker } from '../../core/jobs/support/documented.js';
 
 const ERRORS = 'https://errors.finsynth.dev';
 /** 100 merchants: 1 credit. */

@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { isValidBIC, isValidIBAN } from 'ibantools';
-import { Rng } from '../../../core/generation/random/prng.js';
-import { drawIban, IBAN_COUNTRIES, validateIban } from '../../../core/generation/realism/iban.js';
-import { drawIsin, validateIsin } from '../../../core/generation/realism/isin.js';
-import { drawPan, panNetwork, validatePan } from '../../../core/generation/realism/pan.js';
-import { bicCountry } from '../../../core/generation/realism/bic.js';
-import { cardNetworks } from '../../../core/generation/reference-data/card-networks.js';
-import { helpers } from '../../../core/generation/helpers.js';
-import { bic } from '../../../core/generation/types/financial.js';
+import { Rng } from '../../../../core/generation/random/prng.js';
+import { drawIban, IBAN_COUNTRIES, validateIban } from '../../../../core/generation/realism/iban.js';
+import { drawIsin, validateIsin } from '../../../../core/generation/realism/isin.js';
+import { drawPan, panNetwork, validatePan } from '../../../../core/generation/realism/pan.js';
+import { bicCountry } from '../../../../core/generation/realism/bic.js';
+import { cardNetworks } from '../../../../core/generation/reference-data/card-networks.js';
+import { helpers } from '../../../../core/generation/helpers.js';
+import { bic } from '../../../../core/generation/types/financial.js';
 
 const seeds = fc.integer({ min: 0, max: 2 ** 32 - 1 });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { jsonSourceMap, jsonSyntaxError, tooDeepAt } from '../../api/http/json-source.js';
-import { openAccount, request, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
+import { jsonSourceMap, jsonSyntaxError, tooDeepAt } from '../../../api/http/json-source.js';
+import { openAccount, request, startTestApp, type TestAccount, type TestApp } from '../../support/app.js';
 
 const ERRORS = 'https://errors.finsynth.dev';
 

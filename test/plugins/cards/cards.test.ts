@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { checkPack } from '../../../core/packs/test-kit.js';
 import cards from '../../../plugins/cards/index.js';
-import { ageOn, generateTables } from '../../plugins/support/rows.js';
+import { ageOn, generateTables } from '../support/rows.js';
 
 describe('the cards pack', () => {
   it('passes the pack test kit (manifest, types, references, same bytes with 1 and 4 workers)', async function () {

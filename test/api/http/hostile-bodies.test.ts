@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { MAX_REPORTED_ERRORS, MAX_VALUES_CHECKED_IN_FULL } from '../../core/bounded-validation.js';
-import { MAX_YAML_BYTES } from '../../core/configs/yaml-source.js';
-import { MAX_CONFIG_BODY_BYTES } from '../../api/routes/configs/config-input-schema.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../../api/http/body.js';
-import { openAccount, request, startTestApp, type TestAccount, type TestApp, type TestResponse } from '../support/app.js';
+import { MAX_REPORTED_ERRORS, MAX_VALUES_CHECKED_IN_FULL } from '../../../core/bounded-validation.js';
+import { MAX_YAML_BYTES } from '../../../core/configs/yaml-source.js';
+import { MAX_CONFIG_BODY_BYTES } from '../../../api/routes/configs/config-input-schema.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../../api/http/body.js';
+import { openAccount, request, startTestApp, type TestAccount, type TestApp, type TestResponse } from '../../support/app.js';
 
 const ERRORS = 'https://errors.finsynth.dev';
 /** An answer listing at most MAX_REPORTED_ERRORS errors fits in this, whatever the body. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { request, openAccount, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
+import { request, openAccount, startTestApp, type TestAccount, type TestApp } from '../../support/app.js';
 
 /** Polls until `check` holds; bounded generously: this proves propagation, not its speed. */
 async function eventually(check: () => Promise<boolean>, boundMs = 5000): Promise<void> {

@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import { rm } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { request, openAccount, startTestApp, type TestApp } from '../support/app.js';
-import { routeGroups } from '../../api/app.js';
-import { defineRoute, type RouteGroup } from '../../api/http/route.js';
+import { request, openAccount, startTestApp, type TestApp } from '../../support/app.js';
+import { routeGroups } from '../../../api/app.js';
+import { defineRoute, type RouteGroup } from '../../../api/http/route.js';
 
 let enter: () => void = () => {};
 let release: () => void = () => {};

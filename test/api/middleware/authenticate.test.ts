@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { request, openAccount, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
+import { request, openAccount, startTestApp, type TestAccount, type TestApp } from '../../support/app.js';
 
 describe('authentication and scopes', () => {
   let app: TestApp;

@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import { rm } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { rawRequest, request, openAccount, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
-import { routeGroups } from '../../api/app.js';
-import { requestFingerprint } from '../../api/middleware/idempotency.js';
-import { defineRoute, type RouteGroup } from '../../api/http/route.js';
-import { TestClock } from '../../core/clock.js';
-import { CLAIM_LEASE_MS, CLAIM_RENEW_MS, idempotencyDecider, idempotencyStream } from '../../core/idempotency/idempotency.js';
+import { rawRequest, request, openAccount, startTestApp, type TestAccount, type TestApp } from '../../support/app.js';
+import { routeGroups } from '../../../api/app.js';
+import { requestFingerprint } from '../../../api/middleware/idempotency.js';
+import { defineRoute, type RouteGroup } from '../../../api/http/route.js';
+import { TestClock } from '../../../core/clock.js';
+import { CLAIM_LEASE_MS, CLAIM_RENEW_MS, idempotencyDecider, idempotencyStream } from '../../../core/idempotency/idempotency.js';
 
 /**
  * A POST that counts how often it ran (did a repeat do the work again?), one that waits until the test

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request, openAccount, startTestApp, type TestApp } from '../support/app.js';
-import { requireRedis } from '../support/external-services.js';
-import { freePort } from '../support/ports.js';
+import { request, openAccount, startTestApp, type TestApp } from '../../support/app.js';
+import { requireRedis } from '../../support/external-services.js';
+import { freePort } from '../../support/ports.js';
 
 /** A burst far above the free tier's 5 requests per second, sent at once. */
 async function burst(apps: TestApp[], key: string, perApp: number) {
