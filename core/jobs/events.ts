@@ -2,6 +2,7 @@ import type { Mode } from '../events/envelope.js';
 import type { EventDefinition } from '../events/registry.js';
 import type { JsonSchema } from '../json-schema.js';
 import type { DomainEvent } from '../commands/decider.js';
+import type { Plan } from '../generation/plan-types.js';
 
 /** What a job is asked to write, per table; the bytes a client downloads. */
 export type OutputFormat = 'csv' | 'ndjson' | 'json';
@@ -53,7 +54,7 @@ export type JobCreated = DomainEvent<
     /** The validated, normalised config the job runs. */
     config: Record<string, unknown>;
     /** The engine's plan of that config: pinned at creation, so that every attempt produces the same bytes. */
-    plan: Record<string, unknown>;
+    plan: Plan;
     output: { format: OutputFormat; compression: Compression };
     estimate: JobEstimate;
     created_at: string;

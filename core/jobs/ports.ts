@@ -1,5 +1,6 @@
 import type { CreditsService } from '../accounts/credits-service.js';
 import type { OutputFormat } from './events.js';
+import type { Plan } from '../generation/plan-types.js';
 
 /**
  * Generates one table of a pinned plan as ordered chunks of bytes (the engine pool's `generate`):
@@ -8,7 +9,7 @@ import type { OutputFormat } from './events.js';
  * with each chunk when it asks for the next, so the generator may write a later chunk into its buffer.
  */
 export type TableGenerator = (
-  plan: Record<string, unknown>,
+  plan: Plan,
   table: string,
   options: { format: OutputFormat; signal: AbortSignal; onProgress: (rowsDone: number, rowsTotal: number) => void; recycle: boolean },
 ) => AsyncIterable<Uint8Array>;

@@ -5,6 +5,7 @@ import type { Pricing } from '../pricing/pricing.js';
 import type { ConfigInput } from '../configs/config-input.js';
 import type { SourceMap } from '../configs/source-map.js';
 import type { GenerationConfig } from '../configs/config-schema.js';
+import type { Plan } from '../generation/plan-types.js';
 import type { ConfigService } from '../configs/service.js';
 import type { ConcurrentJobLimits } from '../accounts/credits.js';
 import { TIERS } from '../accounts/profile.js';
@@ -32,7 +33,7 @@ export interface JobsServiceDeps {
   configs: Pick<ConfigService, 'resolve'>;
   credits: JobCredits;
   /** The engine's plan of a config (JSON-ready); refuses unknown tables or options with a ProblemError. */
-  plan: (config: GenerationConfig) => Promise<Record<string, unknown>>;
+  plan: (config: GenerationConfig) => Promise<Plan>;
   pricing: Pricing;
   clock: Clock;
   resultsDir: string;

@@ -25,7 +25,6 @@ import { ConfigService } from '../configs/service.js';
 import { packCatalog } from '../catalog/packs-for-configs.js';
 import { Catalog } from '../catalog/catalog.js';
 import { createEngine } from '../packs/engine.js';
-import type { Plan } from '../generation/plan.js';
 import { createJobs, type JobRunner, type JobsService } from '../jobs/capability.js';
 import type { PackRegistry } from '../packs/registry.js';
 import type { GenerationPool } from '../generation/pool.js';
@@ -146,8 +145,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     jobs: () => jobsReadModel(runner.state<JobsState>('jobs')),
     credits,
     configs,
-    plan: async (request) => (await engine.plan(request)) as unknown as Record<string, unknown>,
-    generate: (plan, table, options) => engine.pool.generate(plan as unknown as Plan, table, options),
+    plan: (request) => engine.plan(request),
+    generate: (plan, table, options) => engine.pool.generate(plan, table, options),
     onError: logFailure('job runner failed'),
   });
   if (background) jobs.runner.start();
