@@ -61,18 +61,9 @@ export interface AuditRange {
 
 const PAGE = 1000;
 
-/** A store that can hand back events as stored, data unparsed (the sqlite store): an optional capability. */
-interface StoredReads {
-  readAllStored(options: ReadAllOptions): Promise<StoredEvent[]>;
-}
-
-function readsStored(store: EventStore): store is EventStore & StoredReads {
-  return typeof (store as Partial<StoredReads>).readAllStored === 'function';
-}
-
-/** A page of events as stored; from a store without the capability, parsed events spelled canonically again. */
+/** A page of events as stored; from a store without `readAllStored`, parsed events spelled canonically again. */
 async function readStoredPage(store: EventStore, options: ReadAllOptions): Promise<StoredEvent[]> {
-  if (readsStored(store)) return store.readAllStored(options);
+  if (store.readAllStored) return store.readAllStored(options);
   return (await store.readAll(options)).map((event) => ({ ...event, ...canonicalParts(event) }));
 }
 

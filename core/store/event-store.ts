@@ -1,4 +1,4 @@
-import type { ChainVerification } from '../events/hash-chain.js';
+import type { ChainVerification, StoredEvent } from '../events/hash-chain.js';
 import type { NewEvent, RecordedEvent } from '../events/envelope.js';
 
 /**
@@ -51,6 +51,12 @@ export interface EventStore {
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** In global position order, never skipping a position that a slower transaction will still fill. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /**
+   * Optional: read-all as stored, data and metadata as their JSON text, unparsed, in the order of readAll.
+   * For a reader that checks hashes (the audit), which then hashes the stored bytes and parses only what it
+   * needs. The sqlite adapter has it; from the others, such a reader spells the parsed events canonically again.
+   */
+  readAllStored?(options?: ReadAllOptions): Promise<StoredEvent[]>;
   /** Highest global position a reader may see now; 0 for an empty store. */
   headPosition(): Promise<number>;
   /** Catch-up from `after`, then live; the handler is awaited, one event at a time, in order. */
