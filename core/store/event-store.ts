@@ -1,5 +1,6 @@
 import type { ChainVerification, StoredEvent } from '../events/hash-chain.js';
 import type { NewEvent, RecordedEvent } from '../events/envelope.js';
+import type { StoreStorage } from './storage.js';
 
 /**
  * What an append expects of its stream. `no_stream`: the stream has no event yet; `exists`: it has
@@ -46,6 +47,8 @@ export interface SubscribeOptions {
  */
 export interface EventStore {
   readonly name: string;
+  /** Where the events are kept, so that the tables that belong beside them go there too. */
+  readonly storage: StoreStorage;
   /** Atomic: all events are written with consecutive revisions, or none (WrongExpectedRevisionError). */
   append(stream: string, events: readonly NewEvent[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;

@@ -6,6 +6,7 @@ import type { EventMetadata, NewEvent, RecordedEvent } from '../events/envelope.
 import { GENESIS_HASH } from '../events/envelope.js';
 import { verifyChain, type ChainVerification } from '../events/hash-chain.js';
 import { WrongExpectedRevisionError, type AppendResult, type EventStore, type ExpectedRevision, type ReadAllOptions, type ReadStreamOptions, type SubscribeOptions, type Subscription } from './event-store.js';
+import type { StoreStorage } from './storage.js';
 import { checkExpectedRevision, sealEvents } from './seal.js';
 import { CountingUnexpectedErrors, type UnexpectedErrors } from '../faults/unexpected-errors.js';
 
@@ -40,6 +41,7 @@ interface StoredMetadata {
  */
 export class KurrentDbEventStore implements EventStore {
   readonly name = 'kurrentdb';
+  readonly storage: StoreStorage = { kind: 'kurrentdb' };
 
   /** `faults` hears the errors that no call awaits: a subscription's stream failing after it was closed. */
   constructor(readonly client: KurrentDBClient, private readonly faults: UnexpectedErrors = new CountingUnexpectedErrors()) {}

@@ -2,6 +2,7 @@ import type { NewEvent, RecordedEvent } from '../events/envelope.js';
 import { GENESIS_HASH } from '../events/envelope.js';
 import { verifyChain, type ChainVerification } from '../events/hash-chain.js';
 import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, ReadStreamOptions, SubscribeOptions, Subscription } from './event-store.js';
+import type { StoreStorage } from './storage.js';
 import { checkExpectedRevision, sealEvents } from './seal.js';
 import { readStreamSlice } from './read-stream-slice.js';
 import { pollingSubscription } from './polling-subscription.js';
@@ -10,6 +11,7 @@ import { wakeOrTimeout } from './wake-or-timeout.js';
 /** The store for unit tests: one process, nothing kept. Appends are synchronous, hence atomic. */
 export class MemoryEventStore implements EventStore {
   readonly name = 'memory';
+  readonly storage: StoreStorage = { kind: 'memory' };
   private readonly log: RecordedEvent[] = [];
   private readonly streams = new Map<string, RecordedEvent[]>();
   private readonly appended = new EventTarget();

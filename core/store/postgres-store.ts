@@ -4,6 +4,7 @@ import type { EventMetadata, NewEvent, RecordedEvent } from '../events/envelope.
 import { GENESIS_HASH } from '../events/envelope.js';
 import { verifyChain, type ChainVerification } from '../events/hash-chain.js';
 import { WrongExpectedRevisionError, type AppendResult, type EventStore, type ExpectedRevision, type ReadAllOptions, type ReadStreamOptions, type SubscribeOptions, type Subscription } from './event-store.js';
+import type { StoreStorage } from './storage.js';
 import { checkExpectedRevision, sealEvents } from './seal.js';
 import { pollingSubscription } from './polling-subscription.js';
 import { wakeOrTimeout } from './wake-or-timeout.js';
@@ -89,6 +90,7 @@ export class PostgresEventStore implements EventStore {
   readonly pool: pg.Pool;
   /** The quoted schema name, for the snapshot table that lives beside the events. */
   readonly schema: string;
+  readonly storage: StoreStorage;
   private readonly heads = new StreamHeads();
   private readonly sql;
   private readonly notifications: AppendNotifications;
@@ -106,6 +108,7 @@ export class PostgresEventStore implements EventStore {
     // process. The pool has already discarded that connection and opens a new one when next asked.
     pool.on('error', (error) => faults.report('postgres-pool', error, { schema: schemaName }));
     this.schema = quoteIdentifier(schemaName);
+    this.storage = { kind: 'postgres', pool, schema: this.schema };
     const events = `${this.schema}.events`;
     const columns = 'position, id, stream, revision, type, version, data, metadata, recorded_at, hash';
     // Formatted by the server: parsing a timestamptz into a Date and back costs more than the rest of the row.

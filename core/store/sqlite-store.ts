@@ -3,6 +3,7 @@ import type { NewEvent, RecordedEvent } from '../events/envelope.js';
 import { GENESIS_HASH } from '../events/envelope.js';
 import { verifyChain, type ChainVerification, type StoredEvent } from '../events/hash-chain.js';
 import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, ReadStreamOptions, SubscribeOptions, Subscription } from './event-store.js';
+import type { StoreStorage } from './storage.js';
 import { checkExpectedRevision, sealEvents } from './seal.js';
 import { pollingSubscription } from './polling-subscription.js';
 import { wakeOrTimeout } from './wake-or-timeout.js';
@@ -75,6 +76,7 @@ export class SqliteEventStore implements EventStore {
   readonly name = 'sqlite';
   /** Shared with the projection snapshots, which live in the same file. */
   readonly db: Database.Database;
+  readonly storage: StoreStorage;
   private readonly appended = new EventTarget();
   private readonly statements;
   private readonly commitGroup;
@@ -82,6 +84,7 @@ export class SqliteEventStore implements EventStore {
 
   constructor(file: string, options: SqliteStoreOptions = {}) {
     this.db = new Database(file, { timeout: 5000 });
+    this.storage = { kind: 'sqlite', db: this.db };
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
     // Read-all scans the log in order: mapped pages spare a copy per page read.

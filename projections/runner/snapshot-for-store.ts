@@ -1,7 +1,5 @@
 import type { EventStore } from '../../core/store/event-store.js';
-import { SqliteEventStore } from '../../core/store/sqlite-store.js';
 import { SqliteSnapshotStore } from './snapshot-sqlite.js';
-import { PostgresEventStore } from '../../core/store/postgres-store.js';
 import { PostgresSnapshotStore } from './snapshot-postgres.js';
 import { MemorySnapshotStore, type SnapshotStore } from './snapshot-store.js';
 
@@ -11,7 +9,14 @@ import { MemorySnapshotStore, type SnapshotStore } from './snapshot-store.js';
  * and projections rebuild from the events on start.
  */
 export function snapshotStoreFor(store: EventStore): SnapshotStore {
-  if (store instanceof SqliteEventStore) return new SqliteSnapshotStore(store.db);
-  if (store instanceof PostgresEventStore) return new PostgresSnapshotStore(store.pool, store.schema);
-  return new MemorySnapshotStore();
+  const storage = store.storage;
+  switch (storage.kind) {
+    case 'sqlite':
+      return new SqliteSnapshotStore(storage.db);
+    case 'postgres':
+      return new PostgresSnapshotStore(storage.pool, storage.schema);
+    case 'memory':
+    case 'kurrentdb':
+      return new MemorySnapshotStore();
+  }
 }
