@@ -2,7 +2,6 @@ import { Worker } from 'node:worker_threads';
 import type { Mode } from '../events/envelope.js';
 import type { Config } from '../settings/settings.js';
 import type { EventStore } from '../store/event-store.js';
-import { SqliteEventStore } from '../store/sqlite-store.js';
 import { accountStream } from '../accounts/stream-name.js';
 import type { ChainBreak } from './account-audit.js';
 import { ChainChecker } from './chain-checker.js';
@@ -102,7 +101,7 @@ export async function auditStore(store: EventStore, projected: ProjectedTotals, 
 }
 
 function sourceOf(store: EventStore, config: Config): AuditSource {
-  return store instanceof SqliteEventStore ? { sqliteFile: store.db.name } : { config };
+  return store.storage.kind === 'sqlite' ? { sqliteFile: store.storage.db.name } : { config };
 }
 
 function inWorker(entry: URL, source: AuditSource, range: ChunkedRange): Promise<ChunkAudit[]> {

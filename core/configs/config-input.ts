@@ -12,7 +12,7 @@ import { parseYamlSource } from './yaml-source.js';
 import { isCheckedInFull } from '../bounded-validation.js';
 
 /**
- * The three ways a request names a config (DESIGN.md section 1): inline JSON, inline YAML, or a saved
+ * The three ways a request names a config (docs/configs.md): inline JSON, inline YAML, or a saved
  * config with ordered overlays (ids). The same forms are accepted by jobs, validate and estimate.
  */
 export type ConfigInput = InlineConfig | { config_id: string; overlays?: string[] };

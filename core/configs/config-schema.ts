@@ -3,7 +3,7 @@ import { distributionSchema } from '../generation/random/distributions.js';
 import { dataTypes } from '../generation/types/index.js';
 
 /**
- * The generation config (DESIGN.md section 6) as JSON Schema 2020-12: the one document that ajv
+ * The generation config (docs/configs.md) as JSON Schema 2020-12: the one document that ajv
  * validates with, that GET /v1/configs/schema serves and that the OpenAPI document publishes. Its YAML
  * form and its JSON form are the same document.
  *

@@ -1,5 +1,5 @@
 /**
- * The event envelope of DESIGN.md section 4. Every adapter stores and returns exactly these members,
+ * The event envelope (docs/architecture.md). Every adapter stores and returns exactly these members,
  * so that an event read from sqlite, postgres or kurrentdb hashes and replays identically.
  */
 

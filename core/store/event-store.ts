@@ -5,7 +5,7 @@ import type { StoreStorage } from './storage.js';
 /**
  * What an append expects of its stream. `no_stream`: the stream has no event yet; `exists`: it has
  * at least one; `any`: no check; a number: the revision of the stream's last event. The expected
- * revision is the only lock the domain uses (DESIGN.md sections 3 and 5).
+ * revision is the only lock the domain uses (docs/architecture.md).
  */
 export type ExpectedRevision = 'no_stream' | 'any' | 'exists' | number;
 

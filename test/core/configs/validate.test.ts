@@ -12,7 +12,7 @@ const valid = (yaml: string) => {
 };
 
 describe('config validation', () => {
-  it('accepts the config of DESIGN.md section 6', () => {
+  it('accepts a config that uses every part of the format: seed, locale, column overrides, options, output', () => {
     const result = valid(`version: 1
 sector: cards
 seed: 42

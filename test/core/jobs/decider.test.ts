@@ -12,7 +12,7 @@ const create: CreateJob = {
   mode: 'live',
   key_id: 'key_1',
   config: { version: 1, sector: 'cards', tables: [{ name: 'transactions', rows: 10 }] },
-  plan: { sector: 'cards' },
+  plan: { sector: 'cards', pack_version: '1.0.0', seed: 1, locale: 'en_GB', tables: [] },
   output: { format: 'csv', compression: 'none' },
   estimate: { credits: 1, tables: [{ name: 'transactions', rows: 10, credits: 1 }] },
   at: T0,
