@@ -76,7 +76,12 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   app.use(function unmatched(ctx: ApiContext) {
     const allowed = new Set(router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods));
     if (allowed.size > 0) {
-      throw problem(HttpProblems.methodNotAllowed, `${ctx.path} does not take ${ctx.method}; it takes ${[...allowed].join(', ')}`, {}, { Allow: [...allowed].join(', ') });
+      throw problem(
+        HttpProblems.methodNotAllowed,
+        `${ctx.path} does not take ${ctx.method}; it takes ${[...allowed].join(', ')}`,
+        {},
+        { Allow: [...allowed].join(', ') },
+      );
     }
     throw problem(HttpProblems.routeNotFound, `no operation has the path ${ctx.path}`);
   });

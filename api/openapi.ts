@@ -28,11 +28,22 @@ const TAG_DESCRIPTIONS: Record<Tag, string> = {
 };
 
 const commonHeaders = {
-  'Request-Id': { description: 'Identifies this exchange in the logs and in the events it appended.', schema: { type: 'string' } },
-  RateLimit: { description: 'IETF RateLimit: `"<tier>";r=<remaining>;t=<seconds to reset>` (authenticated requests).', schema: { type: 'string' } },
-  'RateLimit-Policy': { description: 'IETF RateLimit-Policy: `"<tier>";q=<requests>;w=1` (authenticated requests).', schema: { type: 'string' } },
+  'Request-Id': {
+    description: 'Identifies this exchange in the logs and in the events it appended.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'IETF RateLimit: `"<tier>";r=<remaining>;t=<seconds to reset>` (authenticated requests).',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': {
+    description: 'IETF RateLimit-Policy: `"<tier>";q=<requests>;w=1` (authenticated requests).',
+    schema: { type: 'string' },
+  },
 };
-const headerRefs = Object.fromEntries(Object.keys(commonHeaders).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+const headerRefs = Object.fromEntries(
+  Object.keys(commonHeaders).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+);
 
 /** The problems the shared pipeline can raise on a route, beyond those the route lists itself. */
 function pipelineProblems(route: AnyRoute): ProblemType[] {
@@ -42,10 +53,30 @@ function pipelineProblems(route: AnyRoute): ProblemType[] {
   problems.push(HttpProblems.malformedRequest, HttpProblems.expectationFailed);
   problems.push(HttpProblems.requestTimeout, HttpProblems.headersTooLarge);
   // Any operation with a key may need the event store (its keys, credits, idempotency claims).
-  if (route.scope !== null) problems.push(HttpProblems.unauthorized, HttpProblems.forbidden, HttpProblems.rateLimited, Problems.storeUnavailable);
-  if (route.body) problems.push(HttpProblems.payloadTooLarge, HttpProblems.unsupportedMediaType, HttpProblems.malformedJson, HttpProblems.invalidEncoding, HttpProblems.nestingTooDeep, HttpProblems.reservedMember, HttpProblems.invalidText);
+  if (route.scope !== null)
+    problems.push(
+      HttpProblems.unauthorized,
+      HttpProblems.forbidden,
+      HttpProblems.rateLimited,
+      Problems.storeUnavailable,
+    );
+  if (route.body)
+    problems.push(
+      HttpProblems.payloadTooLarge,
+      HttpProblems.unsupportedMediaType,
+      HttpProblems.malformedJson,
+      HttpProblems.invalidEncoding,
+      HttpProblems.nestingTooDeep,
+      HttpProblems.reservedMember,
+      HttpProblems.invalidText,
+    );
   if (isIdempotent(route)) {
-    problems.push(HttpProblems.invalidIdempotencyKey, IdempotencyInFlight, IdempotencyKeyReused, IdempotentResponseNotKept);
+    problems.push(
+      HttpProblems.invalidIdempotencyKey,
+      IdempotencyInFlight,
+      IdempotencyKeyReused,
+      IdempotentResponseNotKept,
+    );
     if (negotiatesFormat(route)) problems.push(IdempotentReplayNotAcceptable);
   }
   return problems;
@@ -53,9 +84,21 @@ function pipelineProblems(route: AnyRoute): ProblemType[] {
 
 /** Headers that come with the problems of a status, whichever problem it is. */
 const PROBLEM_HEADERS: Record<number, Record<string, unknown>> = {
-  416: { 'Content-Range': { description: '`bytes */<size>`: the size of the file the range missed.', schema: { type: 'string' } } },
-  429: { 'Retry-After': { description: 'Whole seconds to wait, at least 1.', schema: { type: 'integer', minimum: 1 } } },
-  503: { 'Retry-After': { description: 'Whole seconds to wait before retrying, at least 1.', schema: { type: 'integer', minimum: 1 } } },
+  416: {
+    'Content-Range': {
+      description: '`bytes */<size>`: the size of the file the range missed.',
+      schema: { type: 'string' },
+    },
+  },
+  429: {
+    'Retry-After': { description: 'Whole seconds to wait, at least 1.', schema: { type: 'integer', minimum: 1 } },
+  },
+  503: {
+    'Retry-After': {
+      description: 'Whole seconds to wait before retrying, at least 1.',
+      schema: { type: 'integer', minimum: 1 },
+    },
+  },
 };
 
 function problemResponses(problems: ProblemType[]): Record<string, unknown> {
@@ -82,12 +125,18 @@ const idempotencyKeyParameter = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
-  description: 'Makes the POST safe to retry: a repeat with the same key and body replays the first response (kept 24 hours).',
+  description:
+    'Makes the POST safe to retry: a repeat with the same key and body replays the first response (kept 24 hours).',
   schema: { type: 'string', minLength: 1, maxLength: 257 },
 };
 
 function parameters(route: AnyRoute): unknown[] {
-  const path = Object.entries(route.params ?? {}).map(([name, schema]) => ({ name, in: 'path', required: true, schema }));
+  const path = Object.entries(route.params ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema,
+  }));
   const query = Object.entries(route.query?.properties ?? {}).map(([name, schema]) => ({
     name,
     in: 'query',
@@ -95,11 +144,18 @@ function parameters(route: AnyRoute): unknown[] {
     ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
     schema,
   }));
-  const headers = Object.entries(route.requestHeaders ?? {}).map(([name, { description, schema }]) => ({ name, in: 'header', required: false, description, schema }));
+  const headers = Object.entries(route.requestHeaders ?? {}).map(([name, { description, schema }]) => ({
+    name,
+    in: 'header',
+    required: false,
+    description,
+    schema,
+  }));
   return [...path, ...query, ...headers, ...(isIdempotent(route) ? [idempotencyKeyParameter] : [])];
 }
 
-const media = (content: Record<string, JsonSchema>) => Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema }]));
+const media = (content: Record<string, JsonSchema>) =>
+  Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema }]));
 
 function operation(route: AnyRoute, tag: Tag): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
@@ -118,7 +174,9 @@ function operation(route: AnyRoute, tag: Tag): Record<string, unknown> {
     tags: [tag],
     security: route.scope === null ? [] : [{ bearer: [] }],
     ...(route.scope === null ? {} : { 'x-required-scope': route.scope }),
-    ...(route.params || route.query || route.requestHeaders || isIdempotent(route) ? { parameters: parameters(route) } : {}),
+    ...(route.params || route.query || route.requestHeaders || isIdempotent(route)
+      ? { parameters: parameters(route) }
+      : {}),
     ...(route.body
       ? {
           requestBody: {
@@ -163,7 +221,11 @@ export function openApiDocument(groups: readonly RouteGroup[], config: Config): 
     paths,
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: `An API key; its scopes (${SCOPES.join(', ')}) decide which operations it may call.` },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `An API key; its scopes (${SCOPES.join(', ')}) decide which operations it may call.`,
+        },
       },
       schemas: { Problem: problemSchema },
       headers: commonHeaders,

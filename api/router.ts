@@ -39,7 +39,10 @@ export function buildRouter(groups: readonly RouteGroup[]): Router<ApiState, Api
         additionalProperties: false,
       });
       const bodyValidators = Object.fromEntries(
-        Object.entries(route.body?.content ?? {}).map(([mediaType, schema]) => [mediaType, validator.compile('body', schema)]),
+        Object.entries(route.body?.content ?? {}).map(([mediaType, schema]) => [
+          mediaType,
+          validator.compile('body', schema),
+        ]),
       );
       const idempotency = { keepBody: !route.secretResponse, negotiated: negotiatesFormat(route) };
       router.register(koaPath(route.path), [route.method], async (ctx: ApiContext) => {

@@ -97,7 +97,9 @@ function running(server: Server, app: App, url: string, port: number): RunningSe
 /** The methods of the app's operations, from its OpenAPI document; HEAD with GET, as the router serves it. */
 function servedMethods(app: App): string[] {
   const { paths } = JSON.parse(app.context.openapi) as { paths: Record<string, Record<string, unknown>> };
-  const methods = new Set(Object.values(paths).flatMap((operations) => Object.keys(operations).map((method) => method.toUpperCase())));
+  const methods = new Set(
+    Object.values(paths).flatMap((operations) => Object.keys(operations).map((method) => method.toUpperCase())),
+  );
   if (methods.has('GET')) methods.add('HEAD');
   return ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((method) => methods.has(method));
 }

@@ -16,11 +16,18 @@ export function naiveTransaction(): Record<string, unknown> {
     currency: faker.finance.currencyCode(),
     entry_mode: faker.helpers.arrayElement(['chip', 'contactless', 'online', 'magstripe']),
     authorized_at: authorized.toISOString(),
-    status: faker.helpers.weightedArrayElement([{ weight: 955, value: 'approved' }, { weight: 35, value: 'declined' }, { weight: 10, value: 'reversed' }]),
+    status: faker.helpers.weightedArrayElement([
+      { weight: 955, value: 'approved' },
+      { weight: 35, value: 'declined' },
+      { weight: 10, value: 'reversed' },
+    ]),
     auth_code: faker.string.alphanumeric({ length: 6, casing: 'upper' }),
     settled_at: faker.date.soon({ days: 3, refDate: authorized }).toISOString(),
     is_fraud: faker.datatype.boolean({ probability: 0.002 }),
-    fraud_pattern: faker.helpers.maybe(() => faker.helpers.arrayElement(['card_testing', 'foreign_country']), { probability: 0.002 }) ?? null,
+    fraud_pattern:
+      faker.helpers.maybe(() => faker.helpers.arrayElement(['card_testing', 'foreign_country']), {
+        probability: 0.002,
+      }) ?? null,
   };
 }
 

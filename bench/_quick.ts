@@ -24,13 +24,22 @@ export const QUICK_BODY = JSON.stringify({ sector: 'cards', tables: [{ name: 'tr
 /** Seconds of load before measuring: the pool's workers load the packs on their first chunk. */
 const WARM_UP_SECONDS = 3;
 
-export async function quickScenario({ url, keys, connections = 16, durationSeconds = 10 }: QuickScenarioOptions): Promise<QuickScenarioResult> {
+export async function quickScenario({
+  url,
+  keys,
+  connections = 16,
+  durationSeconds = 10,
+}: QuickScenarioOptions): Promise<QuickScenarioResult> {
   if (keys.length === 0) throw new Error('quickScenario needs at least one key');
   await load(url, keys, connections, WARM_UP_SECONDS);
   const result = await load(url, keys, connections, durationSeconds);
   if (result.non2xx > 0 || result.errors > 0) {
-    const codes = Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => `${code}: ${stats.count}`).join(', ');
-    throw new Error(`quick scenario: ${result.non2xx} non-2xx answers and ${result.errors} errors (${codes}); give more keys if 429`);
+    const codes = Object.entries(result.statusCodeStats ?? {})
+      .map(([code, stats]) => `${code}: ${stats.count}`)
+      .join(', ');
+    throw new Error(
+      `quick scenario: ${result.non2xx} non-2xx answers and ${result.errors} errors (${codes}); give more keys if 429`,
+    );
   }
   return {
     quick_rps: Math.round(result.requests.average),
@@ -43,7 +52,12 @@ export async function quickScenario({ url, keys, connections = 16, durationSecon
  * One prebuilt request per key, which each connection cycles through: the client shares the server's main thread,
  * so a request built per send would count the client's work against the server.
  */
-function load(url: string, keys: readonly string[], connections: number, durationSeconds: number): Promise<autocannon.Result> {
+function load(
+  url: string,
+  keys: readonly string[],
+  connections: number,
+  durationSeconds: number,
+): Promise<autocannon.Result> {
   return autocannon({
     url: `${url.replace(/\/$/, '')}/v1/generate/quick`,
     connections,

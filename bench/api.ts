@@ -36,7 +36,9 @@ async function measure(url: string, durationSeconds: number, headers: Record<str
   await autocannon({ url, connections: CONNECTIONS, duration: WARM_UP_SECONDS, headers });
   const result = await autocannon({ url, connections: CONNECTIONS, duration: durationSeconds, headers });
   if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${url}: ${result.non2xx} non-2xx answers and ${result.errors} errors in ${result.requests.total} requests`);
+    throw new Error(
+      `${url}: ${result.non2xx} non-2xx answers and ${result.errors} errors in ${result.requests.total} requests`,
+    );
   }
   return { rps: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99 };
 }
@@ -54,7 +56,9 @@ async function bareKoa(): Promise<{ url: string; close(): Promise<void> }> {
 
 /** The pricing file with every tier's rate lifted far above what one machine can send. */
 function unthrottled(pricing: Pricing): Pricing {
-  const tiers = Object.fromEntries(Object.entries(pricing.tiers).map(([tier, price]) => [tier, { ...price, rate_limit_per_s: 10_000_000 }]));
+  const tiers = Object.fromEntries(
+    Object.entries(pricing.tiers).map(([tier, price]) => [tier, { ...price, rate_limit_per_s: 10_000_000 }]),
+  );
   return { ...pricing, tiers: tiers as Pricing['tiers'] };
 }
 
@@ -71,11 +75,16 @@ export async function run({ json, args }: BenchOptions): Promise<Record<string, 
   const dataDir = await mkdtemp(join(tmpdir(), 'finsynth-bench-api-'));
   const config = loadConfig({}, { dataDir, port: 0, logLevel: 'info' });
   const services = await createServices(config, { pricing: unthrottled(loadPricing()) });
-  const logger = pino({ level: 'info' }, pino.destination({ dest: join(dataDir, 'access.log'), sync: false, mkdir: true }));
+  const logger = pino(
+    { level: 'info' },
+    pino.destination({ dest: join(dataDir, 'access.log'), sync: false, mkdir: true }),
+  );
   let server: RunningServer | undefined;
   try {
     server = await listen(createApp(services, { logger }), 0);
-    const accounts = await Promise.all(Array.from({ length: QUICK_KEYS }, () => createAccount(services, { tier: 'scale' })));
+    const accounts = await Promise.all(
+      Array.from({ length: QUICK_KEYS }, () => createAccount(services, { tier: 'scale' })),
+    );
     await services.projections.waitFor(Math.max(...accounts.map((account) => account.position)));
     const authorization = `Bearer ${accounts[0]!.keys.live}`;
 
@@ -99,7 +108,11 @@ export async function run({ json, args }: BenchOptions): Promise<Record<string, 
       log('quick generation scenario (bench/_quick.ts)…');
       const { quickScenario } = await import('./_quick.js');
       // A failing scenario (the route not served yet) leaves its figures out; the API's stand.
-      await quickScenario({ url: server.url, keys: accounts.map((account) => account.keys.test), durationSeconds: duration }).then(
+      await quickScenario({
+        url: server.url,
+        keys: accounts.map((account) => account.keys.test),
+        durationSeconds: duration,
+      }).then(
         (quick) => Object.assign(figures, quick),
         (error: Error) => log(`quick generation scenario failed: ${error.message}`),
       );
@@ -119,10 +132,16 @@ function report(figures: Record<string, number>): void {
   const share = Math.round((figures.catalog_rps! / figures.bare_koa_rps!) * 100);
   console.log(`bare Koa {}            ${figures.bare_koa_rps} req/s`);
   console.log(`GET /healthz           ${figures.healthz_rps} req/s`);
-  console.log(`GET /v1/catalog (key)  ${figures.catalog_rps} req/s (${share}% of bare Koa; target ≥ 60%), p50 ${figures.catalog_p50_ms} ms, p99 ${figures.catalog_p99_ms} ms (target < 20)`);
-  console.log(`GET /v1/keys (key)     ${figures.keys_rps} req/s (${Math.round((figures.keys_rps! / figures.bare_koa_rps!) * 100)}% of bare Koa), p99 ${figures.keys_p99_ms} ms`);
+  console.log(
+    `GET /v1/catalog (key)  ${figures.catalog_rps} req/s (${share}% of bare Koa; target ≥ 60%), p50 ${figures.catalog_p50_ms} ms, p99 ${figures.catalog_p99_ms} ms (target < 20)`,
+  );
+  console.log(
+    `GET /v1/keys (key)     ${figures.keys_rps} req/s (${Math.round((figures.keys_rps! / figures.bare_koa_rps!) * 100)}% of bare Koa), p99 ${figures.keys_p99_ms} ms`,
+  );
   if (figures.quick_rps !== undefined) {
-    console.log(`POST /v1/generate/quick 1,000 rows: ${figures.quick_rps} req/s, p50 ${figures.quick_p50_ms} ms, p99 ${figures.quick_p99_ms} ms (target < 100)`);
+    console.log(
+      `POST /v1/generate/quick 1,000 rows: ${figures.quick_rps} req/s, p50 ${figures.quick_p50_ms} ms, p99 ${figures.quick_p99_ms} ms (target < 100)`,
+    );
   }
   console.log(`load average (1 min) at the end: ${figures.load_average_1m}`);
 }

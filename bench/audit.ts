@@ -32,8 +32,14 @@ function option(args: string[], name: string, fallback: number): number {
 function history(accountId: string, round: number): NewEvent[] {
   const events: NewEvent[] = [];
   if (round === 0) {
-    events.push({ type: 'AccountOpened', data: { account_id: accountId, tier: 'team', opened_at: '2026-01-01T00:00:00.000Z' } });
-    events.push({ type: 'CreditsGranted', data: { reference: `opening-${accountId}`, credits: 10_000_000, reason: 'team tier allowance' } });
+    events.push({
+      type: 'AccountOpened',
+      data: { account_id: accountId, tier: 'team', opened_at: '2026-01-01T00:00:00.000Z' },
+    });
+    events.push({
+      type: 'CreditsGranted',
+      data: { reference: `opening-${accountId}`, credits: 10_000_000, reason: 'team tier allowance' },
+    });
   }
   const tables = [{ name: 'transactions', rows: 1500, credits: 3 }];
   const metadata = { request_id: `req_${round}`, key_id: 'key_bench', mode: 'live' as const };
@@ -42,16 +48,45 @@ function history(accountId: string, round: number): NewEvent[] {
     switch (i % 5) {
       case 0:
       case 2:
-        events.push({ type: 'CreditsDebited', data: { reference, mode: i % 4 ? 'live' : 'test', key_id: 'key_bench', operation: 'quick', sector: 'cards', tables, credits: 3 }, metadata });
+        events.push({
+          type: 'CreditsDebited',
+          data: {
+            reference,
+            mode: i % 4 ? 'live' : 'test',
+            key_id: 'key_bench',
+            operation: 'quick',
+            sector: 'cards',
+            tables,
+            credits: 3,
+          },
+          metadata,
+        });
         break;
       case 1:
-        events.push({ type: 'CreditsRefunded', data: { reference: `r${round}_${i - 1}`, mode: (i - 1) % 4 ? 'live' : 'test', credits: 3, reason: 'generation failed' }, metadata });
+        events.push({
+          type: 'CreditsRefunded',
+          data: {
+            reference: `r${round}_${i - 1}`,
+            mode: (i - 1) % 4 ? 'live' : 'test',
+            credits: 3,
+            reason: 'generation failed',
+          },
+          metadata,
+        });
         break;
       case 3:
-        events.push({ type: 'CreditsReserved', data: { reference, mode: 'live', key_id: 'key_bench', sector: 'cards', tables, credits: 9 }, metadata });
+        events.push({
+          type: 'CreditsReserved',
+          data: { reference, mode: 'live', key_id: 'key_bench', sector: 'cards', tables, credits: 9 },
+          metadata,
+        });
         break;
       case 4:
-        events.push({ type: 'CreditsSettled', data: { reference: `r${round}_${i - 1}`, mode: 'live', tables, credits: 3, released: 6 }, metadata });
+        events.push({
+          type: 'CreditsSettled',
+          data: { reference: `r${round}_${i - 1}`, mode: 'live', tables, credits: 3, released: 6 },
+          metadata,
+        });
         break;
     }
   }
@@ -76,23 +111,41 @@ export async function run({ json, args }: BenchOptions) {
     log(`built ${events} events over ${accounts} accounts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     started = performance.now();
-    const runner = new ProjectionRunner(store, new EventRegistry(eventDefinitions), projections, undefined, { batchSize: 10_000 });
+    const runner = new ProjectionRunner(store, new EventRegistry(eventDefinitions), projections, undefined, {
+      batchSize: 10_000,
+    });
     await runner.waitFor(events, 3_600_000);
     log(`projections caught up in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     started = performance.now();
     const cpu = process.cpuUsage();
     const config = loadConfig({}, { dataDir: dir });
-    const report = await auditStore(store, projectedTotals(runner), { until: events, parallel: { config, workers: availableParallelism() } });
+    const report = await auditStore(store, projectedTotals(runner), {
+      until: events,
+      parallel: { config, workers: availableParallelism() },
+    });
     const seconds = (performance.now() - started) / 1000;
     const { user, system } = process.cpuUsage(cpu);
-    if (!report.holds) throw new Error(`the audit of the bench store does not hold: ${JSON.stringify(report).slice(0, 500)}`);
-    const result = { events: report.events, seconds: Number(seconds.toFixed(3)), events_per_s: Math.round(report.events / seconds) };
-    log(`full audit: ${result.events} events in ${result.seconds} s = ${result.events_per_s} events/s (target ≥ 300,000), every chain intact, every total equal`);
+    if (!report.holds)
+      throw new Error(`the audit of the bench store does not hold: ${JSON.stringify(report).slice(0, 500)}`);
+    const result = {
+      events: report.events,
+      seconds: Number(seconds.toFixed(3)),
+      events_per_s: Math.round(report.events / seconds),
+    };
+    log(
+      `full audit: ${result.events} events in ${result.seconds} s = ${result.events_per_s} events/s (target ≥ 300,000), every chain intact, every total equal`,
+    );
     // Process CPU time, all threads: what the audit costs whatever else the machine is running.
-    log(`  ${((user + system) / 1e6).toFixed(1)} s of CPU over ${availableParallelism()} threads = ${Math.round(result.events / ((user + system) / 1e6))} events per CPU-second`);
+    log(
+      `  ${((user + system) / 1e6).toFixed(1)} s of CPU over ${availableParallelism()} threads = ${Math.round(result.events / ((user + system) / 1e6))} events per CPU-second`,
+    );
     // Wall-clock figures on a shared machine mean little without the load they were measured under.
-    log(`  load average ${loadavg().map((load) => load.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
+    log(
+      `  load average ${loadavg()
+        .map((load) => load.toFixed(1))
+        .join(' ')} on ${availableParallelism()} cores`,
+    );
     return result;
   } finally {
     await store.close();

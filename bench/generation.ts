@@ -52,9 +52,11 @@ export async function run({ json, args }: BenchOptions) {
     // figure's best run comes from the same spells of load rather than the baseline from a quieter minute.
     // The baseline runs as many rows, and as many times, as the table it mirrors (or the first measured):
     // shorter or more numerous runs would give it more chances of catching a quiet moment.
-    const baselineTable = targets.find(([sector, table]) => `${sector}.${table}` === 'cards.transactions') ?? targets[0];
+    const baselineTable =
+      targets.find(([sector, table]) => `${sector}.${table}` === 'cards.transactions') ?? targets[0];
     let naive = 0;
-    const measuredTables: [string, number, { seconds: number; bytes: number }, { seconds: number; bytes: number }][] = [];
+    const measuredTables: [string, number, { seconds: number; bytes: number }, { seconds: number; bytes: number }][] =
+      [];
     for (const target of targets) {
       const [sector, table] = target;
       const measured = await plan(all, sector, table, rows);
@@ -73,7 +75,9 @@ export async function run({ json, args }: BenchOptions) {
     }
     log(`naive baseline (faker call per cell, 1 thread): ${Math.round(naive).toLocaleString('en')} rows/s`);
     const parallelism = await measuredParallelism(poolSize);
-    log(`pool: ${poolSize} workers; ${rows.toLocaleString('en')} rows per table, NDJSON; ${poolSize} spinning threads now do ${parallelism}× the work of one`);
+    log(
+      `pool: ${poolSize} workers; ${rows.toLocaleString('en')} rows per table, NDJSON; ${poolSize} spinning threads now do ${parallelism}× the work of one`,
+    );
     const tables: Record<string, TableFigures> = {};
     for (const [name, generatorSeconds, single, pooled] of measuredTables) {
       const figures: TableFigures = {
@@ -122,7 +126,10 @@ async function measuredParallelism(threads: number): Promise<number> {
   const spin = (count: number) =>
     Promise.all(
       Array.from({ length: count }, () => {
-        const worker = new Worker('let n = 0; const end = Date.now() + 500; while (Date.now() < end) n++; require("node:worker_threads").parentPort.postMessage(n);', { eval: true });
+        const worker = new Worker(
+          'let n = 0; const end = Date.now() + 500; while (Date.now() < end) n++; require("node:worker_threads").parentPort.postMessage(n);',
+          { eval: true },
+        );
         return new Promise<number>((resolve, reject) => worker.once('message', resolve).once('error', reject));
       }),
     ).then((counts) => counts.reduce((sum, n) => sum + n, 0));
@@ -138,7 +145,8 @@ async function measuredParallelism(threads: number): Promise<number> {
 function generateOnly(runtime: PlanRuntime, table: string): number {
   const layout = new ChunkLayout(runtime.pack, runtime.plan, table);
   const started = performance.now();
-  for (let i = 0; i < layout.count; i++) eachRow(runtime, table, layout.at(i), (row, index) => (lastRows[index & (lastRows.length - 1)] = row));
+  for (let i = 0; i < layout.count; i++)
+    eachRow(runtime, table, layout.at(i), (row, index) => (lastRows[index & (lastRows.length - 1)] = row));
   return (performance.now() - started) / 1000;
 }
 

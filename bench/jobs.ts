@@ -60,7 +60,13 @@ async function poolAlone(services: Services, rows: number, format: 'csv' | 'ndjs
 }
 
 /** Create → succeeded, as a client would see it, through the jobs service and the instance's runner. */
-async function job(services: Services, accountId: string, keyId: string, rows: number, format: 'csv' | 'ndjson'): Promise<{ timing: Timing; jobId: string }> {
+async function job(
+  services: Services,
+  accountId: string,
+  keyId: string,
+  rows: number,
+  format: 'csv' | 'ndjson',
+): Promise<{ timing: Timing; jobId: string }> {
   const owner = { accountId, mode: 'live' as const };
   const config = { version: 1, sector: 'cards', seed: SEED, tables: [{ name: TABLE, rows }], output: { format } };
   let jobId = '';
@@ -72,7 +78,8 @@ async function job(services: Services, accountId: string, keyId: string, rows: n
       await services.projections.waitFor(await services.store.headPosition());
       const { state, failure } = services.jobs.get(owner, created.id);
       if (state === 'succeeded') return;
-      if (state !== 'queued' && state !== 'running') throw new Error(`the ${format} job ended ${state}: ${failure?.detail ?? ''}`);
+      if (state !== 'queued' && state !== 'running')
+        throw new Error(`the ${format} job ended ${state}: ${failure?.detail ?? ''}`);
     }
   });
   return { timing, jobId };
@@ -89,14 +96,21 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
     const account = await createAccount(services, { tier: 'scale', credits: Math.ceil(rows / 1000) * 10 * repeat });
     // Jobs are created in-process, not over HTTP: no key authenticates them; the id only labels the events.
     const keyId = 'bench';
-    say(`cards.${TABLE}, ${rows.toLocaleString('en')} rows, pool of ${services.pool.size} workers, best of ${repeat} interleaved rounds`);
+    say(
+      `cards.${TABLE}, ${rows.toLocaleString('en')} rows, pool of ${services.pool.size} workers, best of ${repeat} interleaved rounds`,
+    );
     // Other processes' load moves every figure here: the load average is reported with them.
     const loadAtStart = loadavg()[0];
 
     await poolAlone(services, 50_000, 'csv'); // warms the workers up: neither figure pays for their start
     const before = Math.round(process.memoryUsage.rss() / 1_048_576);
     let peak = 0;
-    const best: Record<Run, Timing | undefined> = { job_csv: undefined, job_ndjson: undefined, pool_csv: undefined, pool_ndjson: undefined };
+    const best: Record<Run, Timing | undefined> = {
+      job_csv: undefined,
+      job_ndjson: undefined,
+      pool_csv: undefined,
+      pool_ndjson: undefined,
+    };
     const firstRound: Partial<Record<Run, Timing>> = {};
     for (let round = 0; round < repeat; round++) {
       for (const format of FORMATS) {
@@ -115,7 +129,9 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
     const [jobCsv, jobNdjson, poolCsv, poolNdjson] = RUNS.map((name) => best[name] as Timing);
 
     say(`pool alone:  csv ${perSecond(poolCsv)}, ndjson ${perSecond(poolNdjson)}`);
-    say(`job, end to end: csv ${perSecond(jobCsv)} (${pct(jobCsv.rows_per_s, poolNdjson.rows_per_s)} of the pool's ndjson, ${pct(jobCsv.rows_per_s, poolCsv.rows_per_s)} of its csv), ndjson ${perSecond(jobNdjson)} (${pct(jobNdjson.rows_per_s, poolNdjson.rows_per_s)} of the pool)`);
+    say(
+      `job, end to end: csv ${perSecond(jobCsv)} (${pct(jobCsv.rows_per_s, poolNdjson.rows_per_s)} of the pool's ndjson, ${pct(jobCsv.rows_per_s, poolCsv.rows_per_s)} of its csv), ndjson ${perSecond(jobNdjson)} (${pct(jobNdjson.rows_per_s, poolNdjson.rows_per_s)} of the pool)`,
+    );
     // On a machine shared with other work the wall-time shares swing between runs; the CPU spent per row does
     // not, and the pool's over the job's is the share the job would get on idle cores.
     say(
@@ -128,14 +144,21 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
       const first = (name: Run) => `${perSecond(firstRound[name] as Timing)}, ${cpu(firstRound[name] as Timing)} CPU s`;
       say(`first round alone: job csv ${first('job_csv')}; job ndjson ${first('job_ndjson')}`);
     }
-    say(`RSS: ${before} MB before the jobs (service and warm pool), peak ${peakMb} MB while they ran (target < 512 MB)`);
+    say(
+      `RSS: ${before} MB before the jobs (service and warm pool), peak ${peakMb} MB while they ran (target < 512 MB)`,
+    );
     say(`load average (1 min): ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end`);
     return {
       rows,
       csv_rows_per_s: Math.round(jobCsv.rows_per_s),
       ndjson_rows_per_s: Math.round(jobNdjson.rows_per_s),
       pool_rows_per_s: Math.round(poolNdjson.rows_per_s),
-      cpu_s_per_million: { pool_csv: poolCsv.cpu_s_per_million, pool_ndjson: poolNdjson.cpu_s_per_million, job_csv: jobCsv.cpu_s_per_million, job_ndjson: jobNdjson.cpu_s_per_million },
+      cpu_s_per_million: {
+        pool_csv: poolCsv.cpu_s_per_million,
+        pool_ndjson: poolNdjson.cpu_s_per_million,
+        job_csv: jobCsv.cpu_s_per_million,
+        job_ndjson: jobNdjson.cpu_s_per_million,
+      },
       peak_rss_mb: peakMb,
     };
   } finally {
@@ -149,7 +172,12 @@ const RUNS = ['job_csv', 'job_ndjson', 'pool_csv', 'pool_ndjson'] as const;
 type Run = (typeof RUNS)[number];
 
 /** Keeps each run's fastest timing (other processes only ever slow a run down) and its first. */
-function record(best: Record<Run, Timing | undefined>, first: Partial<Record<Run, Timing>>, name: Run, timing: Timing): void {
+function record(
+  best: Record<Run, Timing | undefined>,
+  first: Partial<Record<Run, Timing>>,
+  name: Run,
+  timing: Timing,
+): void {
   first[name] ??= timing;
   const kept = best[name];
   if (!kept || timing.rows_per_s > kept.rows_per_s) best[name] = timing;

@@ -39,7 +39,13 @@ function adapters(): Adapter[] {
       async open() {
         const dir = mkdtempSync(join(tmpdir(), 'finsynth-bench-'));
         const store = new SqliteEventStore(join(dir, 'events.db'));
-        return { store, dispose: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); } };
+        return {
+          store,
+          dispose: async () => {
+            await store.close();
+            rmSync(dir, { recursive: true, force: true });
+          },
+        };
       },
     },
   ];
@@ -50,7 +56,13 @@ function adapters(): Adapter[] {
       async open() {
         const schema = uniquePostgresSchema('bench');
         const store = await PostgresEventStore.open(url, { schema, poolSize: WRITERS + 2 });
-        return { store, dispose: async () => { await store.close(); await dropPostgresSchema(url, schema); } };
+        return {
+          store,
+          dispose: async () => {
+            await store.close();
+            await dropPostgresSchema(url, schema);
+          },
+        };
       },
     });
   }
@@ -92,7 +104,11 @@ async function appendConcurrently(store: EventStore, prefix: string, total: numb
   );
 }
 
-async function readEverything(store: EventStore, after: number, onEvent: (event: { stream: string; data: unknown }) => void): Promise<number> {
+async function readEverything(
+  store: EventStore,
+  after: number,
+  onEvent: (event: { stream: string; data: unknown }) => void,
+): Promise<number> {
   let checkpoint = after;
   let count = 0;
   for (;;) {
@@ -107,12 +123,18 @@ async function readEverything(store: EventStore, after: number, onEvent: (event:
 async function measure(adapter: Adapter): Promise<StoreFigures> {
   const { store, dispose } = await adapter.open();
   try {
-    const append_single_per_s = await perSecond(SINGLE_EVENTS, () => appendConcurrently(store, 'single', SINGLE_EVENTS, 1));
+    const append_single_per_s = await perSecond(SINGLE_EVENTS, () =>
+      appendConcurrently(store, 'single', SINGLE_EVENTS, 1),
+    );
     const before = await store.headPosition();
-    const append_batch_per_s = await perSecond(BATCH_EVENTS, () => appendConcurrently(store, 'batch', BATCH_EVENTS, BATCH_SIZE));
+    const append_batch_per_s = await perSecond(BATCH_EVENTS, () =>
+      appendConcurrently(store, 'batch', BATCH_EVENTS, BATCH_SIZE),
+    );
 
     let read = 0;
-    const read_all_per_s = await perSecond(BATCH_EVENTS, async () => { read = await readEverything(store, before, () => {}); });
+    const read_all_per_s = await perSecond(BATCH_EVENTS, async () => {
+      read = await readEverything(store, before, () => {});
+    });
     if (read !== BATCH_EVENTS) throw new Error(`read ${read} events back, appended ${BATCH_EVENTS}`);
 
     const balances = new Map<string, number>();
@@ -133,12 +155,16 @@ async function measure(adapter: Adapter): Promise<StoreFigures> {
 export async function run({ json }: BenchOptions): Promise<Record<string, StoreFigures>> {
   const log = json ? console.error : console.log;
   const bytes = Buffer.byteLength(JSON.stringify(payment(123_456).data));
-  log(`event store: ${SINGLE_EVENTS} single appends and ${BATCH_EVENTS} batched (${BATCH_SIZE}/append), ${WRITERS} streams concurrently, ${bytes} bytes of data per event`);
+  log(
+    `event store: ${SINGLE_EVENTS} single appends and ${BATCH_EVENTS} batched (${BATCH_SIZE}/append), ${WRITERS} streams concurrently, ${bytes} bytes of data per event`,
+  );
   const results: Record<string, StoreFigures> = {};
   for (const adapter of adapters()) {
     results[adapter.name] = await measure(adapter);
     const r = results[adapter.name];
-    log(`${adapter.name.padEnd(9)} single ${r.append_single_per_s.toLocaleString('en')}/s · batched ${r.append_batch_per_s.toLocaleString('en')}/s · read all ${r.read_all_per_s.toLocaleString('en')}/s · replay ${r.replay_per_s.toLocaleString('en')}/s`);
+    log(
+      `${adapter.name.padEnd(9)} single ${r.append_single_per_s.toLocaleString('en')}/s · batched ${r.append_batch_per_s.toLocaleString('en')}/s · read all ${r.read_all_per_s.toLocaleString('en')}/s · replay ${r.replay_per_s.toLocaleString('en')}/s`,
+    );
   }
   if (!process.env.FINSYNTH_POSTGRES_URL) log('postgres: skipped (FINSYNTH_POSTGRES_URL is not set)');
   return results;

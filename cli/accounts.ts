@@ -18,23 +18,36 @@ export async function accounts(args: string[]): Promise<number> {
     json: { type: 'boolean', default: false },
   });
   if (positionals.length !== 1 || positionals[0] !== 'create') throw new UsageError(USAGE);
-  if (!values.tier || !TIERS.includes(values.tier as Tier)) throw new UsageError(`--tier must be one of ${TIERS.join(', ')}\n${USAGE}`);
-  if (!BILLINGS.includes(values.billing as Billing)) throw new UsageError(`--billing must be one of ${BILLINGS.join(', ')}\n${USAGE}`);
+  if (!values.tier || !TIERS.includes(values.tier as Tier))
+    throw new UsageError(`--tier must be one of ${TIERS.join(', ')}\n${USAGE}`);
+  if (!BILLINGS.includes(values.billing as Billing))
+    throw new UsageError(`--billing must be one of ${BILLINGS.join(', ')}\n${USAGE}`);
   const credits = values.credits === undefined ? undefined : Number(values.credits);
   if (credits !== undefined && (!/^\d+$/.test(values.credits!) || !Number.isSafeInteger(credits))) {
     throw new UsageError(`--credits must be a whole number of credits, not "${values.credits}"`);
   }
 
   // Loaded once the arguments are known to be good, so that a usage error answers at once.
-  const [{ createServices }, { createAccount }] = await Promise.all([import('../core/services/services.js'), import('../core/accounts/create-account.js')]);
+  const [{ createServices }, { createAccount }] = await Promise.all([
+    import('../core/services/services.js'),
+    import('../core/accounts/create-account.js'),
+  ]);
   const services = await createServices(configFrom(values), { background: false });
   try {
-    const created = await createAccount(services, { tier: values.tier as Tier, credits, billing: values.billing as Billing });
+    const created = await createAccount(services, {
+      tier: values.tier as Tier,
+      credits,
+      billing: values.billing as Billing,
+    });
     const { account_id, keys } = created;
     if (values.json) {
-      process.stdout.write(`{"account_id": ${JSON.stringify(account_id)}, "keys": {"live": ${JSON.stringify(keys.live)}, "test": ${JSON.stringify(keys.test)}}}\n`);
+      process.stdout.write(
+        `{"account_id": ${JSON.stringify(account_id)}, "keys": {"live": ${JSON.stringify(keys.live)}, "test": ${JSON.stringify(keys.test)}}}\n`,
+      );
     } else {
-      process.stdout.write(`account ${account_id} (${values.tier})\n  live key: ${keys.live}\n  test key: ${keys.test}\nThe keys are shown this once; keep them.\n`);
+      process.stdout.write(
+        `account ${account_id} (${values.tier})\n  live key: ${keys.live}\n  test key: ${keys.test}\nThe keys are shown this once; keep them.\n`,
+      );
     }
     return 0;
   } finally {

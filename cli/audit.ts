@@ -29,22 +29,34 @@ export async function audit(args: string[]): Promise<number> {
     // Hold the read models still, and audit the store exactly up to where they stand.
     await services.projections.stop();
     const compared = new Set([LEDGER_PROJECTION, USAGE_PROJECTION, BILLING_PROJECTION]);
-    const until = Math.min(...services.projections.status().filter(({ name }) => compared.has(name)).map(({ checkpoint }) => checkpoint));
+    const until = Math.min(
+      ...services.projections
+        .status()
+        .filter(({ name }) => compared.has(name))
+        .map(({ checkpoint }) => checkpoint),
+    );
     const started = performance.now();
     // The records table as it stands (read, never caught up: the audit writes nothing), checked up to its checkpoint.
     const records = await services.usageRecords.table.totals(values.account);
-    const report = await auditStore(services.store, { ...projectedTotals(services.projections), records }, {
-      accountId: values.account,
-      until,
-      parallel: { config: services.config, workers: availableParallelism() },
-    });
+    const report = await auditStore(
+      services.store,
+      { ...projectedTotals(services.projections), records },
+      {
+        accountId: values.account,
+        until,
+        parallel: { config: services.config, workers: availableParallelism() },
+      },
+    );
     const seconds = (performance.now() - started) / 1000;
     if (values.account !== undefined && report.accounts === 0) {
       // A mistyped id would otherwise "hold": nothing was checked.
       process.stderr.write(`finsynth audit: the store has no account "${values.account}"\n`);
       return 1;
     }
-    if (values.json) process.stdout.write(`${JSON.stringify({ ...report, seconds, events_per_s: Math.round(report.events / seconds) })}\n`);
+    if (values.json)
+      process.stdout.write(
+        `${JSON.stringify({ ...report, seconds, events_per_s: Math.round(report.events / seconds) })}\n`,
+      );
     else process.stdout.write(describe(report, seconds));
     return report.holds ? 0 : 1;
   } finally {
@@ -53,13 +65,22 @@ export async function audit(args: string[]): Promise<number> {
 }
 
 function describe(report: StoreAuditReport, seconds: number): string {
-  const lines = [`replayed ${report.events} events of ${report.streams} streams (${report.accounts} accounts) in ${seconds.toFixed(2)} s`];
-  if (report.usage_records_until !== null) lines.push(`usage records checked up to position ${report.usage_records_until}`);
-  for (const { stream, revision, position, reason } of report.chain_breaks) lines.push(`CHAIN BROKEN  ${stream} revision ${revision} (position ${position}): ${reason}`);
-  for (const { account_id, position, credits_available } of report.negative_balances) lines.push(`NEGATIVE      account ${account_id}: ${credits_available} credits available after position ${position}`);
+  const lines = [
+    `replayed ${report.events} events of ${report.streams} streams (${report.accounts} accounts) in ${seconds.toFixed(2)} s`,
+  ];
+  if (report.usage_records_until !== null)
+    lines.push(`usage records checked up to position ${report.usage_records_until}`);
+  for (const { stream, revision, position, reason } of report.chain_breaks)
+    lines.push(`CHAIN BROKEN  ${stream} revision ${revision} (position ${position}): ${reason}`);
+  for (const { account_id, position, credits_available } of report.negative_balances)
+    lines.push(
+      `NEGATIVE      account ${account_id}: ${credits_available} credits available after position ${position}`,
+    );
   for (const { account_id, what, replayed, projected } of report.differences) {
     const shownBy = what === 'usage_records' ? 'the records table shows' : 'projection shows';
-    lines.push(`DIFFERS       account ${account_id} ${what}: replayed ${JSON.stringify(replayed)}, ${shownBy} ${JSON.stringify(projected)}`);
+    lines.push(
+      `DIFFERS       account ${account_id} ${what}: replayed ${JSON.stringify(replayed)}, ${shownBy} ${JSON.stringify(projected)}`,
+    );
   }
   lines.push(report.holds ? 'the audit holds' : 'the audit does NOT hold');
   return `${lines.join('\n')}\n`;

@@ -22,7 +22,11 @@ export const LOCAL_ACCOUNT_ID = 'acc_local';
 export async function openLocalAccountOnFirstStart(services: Services): Promise<string | null> {
   if ((await services.store.headPosition()) !== 0) return null;
   try {
-    const { account_id, keys, position } = await createAccount(services, { tier: LOCAL_ACCOUNT_TIER, accountId: LOCAL_ACCOUNT_ID, billing: 'invoice' });
+    const { account_id, keys, position } = await createAccount(services, {
+      tier: LOCAL_ACCOUNT_TIER,
+      accountId: LOCAL_ACCOUNT_ID,
+      billing: 'invoice',
+    });
     await services.projections.waitFor(position);
     return (
       `First start with an empty store: opened the local account ${account_id} (${LOCAL_ACCOUNT_TIER} tier).\n` +
@@ -30,7 +34,8 @@ export async function openLocalAccountOnFirstStart(services: Services): Promise<
       'These keys are shown this once; keep them. `npx finsynth accounts create` opens more accounts.\n'
     );
   } catch (error) {
-    if (error instanceof ProblemError && error.type === AccountAlreadyOpen) return 'First start: another instance opened the local account; its output shows the keys.\n';
+    if (error instanceof ProblemError && error.type === AccountAlreadyOpen)
+      return 'First start: another instance opened the local account; its output shows the keys.\n';
     throw error;
   }
 }

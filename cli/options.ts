@@ -6,7 +6,10 @@ import { loadConfig, type Config } from '../core/settings/settings.js';
 export class UsageError extends Error {}
 
 /** Strict parsing: an unknown or malformed option is a usage error, not silently ignored. */
-export function parseOptions<const Options extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: Options) {
+export function parseOptions<const Options extends NonNullable<ParseArgsConfig['options']>>(
+  args: string[],
+  options: Options,
+) {
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: true });
   } catch (error) {
@@ -19,7 +22,8 @@ export function configFrom(values: { data?: string | boolean; port?: string | bo
   const config = loadConfig(process.env, typeof values.data === 'string' ? { dataDir: resolve(values.data) } : {});
   if (typeof values.port === 'string') {
     const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, not "${values.port}"`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError(`--port must be a port number, not "${values.port}"`);
     config.port = port;
   }
   return config;

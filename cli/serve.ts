@@ -49,7 +49,9 @@ export async function serve(args: string[]): Promise<number> {
 
 /** Why the port cannot be served, and what to do, for the operator. */
 function portRefusal(port: number, error: NodeJS.ErrnoException): string {
-  if (error.code === 'EADDRINUSE') return `port ${port} is already in use (another finsynth, or another program); stop it, or serve on another port with --port or PORT`;
-  if (error.code === 'EACCES') return `port ${port} may not be used by this user (ports below 1024 need privileges); serve on another port with --port or PORT`;
+  if (error.code === 'EADDRINUSE')
+    return `port ${port} is already in use (another finsynth, or another program); stop it, or serve on another port with --port or PORT`;
+  if (error.code === 'EACCES')
+    return `port ${port} may not be used by this user (ports below 1024 need privileges); serve on another port with --port or PORT`;
   return `cannot serve on port ${port}: ${error.message}`;
 }

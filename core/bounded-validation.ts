@@ -33,7 +33,9 @@ export interface ReportedErrors<E> {
 export function reportErrors<E>({ errors, complete }: FoundErrors<E>): ReportedErrors<E> {
   if (complete && errors.length <= MAX_REPORTED_ERRORS) return { errors };
   const reported = errors.slice(0, MAX_REPORTED_ERRORS);
-  return complete ? { errors: reported, errors_truncated: true, errors_total: errors.length } : { errors: reported, errors_truncated: true };
+  return complete
+    ? { errors: reported, errors_truncated: true, errors_total: errors.length }
+    : { errors: reported, errors_truncated: true };
 }
 
 /**

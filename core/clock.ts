@@ -24,7 +24,17 @@ export class TestClock implements Clock {
     this.current = new Date(to).getTime();
   }
 
-  advance({ days = 0, hours = 0, minutes = 0, ms = 0 }: { days?: number; hours?: number; minutes?: number; ms?: number }): void {
+  advance({
+    days = 0,
+    hours = 0,
+    minutes = 0,
+    ms = 0,
+  }: {
+    days?: number;
+    hours?: number;
+    minutes?: number;
+    ms?: number;
+  }): void {
     this.current += ((days * 24 + hours) * 60 + minutes) * 60_000 + ms;
   }
 }

@@ -17,7 +17,10 @@ export function createAjv(options: Options = {}): Ajv2020 {
   return ajv;
 }
 
-const rfc3339 = fullFormats['date-time'] as { validate: (text: string) => boolean; compare: (a: string, b: string) => number | undefined };
+const rfc3339 = fullFormats['date-time'] as {
+  validate: (text: string) => boolean;
+  compare: (a: string, b: string) => number | undefined;
+};
 const FIRST_INSTANT = Date.parse('0000-01-01T00:00:00Z');
 const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
 

@@ -41,16 +41,41 @@ export class ProblemError extends Error {
   }
 }
 
-export function problem(type: ProblemType, detail: string, extensions?: Record<string, unknown>, headers?: Record<string, string>): ProblemError {
+export function problem(
+  type: ProblemType,
+  detail: string,
+  extensions?: Record<string, unknown>,
+  headers?: Record<string, string>,
+): ProblemError {
   return new ProblemError(type, detail, extensions, headers);
 }
 
 // The generic types every module may raise.
 export const Problems = {
-  badRequest: defineProblem({ slug: 'bad-request', title: 'Bad Request', status: 400, description: 'The request is malformed.' }),
-  validation: defineProblem({ slug: 'validation-failed', title: 'Bad Request', status: 400, description: 'The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.' }),
-  notFound: defineProblem({ slug: 'not-found', title: 'Not Found', status: 404, description: 'The resource does not exist, or is not visible to this key (test and live objects are apart).' }),
-  conflict: defineProblem({ slug: 'conflict', title: 'Conflict', status: 409, description: 'The request conflicts with the current state of the resource.' }),
+  badRequest: defineProblem({
+    slug: 'bad-request',
+    title: 'Bad Request',
+    status: 400,
+    description: 'The request is malformed.',
+  }),
+  validation: defineProblem({
+    slug: 'validation-failed',
+    title: 'Bad Request',
+    status: 400,
+    description: 'The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.',
+  }),
+  notFound: defineProblem({
+    slug: 'not-found',
+    title: 'Not Found',
+    status: 404,
+    description: 'The resource does not exist, or is not visible to this key (test and live objects are apart).',
+  }),
+  conflict: defineProblem({
+    slug: 'conflict',
+    title: 'Conflict',
+    status: 409,
+    description: 'The request conflicts with the current state of the resource.',
+  }),
   storeUnavailable: defineProblem({
     slug: 'store-unavailable',
     title: 'Service Unavailable',
@@ -59,5 +84,10 @@ export const Problems = {
       'The event store cannot be reached or does not answer in time (a restart, a failover, an outage). Retry after `Retry-After` seconds, ' +
       'a POST with the same Idempotency-Key: the instance reconnects by itself once the store is back.',
   }),
-  internal: defineProblem({ slug: 'internal-error', title: 'Internal Server Error', status: 500, description: 'An unexpected error on the service side; the request id identifies it in the logs.' }),
+  internal: defineProblem({
+    slug: 'internal-error',
+    title: 'Internal Server Error',
+    status: 500,
+    description: 'An unexpected error on the service side; the request id identifies it in the logs.',
+  }),
 };

@@ -39,12 +39,19 @@ export async function readBody(ctx: ApiContext, route: RouteDefinition<unknown, 
   const coding = ctx.get('Content-Encoding').trim().toLowerCase();
   if (coding !== '' && coding !== 'identity') {
     // Its bytes would otherwise be read as text, and fail as a malformed body that the client sent well-formed.
-    throw problem(HttpProblems.unsupportedMediaType, `bodies are read without a content coding, not ${coding}; send it uncompressed`, { supported }, { 'Accept-Encoding': 'identity' });
+    throw problem(
+      HttpProblems.unsupportedMediaType,
+      `bodies are read without a content coding, not ${coding}; send it uncompressed`,
+      { supported },
+      { 'Accept-Encoding': 'identity' },
+    );
   }
   if (!mediaType || !supported.includes(mediaType)) {
     throw problem(
       HttpProblems.unsupportedMediaType,
-      mediaType ? `this operation does not read ${mediaType}; send one of: ${supported.join(', ')}` : `the Content-Type header is missing; send one of: ${supported.join(', ')}`,
+      mediaType
+        ? `this operation does not read ${mediaType}; send one of: ${supported.join(', ')}`
+        : `the Content-Type header is missing; send one of: ${supported.join(', ')}`,
       { supported },
       { 'Accept-Post': supported.join(', ') },
     );
@@ -61,7 +68,13 @@ export async function readBody(ctx: ApiContext, route: RouteDefinition<unknown, 
 async function rawBody(ctx: ApiContext, limit: number): Promise<Buffer> {
   // The rest of the body is left unread: the connection is closed after the answer, or the client would go
   // on sending into a socket nobody reads, and the connection (with the client's next request) would hang.
-  const tooLarge = () => problem(HttpProblems.payloadTooLarge, `the body exceeds ${limit} bytes`, { limit_bytes: limit }, { Connection: 'close' });
+  const tooLarge = () =>
+    problem(
+      HttpProblems.payloadTooLarge,
+      `the body exceeds ${limit} bytes`,
+      { limit_bytes: limit },
+      { Connection: 'close' },
+    );
   const declared = ctx.get('Content-Length');
   if (declared && Number(declared) > limit) throw tooLarge();
   // A chunked body is refused as soon as its chunks announce more than the limit, not once that much has come.
@@ -74,7 +87,8 @@ async function rawBody(ctx: ApiContext, limit: number): Promise<Buffer> {
   } catch (error) {
     const type = (error as { type?: string }).type;
     if (type === 'entity.too.large') throw tooLarge();
-    if (type === 'request.size.invalid') throw problem(HttpProblems.malformedJson, 'the body is shorter or longer than its Content-Length');
+    if (type === 'request.size.invalid')
+      throw problem(HttpProblems.malformedJson, 'the body is shorter or longer than its Content-Length');
     throw error;
   } finally {
     stopWatching();
@@ -100,7 +114,9 @@ function parseJson(text: string): unknown {
     const syntax = jsonSyntaxError(text);
     if (!syntax) throw problem(HttpProblems.malformedJson, `the body is not valid JSON: ${(error as Error).message}`);
     const where = syntax.line === undefined ? '' : ` (line ${syntax.line}, column ${syntax.column})`;
-    throw problem(HttpProblems.malformedJson, `the body is not valid JSON: ${syntax.message}${where}`, { errors: [{ in: 'body', ...syntax }] });
+    throw problem(HttpProblems.malformedJson, `the body is not valid JSON: ${syntax.message}${where}`, {
+      errors: [{ in: 'body', ...syntax }],
+    });
   }
   // The text, not the value: a member given twice keeps its last value, and a deep first one would still
   // overflow the parser that later places an error in the text.
@@ -108,10 +124,18 @@ function parseJson(text: string): unknown {
   if (deep) throw tooDeep(deep);
   const flaw = documentFlaw(value, Infinity);
   if (flaw?.kind === 'reserved-member') {
-    throw problem(HttpProblems.reservedMember, `the body has a member named "__proto__" (at ${flaw.pointer}), which no document of this API has`, { pointer: flaw.pointer });
+    throw problem(
+      HttpProblems.reservedMember,
+      `the body has a member named "__proto__" (at ${flaw.pointer}), which no document of this API has`,
+      { pointer: flaw.pointer },
+    );
   }
   if (flaw?.kind === 'invalid-text') {
-    throw problem(HttpProblems.invalidText, `the body has text with U+0000 or a lone surrogate (at ${flaw.pointer}), which no field of this API takes`, { pointer: flaw.pointer });
+    throw problem(
+      HttpProblems.invalidText,
+      `the body has text with U+0000 or a lone surrogate (at ${flaw.pointer}), which no field of this API takes`,
+      { pointer: flaw.pointer },
+    );
   }
   return value;
 }
@@ -119,9 +143,8 @@ function parseJson(text: string): unknown {
 /** Nesting too deep, at the bracket that opens the level too many. */
 function tooDeep(at: TooDeep) {
   const message = `nested deeper than ${MAX_JSON_DEPTH} levels`;
-  return problem(
-    HttpProblems.nestingTooDeep,
-    `the body is ${message} (line ${at.line}, column ${at.column})`,
-    { max_depth: MAX_JSON_DEPTH, errors: [{ in: 'body', message, ...at }] },
-  );
+  return problem(HttpProblems.nestingTooDeep, `the body is ${message} (line ${at.line}, column ${at.column})`, {
+    max_depth: MAX_JSON_DEPTH,
+    errors: [{ in: 'body', message, ...at }],
+  });
 }

@@ -81,8 +81,13 @@ class ConnectionReader extends EventEmitter {
   private headRead([requestLine, ...fieldLines]: string[]): void {
     this.requests += 1;
     this.announced = 0;
-    const fields = fieldLines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]);
-    const codings = fields.filter(([name]) => name === 'transfer-encoding').flatMap(([, value]) => value!.split(',').map((coding) => coding.trim().toLowerCase()));
+    const fields = fieldLines.map((line) => [
+      line.slice(0, line.indexOf(':')).trim().toLowerCase(),
+      line.slice(line.indexOf(':') + 1).trim(),
+    ]);
+    const codings = fields
+      .filter(([name]) => name === 'transfer-encoding')
+      .flatMap(([, value]) => value!.split(',').map((coding) => coding.trim().toLowerCase()));
     const length = fields.find(([name]) => name === 'content-length')?.[1];
     if (requestLine!.startsWith('CONNECT ')) this.state = { at: 'off' };
     else if (codings.length > 0) this.state = codings.at(-1) === 'chunked' ? { at: 'size', text: '' } : { at: 'off' };

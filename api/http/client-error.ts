@@ -5,11 +5,17 @@ import type { ProblemType } from '../../core/problems.js';
 import { HttpProblems } from './problems.js';
 import { PROBLEM_MEDIA_TYPE } from './problem-response.js';
 
-const MALFORMED = { type: HttpProblems.malformedRequest, detail: 'the request is not valid HTTP/1.1 and cannot be read' };
+const MALFORMED = {
+  type: HttpProblems.malformedRequest,
+  detail: 'the request is not valid HTTP/1.1 and cannot be read',
+};
 
 /** Node's error codes that are not a malformed request: what Node itself would answer, as problem details. */
 const REFUSALS: Record<string, { type: ProblemType; detail: string }> = {
-  HPE_HEADER_OVERFLOW: { type: HttpProblems.headersTooLarge, detail: 'the request headers are larger than the server reads' },
+  HPE_HEADER_OVERFLOW: {
+    type: HttpProblems.headersTooLarge,
+    detail: 'the request headers are larger than the server reads',
+  },
   // headersTimeout (60 s to send the headers) and requestTimeout (300 s for the whole request).
   ERR_HTTP_REQUEST_TIMEOUT: { type: HttpProblems.requestTimeout, detail: 'the request was not received in time' },
 };
@@ -53,10 +59,26 @@ export function answerConnect(config: Config, allowed: readonly string[]) {
 }
 
 /** Writes a whole problem response on a socket that Koa does not hold, and closes it. */
-function endWithProblem(socket: Duplex, config: Config, type: ProblemType, detail: string, instance: string, headers: Record<string, string> = {}): void {
+function endWithProblem(
+  socket: Duplex,
+  config: Config,
+  type: ProblemType,
+  detail: string,
+  instance: string,
+  headers: Record<string, string> = {},
+): void {
   const requestId = `req_${randomUUID().replaceAll('-', '')}`;
-  const body = JSON.stringify({ type: `${config.errorTypeBase}/${type.slug}`, title: type.title, status: type.status, detail, instance, request_id: requestId });
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const body = JSON.stringify({
+    type: `${config.errorTypeBase}/${type.slug}`,
+    title: type.title,
+    status: type.status,
+    detail,
+    instance,
+    request_id: requestId,
+  });
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(
     `HTTP/1.1 ${type.status} ${type.title}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `Request-Id: ${requestId}\r\n${extra}Connection: close\r\n\r\n${body}`,

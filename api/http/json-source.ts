@@ -18,7 +18,11 @@ export function jsonSourceMap(text: string): SourceMap {
   let tree: { root: Node | undefined; lines: LineStarts; members: MemberIndex } | undefined;
   return {
     locate(pointer, key = false) {
-      tree ??= { root: parseTree(text, undefined, STRICT_JSON), lines: new LineStarts(text), members: new MemberIndex() };
+      tree ??= {
+        root: parseTree(text, undefined, STRICT_JSON),
+        lines: new LineStarts(text),
+        members: new MemberIndex(),
+      };
       const member = nodeAt(tree.root, pointerSegments(pointer), tree.members);
       if (!member) return undefined;
       return tree.lines.position((key && member.name ? member.name : member.value).offset);
@@ -45,7 +49,11 @@ class MemberIndex {
 }
 
 /** The value at a pointer, and its member name when it is an object's member. */
-function nodeAt(root: Node | undefined, segments: string[], members: MemberIndex): { value: Node; name?: Node } | undefined {
+function nodeAt(
+  root: Node | undefined,
+  segments: string[],
+  members: MemberIndex,
+): { value: Node; name?: Node } | undefined {
   let found: { value: Node; name?: Node } | undefined = root && { value: root };
   for (const segment of segments) {
     const { value } = found ?? {};
@@ -86,7 +94,11 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
   const code = printParseErrorCode(errors[0].error);
   // Where a member name is expected, the location names an empty member that is not there.
   if (code === 'PropertyNameExpected' && path.at(-1) === '') path = path.slice(0, -1);
-  return { pointer: toPointer(path), message: MESSAGES[code] ?? 'the JSON is malformed', ...new LineStarts(text).position(errors[0].offset) };
+  return {
+    pointer: toPointer(path),
+    message: MESSAGES[code] ?? 'the JSON is malformed',
+    ...new LineStarts(text).position(errors[0].offset),
+  };
 }
 
 /** Where a JSON text first nests deeper than allowed: the value that opens the level too many. */

@@ -28,7 +28,7 @@ export function requireLiveKey(ctx: ApiContext, what: string): void {
 export const readModeParameter = {
   enum: ['live', 'test'],
   description:
-    'Default: the mode of the key asking. A live key may ask for `test` (its account\'s sandbox); ' +
+    "Default: the mode of the key asking. A live key may ask for `test` (its account's sandbox); " +
     'a test key sees test only (`live` is 403 `live-key-required`).',
 };
 

@@ -13,7 +13,12 @@ export interface Page<T> {
  * the whole list, also what the request does not show (`shown` false: a deleted config, a job no longer
  * in the state asked for), so that the cursor's item is still found after it left the page's view.
  */
-export function paginate<T>(items: readonly T[], idOf: (item: T) => string, query: ListQuery, shown: (item: T) => boolean = () => true): Page<T> {
+export function paginate<T>(
+  items: readonly T[],
+  idOf: (item: T) => string,
+  query: ListQuery,
+  shown: (item: T) => boolean = () => true,
+): Page<T> {
   let next = 0;
   if (query.cursor !== undefined) {
     const after = decodeCursor(query.cursor);

@@ -18,7 +18,10 @@ export function problemBody(ctx: ApiContext, error: ProblemError): Record<string
 
 /** Sends a problem; anything that is not a ProblemError becomes a 500 that reveals nothing of its cause. */
 export function respondWithProblem(ctx: ApiContext, error: unknown): void {
-  const known = error instanceof ProblemError ? error : new ProblemError(Problems.internal, 'an unexpected error occurred; quote the request id when reporting it');
+  const known =
+    error instanceof ProblemError
+      ? error
+      : new ProblemError(Problems.internal, 'an unexpected error occurred; quote the request id when reporting it');
   ctx.status = known.type.status;
   for (const [name, value] of Object.entries(known.headers)) ctx.set(name, value);
   ctx.body = problemBody(ctx, known);

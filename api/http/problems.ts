@@ -6,7 +6,8 @@ export const HttpProblems = {
     slug: 'unauthorized',
     title: 'Unauthorized',
     status: 401,
-    description: 'The Authorization header is missing, is not `Bearer <key>`, or names a key that is unknown or revoked. Keys are accepted in that header only, never in the query string.',
+    description:
+      'The Authorization header is missing, is not `Bearer <key>`, or names a key that is unknown or revoked. Keys are accepted in that header only, never in the query string.',
   }),
   forbidden: defineProblem({
     slug: 'missing-scope',
@@ -30,7 +31,8 @@ export const HttpProblems = {
     slug: 'malformed-request',
     title: 'Bad Request',
     status: 400,
-    description: 'The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).',
+    description:
+      'The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).',
   }),
   headersTooLarge: defineProblem({
     slug: 'headers-too-large',
@@ -48,7 +50,8 @@ export const HttpProblems = {
     slug: 'request-timeout',
     title: 'Request Timeout',
     status: 408,
-    description: 'The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed.',
+    description:
+      'The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed.',
   }),
   payloadTooLarge: defineProblem({
     slug: 'payload-too-large',
@@ -60,7 +63,8 @@ export const HttpProblems = {
     slug: 'unsupported-media-type',
     title: 'Unsupported Media Type',
     status: 415,
-    description: 'The Content-Type is missing or not one the operation reads (`supported` lists them), or the body has a Content-Encoding (`Accept-Encoding: identity`): bodies are UTF-8, uncompressed.',
+    description:
+      'The Content-Type is missing or not one the operation reads (`supported` lists them), or the body has a Content-Encoding (`Accept-Encoding: identity`): bodies are UTF-8, uncompressed.',
   }),
   malformedJson: defineProblem({
     slug: 'malformed-json',
@@ -84,30 +88,35 @@ export const HttpProblems = {
     slug: 'reserved-member',
     title: 'Bad Request',
     status: 400,
-    description: 'The JSON body has a member named `__proto__`, which no document of this API uses; `pointer` says where.',
+    description:
+      'The JSON body has a member named `__proto__`, which no document of this API uses; `pointer` says where.',
   }),
   invalidText: defineProblem({
     slug: 'invalid-text',
     title: 'Bad Request',
     status: 400,
-    description: 'A string or member name in the JSON body holds U+0000 or a lone surrogate, which no field of this API takes; `pointer` says where.',
+    description:
+      'A string or member name in the JSON body holds U+0000 or a lone surrogate, which no field of this API takes; `pointer` says where.',
   }),
   invalidIdempotencyKey: defineProblem({
     slug: 'invalid-idempotency-key',
     title: 'Bad Request',
     status: 400,
-    description: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters (optionally as a quoted structured-field string).',
+    description:
+      'The Idempotency-Key header must be 1 to 255 visible ASCII characters (optionally as a quoted structured-field string).',
   }),
   rateLimited: defineProblem({
     slug: 'rate-limited',
     title: 'Too Many Requests',
     status: 429,
-    description: "The account's tier allows this many requests per second; `Retry-After` says in how many whole seconds to retry.",
+    description:
+      "The account's tier allows this many requests per second; `Retry-After` says in how many whole seconds to retry.",
   }),
   notReady: defineProblem({
     slug: 'not-ready',
     title: 'Service Unavailable',
     status: 503,
-    description: 'The instance is starting or shutting down, or its event store does not answer (within 2 s); another instance, or this one shortly, will serve the request.',
+    description:
+      'The instance is starting or shutting down, or its event store does not answer (within 2 s); another instance, or this one shortly, will serve the request.',
   }),
 };

@@ -4,7 +4,8 @@ import type { Scope } from '../../core/auth/scopes.js';
 import type { SourceMap } from '../../core/configs/source-map.js';
 import type { ApiContext } from './context.js';
 
-export type Tag = 'Generation' | 'Jobs' | 'Catalog' | 'Configuration' | 'Usage' | 'Billing' | 'Keys' | 'Audit' | 'Service';
+export type Tag =
+  'Generation' | 'Jobs' | 'Catalog' | 'Configuration' | 'Usage' | 'Billing' | 'Keys' | 'Audit' | 'Service';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface ResponseDefinition {
@@ -78,6 +79,8 @@ export function defineRoute<Params = Record<string, string>, Query = Record<stri
 }
 
 /** Every authenticated POST takes an Idempotency-Key. */
-export const isIdempotent = (route: Pick<RouteDefinition<unknown, unknown, unknown>, 'method' | 'scope'>): boolean => route.method === 'POST' && route.scope !== null;
+export const isIdempotent = (route: Pick<RouteDefinition<unknown, unknown, unknown>, 'method' | 'scope'>): boolean =>
+  route.method === 'POST' && route.scope !== null;
 
-export const isJsonMediaType = (mediaType: string): boolean => mediaType === 'application/json' || mediaType.endsWith('+json');
+export const isJsonMediaType = (mediaType: string): boolean =>
+  mediaType === 'application/json' || mediaType.endsWith('+json');

@@ -18,25 +18,45 @@ export const problemSchema: JsonSchema = {
     instance: { type: 'string' },
     request_id: { type: 'string' },
     // Members the interface specification fixes for `insufficient-credits`.
-    credits_required: { type: 'integer', minimum: 0, description: '`insufficient-credits`: the credits the request needs.' },
-    credits_available: { type: 'integer', minimum: 0, description: '`insufficient-credits`: the credits remaining on the account.' },
+    credits_required: {
+      type: 'integer',
+      minimum: 0,
+      description: '`insufficient-credits`: the credits the request needs.',
+    },
+    credits_available: {
+      type: 'integer',
+      minimum: 0,
+      description: '`insufficient-credits`: the credits remaining on the account.',
+    },
     errors: {
       type: 'array',
       items: {
         type: 'object',
         required: ['pointer', 'message'],
         properties: {
-          pointer: { type: 'string', description: 'A JSON pointer (RFC 6901) into the part of the request named by `in`, or into the config.' },
+          pointer: {
+            type: 'string',
+            description: 'A JSON pointer (RFC 6901) into the part of the request named by `in`, or into the config.',
+          },
           message: { type: 'string' },
           in: { enum: ['body', 'query', 'path'] },
-          line: { type: 'integer', minimum: 1, description: 'Where the error is in the text of a JSON body or a YAML config (1-based).' },
+          line: {
+            type: 'integer',
+            minimum: 1,
+            description: 'Where the error is in the text of a JSON body or a YAML config (1-based).',
+          },
           column: { type: 'integer', minimum: 1 },
         },
       },
       description: `Each failing field, at most ${MAX_REPORTED_ERRORS}.`,
     },
     errors_truncated: { const: true, description: TRUNCATED },
-    errors_total: { type: 'integer', minimum: 1, description: 'With `errors_truncated`: how many errors were found, when the document was checked for all of them.' },
+    errors_total: {
+      type: 'integer',
+      minimum: 1,
+      description:
+        'With `errors_truncated`: how many errors were found, when the document was checked for all of them.',
+    },
   },
 };
 

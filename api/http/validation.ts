@@ -1,5 +1,11 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { BoundedValidator, MAX_VALUES_CHECKED_IN_FULL, reportErrors, type FoundErrors, type ReportedErrors } from '../../core/bounded-validation.js';
+import {
+  BoundedValidator,
+  MAX_VALUES_CHECKED_IN_FULL,
+  reportErrors,
+  type FoundErrors,
+  type ReportedErrors,
+} from '../../core/bounded-validation.js';
 import type { JsonSchema } from '../../core/json-schema.js';
 import { Problems, problem } from '../../core/problems.js';
 import { locateNearest, type SourceMap } from '../../core/configs/source-map.js';
@@ -35,7 +41,11 @@ export class RequestValidator {
 }
 
 /** Only the errors reported are placed in the text. */
-function fieldErrors(location: Location, found: FoundErrors<ErrorObject>, source: SourceMap | undefined): ReportedErrors<FieldError> {
+function fieldErrors(
+  location: Location,
+  found: FoundErrors<ErrorObject>,
+  source: SourceMap | undefined,
+): ReportedErrors<FieldError> {
   const reported = reportErrors(found);
   return {
     ...reported,
@@ -55,19 +65,26 @@ function pointerOf(error: ErrorObject): { pointer: string; unknownMember: boolea
   const member = error.params as { missingProperty?: string; additionalProperty?: string; propertyName?: string };
   const unknown = member.additionalProperty ?? (error.keyword === 'propertyNames' ? member.propertyName : undefined);
   const name = member.missingProperty ?? unknown;
-  const pointer = name === undefined ? error.instancePath : `${error.instancePath}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  const pointer =
+    name === undefined ? error.instancePath : `${error.instancePath}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
   return { pointer, unknownMember: unknown !== undefined };
 }
 
 function validationProblem(reported: ReportedErrors<FieldError>) {
   const { errors, errors_truncated: truncated, errors_total: total } = reported;
-  const where = (error: FieldError) => (error.line === undefined ? '' : ` (line ${error.line}, column ${error.column})`);
-  const summary = errors.slice(0, 3).map((error) => `${error.in} ${error.pointer || '/'}${where(error)} ${error.message}`).join('; ');
+  const where = (error: FieldError) =>
+    error.line === undefined ? '' : ` (line ${error.line}, column ${error.column})`;
+  const summary = errors
+    .slice(0, 3)
+    .map((error) => `${error.in} ${error.pointer || '/'}${where(error)} ${error.message}`)
+    .join('; ');
   const fields = (count: number) => `${count} field${count === 1 ? '' : 's'}`;
   const what = !truncated
     ? `${fields(errors.length)} failed validation`
     : total === undefined
       ? `validation failed (a document of more than ${MAX_VALUES_CHECKED_IN_FULL} values is checked until its first error)`
       : `${fields(total)} failed validation (the first ${errors.length} are listed)`;
-  return problem(Problems.validation, `${what}: ${summary}${errors.length > 3 || truncated ? '; …' : ''}`, { ...reported });
+  return problem(Problems.validation, `${what}: ${summary}${errors.length > 3 || truncated ? '; …' : ''}`, {
+    ...reported,
+  });
 }

@@ -28,18 +28,36 @@ export function authenticate(ctx: ApiContext): void {
   const match = /^Bearer +(\S+) *$/i.exec(header);
   const config = ctx.services.config;
   if (!match || !keyPattern(config.keyPrefix).test(match[1]!)) {
-    throw problem(HttpProblems.unauthorized, `the Authorization header must be \`Bearer ${config.keyPrefix}_live_…\` or \`Bearer ${config.keyPrefix}_test_…\``, {}, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    throw problem(
+      HttpProblems.unauthorized,
+      `the Authorization header must be \`Bearer ${config.keyPrefix}_live_…\` or \`Bearer ${config.keyPrefix}_test_…\``,
+      {},
+      { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+    );
   }
   const keys = ctx.services.projections.state<KeysModel>(KEYS_PROJECTION);
   const key = keys.bySha256.get(hashKey(match[1]!));
   if (!key || key.revoked_at !== null) {
-    throw problem(HttpProblems.unauthorized, key ? 'this key has been revoked' : 'this key is not known', {}, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    throw problem(
+      HttpProblems.unauthorized,
+      key ? 'this key has been revoked' : 'this key is not known',
+      {},
+      { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+    );
   }
-  ctx.state.auth = { accountId: key.account_id, keyId: key.key_id, mode: key.mode, scopes: key.scopes, tier: keys.tiers.get(key.account_id)! };
+  ctx.state.auth = {
+    accountId: key.account_id,
+    keyId: key.key_id,
+    mode: key.mode,
+    scopes: key.scopes,
+    tier: keys.tiers.get(key.account_id)!,
+  };
 }
 
 export function requireScope(ctx: ApiContext, scope: Scope): void {
   if (!ctx.state.auth.scopes.includes(scope)) {
-    throw problem(HttpProblems.forbidden, `this key lacks the scope "${scope}" that this operation needs`, { required_scope: scope });
+    throw problem(HttpProblems.forbidden, `this key lacks the scope "${scope}" that this operation needs`, {
+      required_scope: scope,
+    });
   }
 }

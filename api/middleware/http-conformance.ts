@@ -13,16 +13,25 @@ const CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
  * the first and drops the others, where a proxy in front may have routed by another.
  */
 export async function httpConformance(ctx: ApiContext, next: () => Promise<void>): Promise<void> {
-  if (ctx.req.httpVersion === '1.1' && ctx.get('Host') === '') throw problem(HttpProblems.malformedRequest, 'an HTTP/1.1 request needs a Host header');
-  if (hostLines(ctx.req.rawHeaders) > 1) throw problem(HttpProblems.malformedRequest, 'a request has one Host header, not several', {}, { Connection: 'close' });
+  if (ctx.req.httpVersion === '1.1' && ctx.get('Host') === '')
+    throw problem(HttpProblems.malformedRequest, 'an HTTP/1.1 request needs a Host header');
+  if (hostLines(ctx.req.rawHeaders) > 1)
+    throw problem(
+      HttpProblems.malformedRequest,
+      'a request has one Host header, not several',
+      {},
+      { Connection: 'close' },
+    );
   const expectation = ctx.get('Expect');
-  if (expectation !== '' && !CONTINUE.test(expectation)) throw problem(HttpProblems.expectationFailed, 'this server meets no expectation but 100-continue');
+  if (expectation !== '' && !CONTINUE.test(expectation))
+    throw problem(HttpProblems.expectationFailed, 'this server meets no expectation but 100-continue');
   await next();
 }
 
 /** How many header lines are named Host (`rawHeaders` alternates names and values, as sent). */
 function hostLines(rawHeaders: readonly string[]): number {
   let count = 0;
-  for (let index = 0; index < rawHeaders.length; index += 2) if (rawHeaders[index]!.toLowerCase() === 'host') count += 1;
+  for (let index = 0; index < rawHeaders.length; index += 2)
+    if (rawHeaders[index]!.toLowerCase() === 'host') count += 1;
   return count;
 }

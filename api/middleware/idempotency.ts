@@ -4,7 +4,14 @@ import { canonicalJson } from '../../core/events/canonical-json.js';
 import { ProblemError, defineProblem, problem } from '../../core/problems.js';
 import { keepClaim } from '../../core/idempotency/claim-lease.js';
 import { releaseLater } from '../../core/idempotency/release-later.js';
-import { CLAIM_LEASE_MS, holds, idempotencyDecider, idempotencyStream, type IdempotencyCommand, type RecordedResponse } from '../../core/idempotency/idempotency.js';
+import {
+  CLAIM_LEASE_MS,
+  holds,
+  idempotencyDecider,
+  idempotencyStream,
+  type IdempotencyCommand,
+  type RecordedResponse,
+} from '../../core/idempotency/idempotency.js';
 import type { ApiContext } from '../http/context.js';
 import { HttpProblems } from '../http/problems.js';
 import { respondWithProblem } from '../http/problem-response.js';
@@ -40,7 +47,16 @@ export const negotiatesFormat = (route: Pick<RouteDefinition<unknown, unknown, u
 /** An sf-string (`"…"`, as the draft writes it) or a bare token (as Stripe's clients send it). */
 const KEY_SYNTAX = /^(?:"([\x20\x21\x23-\x5B\x5D-\x7E]{1,255})"|([\x21\x23-\x2B\x2D-\x5B\x5D-\x7E]{1,255}))$/;
 /** Headers that belong to one exchange, not to the response being replayed. */
-const NOT_REPLAYED = new Set(['request-id', 'ratelimit', 'ratelimit-policy', 'date', 'content-length', 'connection', 'transfer-encoding', 'keep-alive']);
+const NOT_REPLAYED = new Set([
+  'request-id',
+  'ratelimit',
+  'ratelimit-policy',
+  'date',
+  'content-length',
+  'connection',
+  'transfer-encoding',
+  'keep-alive',
+]);
 
 /** The key an Idempotency-Key header carries, unquoted; null when the header is malformed. */
 export function idempotencyKeyOf(header: string): string | null {
@@ -84,15 +100,28 @@ export async function idempotent(
   const header = ctx.get('Idempotency-Key');
   if (header === '') return work();
   const key = idempotencyKeyOf(header);
-  if (key === null) throw problem(HttpProblems.invalidIdempotencyKey, 'the Idempotency-Key header is malformed: 1 to 255 visible ASCII characters, optionally quoted');
+  if (key === null)
+    throw problem(
+      HttpProblems.invalidIdempotencyKey,
+      'the Idempotency-Key header is malformed: 1 to 255 visible ASCII characters, optionally quoted',
+    );
   const { accountId, mode } = ctx.state.auth;
   const stream = idempotencyStream(accountId, mode, key);
   const handle = (command: IdempotencyCommand) =>
-    ctx.services.commands.handle(idempotencyDecider, stream, command, { metadata: { request_id: ctx.state.requestId, key_id: ctx.state.auth.keyId, mode } });
+    ctx.services.commands.handle(idempotencyDecider, stream, command, {
+      metadata: { request_id: ctx.state.requestId, key_id: ctx.state.auth.keyId, mode },
+    });
   const now = () => ctx.services.clock.now().toISOString();
 
   const { requestId } = ctx.state;
-  const claim = await handle({ type: 'ClaimKey', accountId, mode, fingerprint: requestFingerprint(ctx.method, ctx.path, ctx.query, body), requestId, at: now() });
+  const claim = await handle({
+    type: 'ClaimKey',
+    accountId,
+    mode,
+    fingerprint: requestFingerprint(ctx.method, ctx.path, ctx.query, body),
+    requestId,
+    at: now(),
+  });
   if (claim.events.length === 0 && claim.state.status === 'completed') {
     return replay(ctx, claim.state.response, negotiated);
   }
@@ -101,15 +130,25 @@ export async function idempotent(
   const lease = keepClaim({
     clock: ctx.services.clock,
     renew: async (at) => holds((await handle({ type: 'RenewClaim', requestId, at })).state, requestId),
-    onLost: () => ctx.logger.error({ request_id: requestId }, 'the idempotency claim of this request was taken over: it could not be renewed for a whole lease'),
-    onError: (error) => ctx.logger.warn({ err: error, request_id: requestId }, 'the idempotency claim could not be renewed; retrying'),
+    onLost: () =>
+      ctx.logger.error(
+        { request_id: requestId },
+        'the idempotency claim of this request was taken over: it could not be renewed for a whole lease',
+      ),
+    onError: (error) =>
+      ctx.logger.warn({ err: error, request_id: requestId }, 'the idempotency claim could not be renewed; retrying'),
   });
   const release = async (reason: string) => {
     await lease.stop();
     const releasing = () => handle({ type: 'ReleaseKey', requestId, reason, at: now() });
     // The failure the client hears is the request's own; the release goes on behind it until the store takes it.
     await releasing().catch(() =>
-      releaseLater(releasing, CLAIM_LEASE_MS, (error) => ctx.logger.warn({ err: error, request_id: requestId }, 'the idempotency claim could not be released; its lease will run out')),
+      releaseLater(releasing, CLAIM_LEASE_MS, (error) =>
+        ctx.logger.warn(
+          { err: error, request_id: requestId },
+          'the idempotency claim could not be released; its lease will run out',
+        ),
+      ),
     );
   };
   try {
@@ -130,8 +169,17 @@ export async function idempotent(
   const record = (bodyBase64: string | null) =>
     lease
       .stop()
-      .then(() => handle({ type: 'RecordResponse', requestId, response: { status: ctx.status, headers: replayedHeaders(ctx), body_base64: bodyBase64 }, at: now() }))
-      .catch((error: unknown) => ctx.logger.error({ err: error, request_id: requestId }, 'the idempotent response could not be recorded'));
+      .then(() =>
+        handle({
+          type: 'RecordResponse',
+          requestId,
+          response: { status: ctx.status, headers: replayedHeaders(ctx), body_base64: bodyBase64 },
+          at: now(),
+        }),
+      )
+      .catch((error: unknown) =>
+        ctx.logger.error({ err: error, request_id: requestId }, 'the idempotent response could not be recorded'),
+      );
   // A problem holds no secret: only a success of a secret-bearing operation goes unkept.
   if (!keepBody && ctx.status < 400) {
     await record(null);
@@ -147,7 +195,9 @@ const kept = (status: number): boolean => status < 500 && status !== 429;
 
 /** What makes two requests the same: method, path, query (in any order) and body (members in any order). */
 export function requestFingerprint(method: string, path: string, query: unknown, body: unknown): string {
-  return createHash('sha256').update(`${method}\n${path}\n${canonicalJson(query)}\n${canonicalJson(body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method}\n${path}\n${canonicalJson(query)}\n${canonicalJson(body ?? null)}`)
+    .digest('hex');
 }
 
 /**
@@ -158,7 +208,10 @@ export function requestFingerprint(method: string, path: string, query: unknown,
  */
 function replay(ctx: ApiContext, response: RecordedResponse, negotiated: boolean): void {
   if (response.body_base64 === null) {
-    throw problem(IdempotentResponseNotKept, `the first request with this Idempotency-Key answered ${response.status}; its response was not kept (too large, a secret shown once, or its client left before the end)`);
+    throw problem(
+      IdempotentResponseNotKept,
+      `the first request with this Idempotency-Key answered ${response.status}; its response was not kept (too large, a secret shown once, or its client left before the end)`,
+    );
   }
   const mediaType = response.headers['content-type']?.split(';')[0]!.trim();
   if (negotiated && response.status < 400 && mediaType && ctx.accepts(mediaType) === false) {
@@ -178,7 +231,8 @@ function replay(ctx: ApiContext, response: RecordedResponse, negotiated: boolean
 function replayedHeaders(ctx: ApiContext): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.response.headers)) {
-    if (!NOT_REPLAYED.has(name.toLowerCase()) && value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    if (!NOT_REPLAYED.has(name.toLowerCase()) && value !== undefined)
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
   }
   return headers;
 }
@@ -196,7 +250,11 @@ function bodyBytes(body: unknown): Buffer {
  * leaves before the end leaves the work done and its response cut: it is recorded as not kept, so that
  * a repeat is told so (409) rather than run again.
  */
-function recordWhileStreaming(source: Readable, record: (bodyBase64: string | null) => Promise<unknown>, release: (reason: string) => Promise<unknown>): Readable {
+function recordWhileStreaming(
+  source: Readable,
+  record: (bodyBase64: string | null) => Promise<unknown>,
+  release: (reason: string) => Promise<unknown>,
+): Readable {
   const chunks: Buffer[] = [];
   let size = 0;
   let settled = false;

@@ -7,11 +7,26 @@ import { paginate } from '../http/pagination.js';
 import { defineRoute, type RouteGroup } from '../http/route.js';
 import { listQuery, type ListQuery } from '../http/schemas.js';
 
-const balance = { type: 'object', required: ['credits_available', 'credits_reserved'], properties: { credits_available: { type: 'integer' }, credits_reserved: { type: 'integer' } } };
+const balance = {
+  type: 'object',
+  required: ['credits_available', 'credits_reserved'],
+  properties: { credits_available: { type: 'integer' }, credits_reserved: { type: 'integer' } },
+};
 
 const movementSchema = {
   type: 'object',
-  required: ['position', 'revision', 'type', 'reference', 'recorded_at', 'change', 'credits_available', 'credits_reserved', 'hash', 'hash_valid'],
+  required: [
+    'position',
+    'revision',
+    'type',
+    'reference',
+    'recorded_at',
+    'change',
+    'credits_available',
+    'credits_reserved',
+    'hash',
+    'hash_valid',
+  ],
   properties: {
     position: { type: 'integer', description: 'Global position of the event in the store.' },
     revision: { type: 'integer', description: 'Revision of the event in the account stream.' },
@@ -30,9 +45,20 @@ const verdictSchema = {
   type: 'object',
   required: ['holds', 'chain_intact', 'chain_breaks', 'events', 'replayed', 'projected', 'balance_matches'],
   properties: {
-    holds: { type: 'boolean', description: 'The chain is intact and the replayed balance equals the projection\'s.' },
+    holds: { type: 'boolean', description: "The chain is intact and the replayed balance equals the projection's." },
     chain_intact: { type: 'boolean' },
-    chain_breaks: { type: 'array', items: { type: 'object', properties: { stream: { type: 'string' }, revision: { type: 'integer' }, position: { type: 'integer' }, reason: { type: 'string' } } } },
+    chain_breaks: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          stream: { type: 'string' },
+          revision: { type: 'integer' },
+          position: { type: 'integer' },
+          reason: { type: 'string' },
+        },
+      },
+    },
     events: { type: 'integer', description: 'Events of the account stream replayed.' },
     replayed: balance,
     projected: balance,
@@ -50,7 +76,10 @@ async function replayAgainstLedger(ctx: ApiContext, accountId: string): Promise<
     const events = await store.readStream(accountStream(accountId));
     await projections.waitFor(events.at(-1)?.position ?? 0);
     const ledger = ledgerBalance(projections.state<LedgerModel>(LEDGER_PROJECTION), accountId);
-    const audit = auditAccount(accountStream(accountId), events, { credits_available: ledger.credits_available, credits_reserved: ledger.credits_reserved });
+    const audit = auditAccount(accountStream(accountId), events, {
+      credits_available: ledger.credits_available,
+      credits_reserved: ledger.credits_reserved,
+    });
     if (ledger.position === (audit.movements.at(-1)?.position ?? 0) || attempt === 3) return audit;
   }
 }
@@ -94,7 +123,11 @@ export const auditRoutes: RouteGroup = {
         requireLiveKey(ctx, 'the credit audit');
         const { accountId } = ctx.state.auth;
         const { verdict, movements } = await replayAgainstLedger(ctx, accountId);
-        ctx.body = { account_id: accountId, verdict, ...paginate<AuditedMovement>(movements, (movement) => String(movement.position), query) };
+        ctx.body = {
+          account_id: accountId,
+          verdict,
+          ...paginate<AuditedMovement>(movements, (movement) => String(movement.position), query),
+        };
       },
     }),
   ],

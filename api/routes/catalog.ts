@@ -28,7 +28,11 @@ function cacheable(ctx: ApiContext, path: string, view: (catalog: Catalog) => un
  */
 const serializedViews = new WeakMap<Catalog, Map<string, { json: Buffer; etag: string }>>();
 
-function serialized(catalog: Catalog, path: string, view: (catalog: Catalog) => unknown): { json: Buffer; etag: string } {
+function serialized(
+  catalog: Catalog,
+  path: string,
+  view: (catalog: Catalog) => unknown,
+): { json: Buffer; etag: string } {
   let views = serializedViews.get(catalog);
   if (!views) serializedViews.set(catalog, (views = new Map()));
   let entry = views.get(path);
@@ -43,13 +47,17 @@ function serialized(catalog: Catalog, path: string, view: (catalog: Catalog) => 
 const name = { type: 'string', pattern: identifierPattern };
 const etagHeaders = {
   ETag: { description: 'Changes when the catalog does.', schema: { type: 'string' } },
-  'Cache-Control': { description: '`private, no-cache`: keep it, revalidate with If-None-Match.', schema: { type: 'string' } },
+  'Cache-Control': {
+    description: '`private, no-cache`: keep it, revalidate with If-None-Match.',
+    schema: { type: 'string' },
+  },
 };
 const notModified = { description: 'Not modified since the ETag given in If-None-Match.' };
 
 const limitsSchema = {
   type: 'object',
-  description: 'Bounds of one request. Quick generation answers in the exchange; above its bounds, use a job (POST /v1/jobs).',
+  description:
+    'Bounds of one request. Quick generation answers in the exchange; above its bounds, use a job (POST /v1/jobs).',
   properties: {
     quick: {
       type: 'object',
@@ -59,11 +67,18 @@ const limitsSchema = {
         max_tables: { const: LIMITS.quick.max_tables },
         max_walked_parents: {
           const: LIMITS.quick.max_walked_parents,
-          description: 'Parent rows a table whose parents decide its row count (insurance claims per policy) may reach through: more is a job.',
+          description:
+            'Parent rows a table whose parents decide its row count (insurance claims per policy) may reach through: more is a job.',
         },
       },
     },
-    jobs: { type: 'object', properties: { max_rows_per_table: { const: LIMITS.jobs.max_rows_per_table }, max_tables: { const: LIMITS.jobs.max_tables } } },
+    jobs: {
+      type: 'object',
+      properties: {
+        max_rows_per_table: { const: LIMITS.jobs.max_rows_per_table },
+        max_tables: { const: LIMITS.jobs.max_tables },
+      },
+    },
   },
 };
 const columnSchema = {
@@ -76,29 +91,67 @@ const columnSchema = {
     description: { type: 'string' },
     example: {},
     params: { type: 'object', description: "The type's parameters as the pack sets them." },
-    computed: { type: 'boolean', description: "Set by the table's generator rather than drawn: a config may override only its null_rate." },
-    overridable: { type: 'array', items: { type: 'string' }, description: 'What a generation config may override for this column.' },
+    computed: {
+      type: 'boolean',
+      description: "Set by the table's generator rather than drawn: a config may override only its null_rate.",
+    },
+    overridable: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'What a generation config may override for this column.',
+    },
   },
 };
 const tableSchema = {
   type: 'object',
-  required: ['name', 'description', 'default_rows', 'credits_per_1000_rows', 'generated_per', 'rows_per_parent', 'columns', 'references', 'parents', 'options'],
+  required: [
+    'name',
+    'description',
+    'default_rows',
+    'credits_per_1000_rows',
+    'generated_per',
+    'rows_per_parent',
+    'columns',
+    'references',
+    'parents',
+    'options',
+  ],
   properties: {
     name: { type: 'string' },
     description: { type: 'string' },
     default_rows: { type: 'integer' },
-    credits_per_1000_rows: { type: 'number', description: 'The row cost: credits per 1,000 rows, rounded up per table, at least 1.' },
+    credits_per_1000_rows: {
+      type: 'number',
+      description: 'The row cost: credits per 1,000 rows, rounded up per table, at least 1.',
+    },
     generated_per: { type: ['string', 'null'], description: 'Generated per row of this parent table.' },
     rows_per_parent: {
       type: 'boolean',
-      description: "True when each parent row decides how many rows it has here (a loan's term): the table is the parents' complete runs in order, up to the rows requested. False: the requested rows are spread over the parents.",
+      description:
+        "True when each parent row decides how many rows it has here (a loan's term): the table is the parents' complete runs in order, up to the rows requested. False: the requested rows are spread over the parents.",
     },
     columns: { type: 'array', items: columnSchema },
-    references: { type: 'array', items: { type: 'object', required: ['column', 'table'], properties: { column: { type: 'string' }, table: { type: 'string' } } } },
+    references: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['column', 'table'],
+        properties: { column: { type: 'string' }, table: { type: 'string' } },
+      },
+    },
     parents: { type: 'array', items: { type: 'string' }, description: 'The tables this one references.' },
     options: {
       type: 'array',
-      items: { type: 'object', required: ['name', 'description', 'schema', 'default'], properties: { name: { type: 'string' }, description: { type: 'string' }, schema: { type: 'object' }, default: {} } },
+      items: {
+        type: 'object',
+        required: ['name', 'description', 'schema', 'default'],
+        properties: {
+          name: { type: 'string' },
+          description: { type: 'string' },
+          schema: { type: 'object' },
+          default: {},
+        },
+      },
     },
   },
 };
@@ -111,13 +164,25 @@ const sectorSchema = {
 const tableSummarySchema = {
   type: 'object',
   required: ['name', 'description', 'credits_per_1000_rows', 'default_rows', 'generated_per', 'parents'],
-  properties: Object.fromEntries(Object.entries(tableSchema.properties).filter(([name]) => ['name', 'description', 'credits_per_1000_rows', 'default_rows', 'generated_per', 'parents'].includes(name))),
+  properties: Object.fromEntries(
+    Object.entries(tableSchema.properties).filter(([name]) =>
+      ['name', 'description', 'credits_per_1000_rows', 'default_rows', 'generated_per', 'parents'].includes(name),
+    ),
+  ),
 };
-const sectorSummarySchema = { ...sectorSchema, properties: { ...sectorProperties, tables: { type: 'array', items: tableSummarySchema } } };
+const sectorSummarySchema = {
+  ...sectorSchema,
+  properties: { ...sectorProperties, tables: { type: 'array', items: tableSummarySchema } },
+};
 const typeSummarySchema = {
   type: 'object',
   required: ['name', 'description', 'json_type', 'format'],
-  properties: { name: { type: 'string' }, description: { type: 'string' }, json_type: { type: 'string' }, format: { type: ['string', 'null'] } },
+  properties: {
+    name: { type: 'string' },
+    description: { type: 'string' },
+    json_type: { type: 'string' },
+    format: { type: ['string', 'null'] },
+  },
 };
 const typeSchema = {
   type: 'object',
@@ -128,7 +193,11 @@ const typeSchema = {
     json_type: { type: 'string' },
     format: { type: ['string', 'null'] },
     params: { type: 'object', description: 'JSON Schema of the parameters a column of this type takes.' },
-    overridable: { type: 'array', items: { type: 'string' }, description: 'Parameters a generation config may override per column.' },
+    overridable: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Parameters a generation config may override per column.',
+    },
     example: {},
   },
 };
@@ -142,7 +211,8 @@ export const catalogRoutes: RouteGroup = {
       path: '/v1/catalog',
       operationId: 'getCatalog',
       summary: 'List sector packs and data types',
-      description: 'Every sector pack (name, version, description, tables with their row cost), the data types by name, and the request limits. Table schemas: GET /v1/catalog/sectors/{sector}; type parameters: GET /v1/catalog/types.',
+      description:
+        'Every sector pack (name, version, description, tables with their row cost), the data types by name, and the request limits. Table schemas: GET /v1/catalog/sectors/{sector}; type parameters: GET /v1/catalog/types.',
       scope: 'catalog:read',
       responses: {
         200: {
@@ -172,7 +242,8 @@ export const catalogRoutes: RouteGroup = {
       path: '/v1/catalog/types',
       operationId: 'listDataTypes',
       summary: 'List the data types',
-      description: 'Each column type: what it generates, its JSON type and format, its parameters (JSON Schema) and which of them a config may override.',
+      description:
+        'Each column type: what it generates, its JSON type and format, its parameters (JSON Schema) and which of them a config may override.',
       scope: 'catalog:read',
       responses: {
         200: {
@@ -182,7 +253,11 @@ export const catalogRoutes: RouteGroup = {
             'application/json': {
               type: 'object',
               required: ['data', 'has_more', 'next_cursor'],
-              properties: { data: { type: 'array', items: typeSchema }, has_more: { const: false }, next_cursor: { type: 'null' } },
+              properties: {
+                data: { type: 'array', items: typeSchema },
+                has_more: { const: false },
+                next_cursor: { type: 'null' },
+              },
             },
           },
         },
@@ -199,7 +274,14 @@ export const catalogRoutes: RouteGroup = {
       summary: 'Get one sector pack',
       scope: 'catalog:read',
       params: { sector: name },
-      responses: { 200: { description: 'The sector pack and its tables.', headers: etagHeaders, content: { 'application/json': sectorSchema } }, 304: notModified },
+      responses: {
+        200: {
+          description: 'The sector pack and its tables.',
+          headers: etagHeaders,
+          content: { 'application/json': sectorSchema },
+        },
+        304: notModified,
+      },
       problems: [Problems.notFound],
       handle(ctx, { params }) {
         cacheable(ctx, ctx.path, (catalog) => catalog.sector(params.sector));
@@ -210,10 +292,14 @@ export const catalogRoutes: RouteGroup = {
       path: '/v1/catalog/sectors/{sector}/tables/{table}',
       operationId: 'getTableSchema',
       summary: "Get one table's schema",
-      description: 'Columns (type, description, nullability, example, parameters), references, and options with their JSON Schemas and defaults.',
+      description:
+        'Columns (type, description, nullability, example, parameters), references, and options with their JSON Schemas and defaults.',
       scope: 'catalog:read',
       params: { sector: name, table: name },
-      responses: { 200: { description: 'The table schema.', headers: etagHeaders, content: { 'application/json': tableSchema } }, 304: notModified },
+      responses: {
+        200: { description: 'The table schema.', headers: etagHeaders, content: { 'application/json': tableSchema } },
+        304: notModified,
+      },
       problems: [Problems.notFound],
       handle(ctx, { params }) {
         cacheable(ctx, ctx.path, (catalog) => catalog.table(params.sector, params.table));

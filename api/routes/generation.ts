@@ -1,7 +1,12 @@
 import { InsufficientCredits } from '../../core/accounts/credit-problems.js';
 import { ConfigProblems } from '../../core/configs/problems.js';
 import { quickGenerate, type QuickResult } from '../../core/quick/quick-generation.js';
-import { QUICK_LIMITS, QuickLimitExceeded, quickRequestSchema, type QuickRequest } from '../../core/quick/quick-request.js';
+import {
+  QUICK_LIMITS,
+  QuickLimitExceeded,
+  quickRequestSchema,
+  type QuickRequest,
+} from '../../core/quick/quick-request.js';
 import { GenerationProblems } from '../../core/generation/problems.js';
 import type { Format } from '../../core/generation/codegen/writers.js';
 import { defineProblem, problem } from '../../core/problems.js';
@@ -13,10 +18,15 @@ export const NotAcceptable = defineProblem({
   slug: 'not-acceptable',
   title: 'Not Acceptable',
   status: 406,
-  description: 'Quick generation answers application/json (the default), application/x-ndjson, or text/csv for a single table; `supported` lists what this request can have.',
+  description:
+    'Quick generation answers application/json (the default), application/x-ndjson, or text/csv for a single table; `supported` lists what this request can have.',
 });
 
-const MEDIA_TYPES: Record<Format, string> = { json: 'application/json', ndjson: 'application/x-ndjson', csv: 'text/csv' };
+const MEDIA_TYPES: Record<Format, string> = {
+  json: 'application/json',
+  ndjson: 'application/x-ndjson',
+  csv: 'text/csv',
+};
 
 /** The answer's format from `Accept`, JSON when it does not say; 406 when it names nothing this request can have. */
 function negotiate(ctx: ApiContext, tables: number): Format {
@@ -24,13 +34,20 @@ function negotiate(ctx: ApiContext, tables: number): Format {
   const chosen = ctx.accepts(...supported.map((format) => MEDIA_TYPES[format]));
   const format = (Object.keys(MEDIA_TYPES) as Format[]).find((candidate) => MEDIA_TYPES[candidate] === chosen);
   if (format) return format;
-  const why = tables > 1 && ctx.accepts(MEDIA_TYPES.csv) ? 'CSV holds one table; this request has several' : `nothing here matches Accept: ${ctx.get('Accept')}`;
-  throw problem(NotAcceptable, `${why}; supported: ${supported.map((f) => MEDIA_TYPES[f]).join(', ')}`, { supported: supported.map((f) => MEDIA_TYPES[f]) });
+  const why =
+    tables > 1 && ctx.accepts(MEDIA_TYPES.csv)
+      ? 'CSV holds one table; this request has several'
+      : `nothing here matches Accept: ${ctx.get('Accept')}`;
+  throw problem(NotAcceptable, `${why}; supported: ${supported.map((f) => MEDIA_TYPES[f]).join(', ')}`, {
+    supported: supported.map((f) => MEDIA_TYPES[f]),
+  });
 }
 
 /** The JSON answer, assembled around the engine's own JSON arrays (rows are never parsed back). */
 function jsonBody(result: QuickResult, mode: string): Buffer {
-  const parts: (string | Uint8Array)[] = [`{"sector":${JSON.stringify(result.sector)},"seed":${result.seed},"tables":{`];
+  const parts: (string | Uint8Array)[] = [
+    `{"sector":${JSON.stringify(result.sector)},"seed":${result.seed},"tables":{`,
+  ];
   result.tables.forEach((table, index) => parts.push(`${index ? ',' : ''}${JSON.stringify(table.name)}:`, table.bytes));
   parts.push(`},"rows":${result.rows},"credits_charged":${result.credits_charged},"mode":${JSON.stringify(mode)}}`);
   return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
@@ -47,7 +64,10 @@ function ndjsonBody(result: QuickResult): Buffer {
   return Buffer.from(lines.join(''));
 }
 
-const rowsSchema = { type: 'array', items: { type: 'object', description: 'A row; its columns are those of the table schema in the catalog.' } };
+const rowsSchema = {
+  type: 'array',
+  items: { type: 'object', description: 'A row; its columns are those of the table schema in the catalog.' },
+};
 
 export const generationRoutes: RouteGroup = {
   tag: 'Generation',
@@ -69,8 +89,14 @@ export const generationRoutes: RouteGroup = {
         200: {
           description: 'The generated rows.',
           headers: {
-            'Finsynth-Seed': { description: 'The seed used: send it back to get the same rows.', schema: { type: 'integer' } },
-            'Finsynth-Credits-Charged': { description: 'Credits charged (0 with a test key).', schema: { type: 'integer' } },
+            'Finsynth-Seed': {
+              description: 'The seed used: send it back to get the same rows.',
+              schema: { type: 'integer' },
+            },
+            'Finsynth-Credits-Charged': {
+              description: 'Credits charged (0 with a test key).',
+              schema: { type: 'integer' },
+            },
             'Finsynth-Mode': { description: '`live` or `test`.', schema: { enum: ['live', 'test'] } },
           },
           content: {
@@ -86,7 +112,10 @@ export const generationRoutes: RouteGroup = {
                 mode: { enum: ['live', 'test'] },
               },
             },
-            'application/x-ndjson': { type: 'string', description: 'One row per line; with several tables, `{"table", "row"}` per line.' },
+            'application/x-ndjson': {
+              type: 'string',
+              description: 'One row per line; with several tables, `{"table", "row"}` per line.',
+            },
             'text/csv': { type: 'string', description: 'RFC 4180 with a header line; one table only.' },
           },
         },
@@ -106,13 +135,25 @@ export const generationRoutes: RouteGroup = {
         const { configs, pool, credits, refunds } = ctx.services;
         const attempt = { requestId: ctx.state.requestId, originalRequestId: originalAttemptOf(ctx) };
         const deps = { catalog: configs.catalog, pool, credits, refunds };
-        const result = await quickGenerate(deps, { owner: { accountId, mode }, keyId, ...attempt, request: body, source, format });
+        const result = await quickGenerate(deps, {
+          owner: { accountId, mode },
+          keyId,
+          ...attempt,
+          request: body,
+          source,
+          format,
+        });
         ctx.set('Finsynth-Seed', String(result.seed));
         ctx.set('Finsynth-Credits-Charged', String(result.credits_charged));
         ctx.set('Finsynth-Mode', mode);
         ctx.type = format === 'csv' ? 'text/csv; charset=utf-8; header=present' : MEDIA_TYPES[format];
         // NDJSON and CSV of one table are the generated bytes themselves, never copied.
-        ctx.body = format === 'json' ? jsonBody(result, mode) : format === 'ndjson' ? ndjsonBody(result) : result.tables[0].bytes;
+        ctx.body =
+          format === 'json'
+            ? jsonBody(result, mode)
+            : format === 'ndjson'
+              ? ndjsonBody(result)
+              : result.tables[0].bytes;
       },
     }),
   ],

@@ -16,7 +16,10 @@ const keySchema = {
     name: { type: ['string', 'null'] },
     mode: { enum: ['live', 'test'] },
     scopes: { type: 'array', items: { enum: [...SCOPES] } },
-    prefix: { type: 'string', description: 'The first characters of the key, to tell keys apart; the secret is never shown again.' },
+    prefix: {
+      type: 'string',
+      description: 'The first characters of the key, to tell keys apart; the secret is never shown again.',
+    },
     created_at: { type: 'string', format: 'date-time' },
     revoked_at: { type: ['string', 'null'], format: 'date-time' },
   },
@@ -25,11 +28,22 @@ const keySchema = {
 const issuedKeySchema = {
   ...keySchema,
   required: [...keySchema.required, 'secret'],
-  properties: { ...keySchema.properties, secret: { type: 'string', description: 'The key itself: shown in this response only.' } },
+  properties: {
+    ...keySchema.properties,
+    secret: { type: 'string', description: 'The key itself: shown in this response only.' },
+  },
 };
 
 function keyView(key: KeyRecord) {
-  return { id: key.key_id, name: key.name, mode: key.mode, scopes: key.scopes, prefix: key.prefix, created_at: key.issued_at, revoked_at: key.revoked_at };
+  return {
+    id: key.key_id,
+    name: key.name,
+    mode: key.mode,
+    scopes: key.scopes,
+    prefix: key.prefix,
+    created_at: key.issued_at,
+    revoked_at: key.revoked_at,
+  };
 }
 
 function metadataOf(ctx: ApiContext) {
@@ -55,7 +69,8 @@ export const keysRoutes: RouteGroup = {
       path: '/v1/keys',
       operationId: 'issueKey',
       summary: 'Issue a key',
-      description: 'Issues a key of the mode of the key asking, with the scopes given (default: all of the asking key\'s scopes). The secret is in this response only.',
+      description:
+        "Issues a key of the mode of the key asking, with the scopes given (default: all of the asking key's scopes). The secret is in this response only.",
       scope: 'keys:write',
       secretResponse: true,
       body: {
@@ -67,12 +82,20 @@ export const keysRoutes: RouteGroup = {
             properties: {
               name: { type: 'string', minLength: 1, maxLength: 100 },
               // Typed items: ajv then checks uniqueness with an index, not by comparing every pair.
-              scopes: { type: 'array', items: { type: 'string', enum: [...SCOPES] }, minItems: 1, maxItems: SCOPES.length, uniqueItems: true },
+              scopes: {
+                type: 'array',
+                items: { type: 'string', enum: [...SCOPES] },
+                minItems: 1,
+                maxItems: SCOPES.length,
+                uniqueItems: true,
+              },
             },
           },
         },
       },
-      responses: { 201: { description: 'The key, with its secret.', content: { 'application/json': issuedKeySchema } } },
+      responses: {
+        201: { description: 'The key, with its secret.', content: { 'application/json': issuedKeySchema } },
+      },
       problems: [ScopeEscalation],
       async handle(ctx, { body }) {
         const { accountId, mode, scopes } = ctx.state.auth;
@@ -94,7 +117,8 @@ export const keysRoutes: RouteGroup = {
       path: '/v1/keys',
       operationId: 'listKeys',
       summary: 'List keys',
-      description: 'Keys of the account in the mode of the key asking, newest first, revoked ones included. Never the secrets.',
+      description:
+        'Keys of the account in the mode of the key asking, newest first, revoked ones included. Never the secrets.',
       scope: 'keys:read',
       query: listQuery,
       responses: { 200: { description: 'A page of keys.', content: { 'application/json': pageSchema(keySchema) } } },
@@ -110,7 +134,8 @@ export const keysRoutes: RouteGroup = {
       path: '/v1/keys/{id}',
       operationId: 'revokeKey',
       summary: 'Revoke a key',
-      description: 'Revokes the key at once on every instance (within a second). Revoking a revoked key changes nothing and answers the same.',
+      description:
+        'Revokes the key at once on every instance (within a second). Revoking a revoked key changes nothing and answers the same.',
       scope: 'keys:write',
       params: { id: { type: 'string', minLength: 1, maxLength: 64 } },
       responses: { 200: { description: 'The revoked key.', content: { 'application/json': keySchema } } },

@@ -7,14 +7,20 @@ import { defineRoute, type RouteGroup } from '../http/route.js';
 export const READY_STORE_TIMEOUT_MS = 2_000;
 
 /** Whether the store answers a read within `ms`: false if it fails or is still silent then. */
-async function storeAnswers(read: () => Promise<unknown>, ms: number): Promise<{ answers: true } | { answers: false; reason: string }> {
+async function storeAnswers(
+  read: () => Promise<unknown>,
+  ms: number,
+): Promise<{ answers: true } | { answers: false; reason: string }> {
   let timer: NodeJS.Timeout | undefined;
   const silent = new Promise<{ answers: false; reason: string }>((resolve) => {
     timer = setTimeout(() => resolve({ answers: false, reason: `the event store did not answer within ${ms} ms` }), ms);
   });
   const answered = read().then(
     () => ({ answers: true as const }),
-    (error: unknown) => ({ answers: false as const, reason: isStoreUnavailable(error) ? 'the event store cannot be reached' : 'the event store failed a read' }),
+    (error: unknown) => ({
+      answers: false as const,
+      reason: isStoreUnavailable(error) ? 'the event store cannot be reached' : 'the event store failed a read',
+    }),
   );
   try {
     return await Promise.race([answered, silent]);
@@ -33,7 +39,13 @@ const statusSchema = {
       items: {
         type: 'object',
         required: ['name', 'checkpoint', 'lag', 'error'],
-        properties: { name: { type: 'string' }, version: { type: 'integer' }, checkpoint: { type: 'integer' }, lag: { type: 'integer' }, error: { type: ['object', 'null'] } },
+        properties: {
+          name: { type: 'string' },
+          version: { type: 'integer' },
+          checkpoint: { type: 'integer' },
+          lag: { type: 'integer' },
+          error: { type: ['object', 'null'] },
+        },
       },
     },
   },
@@ -68,13 +80,19 @@ export const serviceRoutes: RouteGroup = {
       responses: { 200: { description: 'Ready to serve.', content: { 'application/json': statusSchema } } },
       problems: [HttpProblems.notReady],
       async handle(ctx) {
-        if (ctx.lifecycle.draining) throw problem(HttpProblems.notReady, 'the instance is shutting down', {}, { 'Retry-After': '1' });
+        if (ctx.lifecycle.draining)
+          throw problem(HttpProblems.notReady, 'the instance is shutting down', {}, { 'Retry-After': '1' });
         const store = await storeAnswers(() => ctx.services.store.headPosition(), READY_STORE_TIMEOUT_MS);
         if (!store.answers) throw problem(HttpProblems.notReady, store.reason, {}, { 'Retry-After': '1' });
         const projections = ctx.services.projections.status();
         const failed = projections.filter((projection) => projection.error !== null);
         if (failed.length > 0) {
-          throw problem(HttpProblems.notReady, `projections stopped: ${failed.map((projection) => projection.name).join(', ')}`, { projections }, { 'Retry-After': '1' });
+          throw problem(
+            HttpProblems.notReady,
+            `projections stopped: ${failed.map((projection) => projection.name).join(', ')}`,
+            { projections },
+            { 'Retry-After': '1' },
+          );
         }
         ctx.body = { status: 'ready', projections };
       },
@@ -85,7 +103,9 @@ export const serviceRoutes: RouteGroup = {
       operationId: 'metrics',
       summary: 'Prometheus metrics',
       scope: null,
-      responses: { 200: { description: 'Metrics in the Prometheus text format.', content: { 'text/plain': { type: 'string' } } } },
+      responses: {
+        200: { description: 'Metrics in the Prometheus text format.', content: { 'text/plain': { type: 'string' } } },
+      },
       async handle(ctx) {
         ctx.type = ctx.services.metrics.contentType;
         ctx.body = await ctx.services.metrics.metrics();
@@ -98,7 +118,12 @@ export const serviceRoutes: RouteGroup = {
       summary: 'This OpenAPI document',
       description: 'Public, like the documentation it is: it needs no key.',
       scope: null,
-      responses: { 200: { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { type: 'object', required: ['openapi', 'paths'] } } } },
+      responses: {
+        200: {
+          description: 'The OpenAPI 3.1 document.',
+          content: { 'application/json': { type: 'object', required: ['openapi', 'paths'] } },
+        },
+      },
       handle(ctx) {
         ctx.type = 'application/json';
         ctx.body = ctx.openapi;

@@ -9,18 +9,29 @@ import { defineRoute, type RouteGroup } from '../http/route.js';
 import { listQuery, pageSchema, type ListQuery } from '../http/schemas.js';
 
 const period = {
-  from: { type: 'string', format: 'date-time', description: 'Inclusive. Default: the start of the current billing period.' },
+  from: {
+    type: 'string',
+    format: 'date-time',
+    description: 'Inclusive. Default: the start of the current billing period.',
+  },
   to: { type: 'string', format: 'date-time', description: 'Exclusive. Default: none (everything up to now).' },
 };
 
 const totals = { operations: { type: 'integer' }, rows: { type: 'integer' }, credits: { type: 'integer' } };
-const breakdown = (key: Record<string, unknown>) => ({ type: 'array', items: { type: 'object', properties: { ...key, ...totals } } });
+const breakdown = (key: Record<string, unknown>) => ({
+  type: 'array',
+  items: { type: 'object', properties: { ...key, ...totals } },
+});
 const modeUsage = {
   type: 'object',
   required: ['operations', 'rows', 'credits', 'refunded', 'by_day', 'by_sector', 'by_table', 'by_key'],
   properties: {
     ...totals,
-    refunded: { type: 'object', properties: { operations: { type: 'integer' }, credits: { type: 'integer' } }, description: 'Work refunded after its debit (it failed): not in the totals.' },
+    refunded: {
+      type: 'object',
+      properties: { operations: { type: 'integer' }, credits: { type: 'integer' } },
+      description: 'Work refunded after its debit (it failed): not in the totals.',
+    },
     by_day: breakdown({ date: { type: 'string', format: 'date' } }),
     by_sector: breakdown({ sector: { type: 'string' } }),
     by_table: breakdown({ sector: { type: 'string' }, table: { type: 'string' } }),
@@ -46,11 +57,31 @@ const summarySchema = {
 
 const recordSchema = {
   type: 'object',
-  required: ['id', 'reference', 'operation', 'mode', 'key_id', 'sector', 'tables', 'rows', 'credits', 'refunded', 'created_at'],
+  required: [
+    'id',
+    'reference',
+    'operation',
+    'mode',
+    'key_id',
+    'sector',
+    'tables',
+    'rows',
+    'credits',
+    'refunded',
+    'created_at',
+  ],
   properties: {
     id: { type: 'string' },
-    reference: { type: 'string', description: 'The debit reference of a quick generation (its request id; for a retry under an Idempotency-Key, the first attempt\'s, with .2, .3, … after a refunded attempt), or the job id.' },
-    operation: { type: 'string', description: '`quick_generation` (a debit of POST /v1/generate/quick) or `job` (a settlement).', examples: ['quick_generation', 'job'] },
+    reference: {
+      type: 'string',
+      description:
+        "The debit reference of a quick generation (its request id; for a retry under an Idempotency-Key, the first attempt's, with .2, .3, … after a refunded attempt), or the job id.",
+    },
+    operation: {
+      type: 'string',
+      description: '`quick_generation` (a debit of POST /v1/generate/quick) or `job` (a settlement).',
+      examples: ['quick_generation', 'job'],
+    },
     mode: { enum: ['live', 'test'] },
     key_id: { type: ['string', 'null'] },
     sector: { type: 'string' },
@@ -62,15 +93,41 @@ const recordSchema = {
   },
 };
 
-const recordView = ({ id, reference, operation, mode, key_id, sector, tables, rows, credits, refunded, recorded_at }: UsageRecord) =>
-  ({ id, reference, operation, mode, key_id, sector, tables, rows, credits, refunded, created_at: recorded_at });
+const recordView = ({
+  id,
+  reference,
+  operation,
+  mode,
+  key_id,
+  sector,
+  tables,
+  rows,
+  credits,
+  refunded,
+  recorded_at,
+}: UsageRecord) => ({
+  id,
+  reference,
+  operation,
+  mode,
+  key_id,
+  sector,
+  tables,
+  rows,
+  credits,
+  refunded,
+  created_at: recorded_at,
+});
 
 /**
  * The period asked for; by default from the start of the current billing period, with no end (events
  * carry the store's time of recording). Refuses a period that ends before it starts.
  */
 async function periodOf(ctx: ApiContext, query: UsagePeriod): Promise<{ from: string; to: string | null }> {
-  const { from, to } = instantsOf({ from: query.from ?? (await ctx.services.billing.subscription(ctx.state.auth.accountId)).current_period_start, to: query.to });
+  const { from, to } = instantsOf({
+    from: query.from ?? (await ctx.services.billing.subscription(ctx.state.auth.accountId)).current_period_start,
+    to: query.to,
+  });
   return { from: from!, to: to ?? null };
 }
 
@@ -115,7 +172,7 @@ export const usageRoutes: RouteGroup = {
       operationId: 'getUsage',
       summary: 'Usage over a period',
       description:
-        'Totals, then per UTC day, sector, table and key, of one mode: the key\'s own ' +
+        "Totals, then per UTC day, sector, table and key, of one mode: the key's own " +
         '(a live key may ask for `mode=test`). Refunded work counts only under `refunded`.',
       scope: 'usage:read',
       query: { properties: { ...period, mode: readModeParameter } },
@@ -135,7 +192,7 @@ export const usageRoutes: RouteGroup = {
       operationId: 'listUsageRecords',
       summary: 'Usage records',
       description:
-        'One record per charged (live) or sandbox (test) operation of one mode, newest first: the key\'s own mode ' +
+        "One record per charged (live) or sandbox (test) operation of one mode, newest first: the key's own mode " +
         '(a live key may ask for `mode=test`); filter by period.',
       scope: 'usage:read',
       query: {
@@ -146,7 +203,9 @@ export const usageRoutes: RouteGroup = {
           mode: readModeParameter,
         },
       },
-      responses: { 200: { description: 'A page of usage records.', content: { 'application/json': pageSchema(recordSchema) } } },
+      responses: {
+        200: { description: 'A page of usage records.', content: { 'application/json': pageSchema(recordSchema) } },
+      },
       problems: [LiveKeyRequired],
       async handle(ctx, { query }) {
         const { limit, cursor, from, to } = query;
@@ -156,7 +215,11 @@ export const usageRoutes: RouteGroup = {
         const records = await (await usageTable(ctx)).page(ctx.state.auth.accountId, filter, limit + 1);
         const data = records.slice(0, limit);
         const hasMore = records.length > limit;
-        ctx.body = { data: data.map(recordView), has_more: hasMore, next_cursor: hasMore ? encodeCursor(data.at(-1)!.id) : null };
+        ctx.body = {
+          data: data.map(recordView),
+          has_more: hasMore,
+          next_cursor: hasMore ? encodeCursor(data.at(-1)!.id) : null,
+        };
       },
     }),
   ],

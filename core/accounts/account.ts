@@ -15,7 +15,8 @@ const slices = { profile, keys, credits: creditsSlice, subscription: subscriptio
 
 type Slices = typeof slices;
 export type AccountState = { [Name in keyof Slices]: ReturnType<Slices[Name]['initialState']> };
-export type AccountCommand = ProfileCommand | KeysCommand | CreditsCommand | SubscriptionCommand | PurchaseIntentCommand;
+export type AccountCommand =
+  ProfileCommand | KeysCommand | CreditsCommand | SubscriptionCommand | PurchaseIntentCommand;
 export type AccountEvent = ProfileEvent | KeysEvent | CreditsEvent | SubscriptionEvent | PurchaseIntentEvent;
 
 /**
@@ -24,13 +25,17 @@ export type AccountEvent = ProfileEvent | KeysEvent | CreditsEvent | Subscriptio
  */
 const deciders: readonly AccountSlice<unknown, AccountCommand, AccountEvent, AccountState>[] = Object.values(slices);
 
-export const accountEvents: EventDefinition[] = Object.values(slices).flatMap((slice): readonly EventDefinition[] => slice.events);
+export const accountEvents: EventDefinition[] = Object.values(slices).flatMap(
+  (slice): readonly EventDefinition[] => slice.events,
+);
 
 export { accountStream, accountIdOfStream } from './stream-name.js';
 
 export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent> = {
   initialState() {
-    return Object.fromEntries(Object.entries(slices).map(([name, slice]) => [name, slice.initialState()])) as AccountState;
+    return Object.fromEntries(
+      Object.entries(slices).map(([name, slice]) => [name, slice.initialState()]),
+    ) as AccountState;
   },
   evolve(state, event: DomainEvent) {
     const next = {} as Record<string, unknown>;

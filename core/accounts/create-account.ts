@@ -18,13 +18,22 @@ export interface CreatedAccount {
  * issues one live and one test key holding every scope. `billing` absent is `card`: the operator's
  * own accounts pass `invoice` (billed outside finsynth).
  */
-export async function createAccount(services: AccountServices, options: { tier: Tier; credits?: number; accountId?: string; billing?: Billing }): Promise<CreatedAccount> {
+export async function createAccount(
+  services: AccountServices,
+  options: { tier: Tier; credits?: number; accountId?: string; billing?: Billing },
+): Promise<CreatedAccount> {
   const accountId = options.accountId ?? newAccountId();
   const metadata = { correlation_id: accountId };
   await services.commands.handle(
     accountDecider,
     accountStream(accountId),
-    { type: 'OpenAccount', accountId, tier: options.tier, at: services.clock.now().toISOString(), billing: options.billing },
+    {
+      type: 'OpenAccount',
+      accountId,
+      tier: options.tier,
+      at: services.clock.now().toISOString(),
+      billing: options.billing,
+    },
     { metadata },
   );
   await services.credits.grant({
@@ -33,7 +42,8 @@ export async function createAccount(services: AccountServices, options: { tier: 
     reference: `opening-${accountId}`,
     reason: options.credits === undefined ? `${options.tier} tier allowance` : 'granted at account creation',
   });
-  const key = (mode: 'live' | 'test') => issueKey(services, { accountId, mode, scopes: [...SCOPES], name: `${mode} key`, issuerScopes: null, metadata });
+  const key = (mode: 'live' | 'test') =>
+    issueKey(services, { accountId, mode, scopes: [...SCOPES], name: `${mode} key`, issuerScopes: null, metadata });
   const live = await key('live');
   const test = await key('test');
   return { account_id: accountId, keys: { live: live.secret, test: test.secret }, position: test.position };

@@ -15,20 +15,52 @@ export type CreditsPurchased = DomainEvent<
 >;
 export type CreditPurchaseDeclined = DomainEvent<
   'CreditPurchaseDeclined',
-  { reference: string; pack: string; credits: number; amount: number; currency: string; decline_code: string; reason: string }
+  {
+    reference: string;
+    pack: string;
+    credits: number;
+    amount: number;
+    currency: string;
+    decline_code: string;
+    reason: string;
+  }
 >;
 export type CreditsDebited = DomainEvent<
   'CreditsDebited',
-  { reference: string; mode: Mode; key_id: string | null; operation: string; sector: string; tables: TableCharge[]; credits: number }
+  {
+    reference: string;
+    mode: Mode;
+    key_id: string | null;
+    operation: string;
+    sector: string;
+    tables: TableCharge[];
+    credits: number;
+  }
 >;
-export type CreditsRefunded = DomainEvent<'CreditsRefunded', { reference: string; mode: Mode; credits: number; reason: string }>;
+export type CreditsRefunded = DomainEvent<
+  'CreditsRefunded',
+  { reference: string; mode: Mode; credits: number; reason: string }
+>;
 export type CreditsReserved = DomainEvent<
   'CreditsReserved',
   { reference: string; mode: Mode; key_id: string | null; sector: string; tables: TableCharge[]; credits: number }
 >;
 /** `credits`: charged (what was produced, at most what was reserved); `released`: the rest of the reservation. */
-export type CreditsSettled = DomainEvent<'CreditsSettled', { reference: string; mode: Mode; tables: TableCharge[]; credits: number; released: number }>;
-export type CreditsReleased = DomainEvent<'CreditsReleased', { reference: string; mode: Mode; credits: number; reason: string }>;
+export type CreditsSettled = DomainEvent<
+  'CreditsSettled',
+  { reference: string; mode: Mode; tables: TableCharge[]; credits: number; released: number }
+>;
+export type CreditsReleased = DomainEvent<
+  'CreditsReleased',
+  { reference: string; mode: Mode; credits: number; reason: string }
+>;
 /** The events that move credits (a declined purchase moves none). */
-export type CreditMovementEvent = CreditsGranted | CreditsPurchased | CreditsDebited | CreditsRefunded | CreditsReserved | CreditsSettled | CreditsReleased;
+export type CreditMovementEvent =
+  | CreditsGranted
+  | CreditsPurchased
+  | CreditsDebited
+  | CreditsRefunded
+  | CreditsReserved
+  | CreditsSettled
+  | CreditsReleased;
 export type CreditsEvent = CreditMovementEvent | CreditPurchaseDeclined;

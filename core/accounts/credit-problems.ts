@@ -13,7 +13,8 @@ export const CreditReferenceReused = defineProblem({
   slug: 'credit-reference-reused',
   title: 'Conflict',
   status: 409,
-  description: 'A credit movement with this reference already exists with other amounts; a reference names one movement.',
+  description:
+    'A credit movement with this reference already exists with other amounts; a reference names one movement.',
 });
 
 export const CreditReferenceUnknown = defineProblem({
@@ -43,7 +44,8 @@ export const TooManyJobs = defineProblem({
   slug: 'concurrent-job-limit',
   title: 'Too Many Requests',
   status: 429,
-  description: "The account already runs as many jobs as its tier allows (`limit`); retry once one finishes or cancel one. Jobs over the limit are refused, never queued.",
+  description:
+    'The account already runs as many jobs as its tier allows (`limit`); retry once one finishes or cancel one. Jobs over the limit are refused, never queued.',
 });
 
 /** The 429 of a job over its tier's limit: the limit, how many jobs hold a slot, and when to retry. */

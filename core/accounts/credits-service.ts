@@ -79,7 +79,10 @@ export class CreditsService {
   }
 
   reserve(request: ReserveRequest): Promise<CreditMovementResult> {
-    return this.execute(request.accountId, reserveCommand(request), { key_id: request.keyId ?? undefined, mode: request.mode });
+    return this.execute(request.accountId, reserveCommand(request), {
+      key_id: request.keyId ?? undefined,
+      mode: request.mode,
+    });
   }
 
   /**
@@ -106,8 +109,14 @@ export class CreditsService {
   }
 
   /** Runs any account command in the account's queue: the billing service's subscription commands too. */
-  run(accountId: string, command: AccountCommand, metadata: EventMetadata = {}): Promise<CommandResult<AccountState, AccountEvent>> {
-    return this.queue.run(accountId, () => this.commands.handle(accountDecider, accountStream(accountId), command, { metadata }));
+  run(
+    accountId: string,
+    command: AccountCommand,
+    metadata: EventMetadata = {},
+  ): Promise<CommandResult<AccountState, AccountEvent>> {
+    return this.queue.run(accountId, () =>
+      this.commands.handle(accountDecider, accountStream(accountId), command, { metadata }),
+    );
   }
 
   /** The account folded from its stream. */
@@ -115,7 +124,11 @@ export class CreditsService {
     return (await this.commands.load(accountDecider, accountStream(accountId))).state;
   }
 
-  private async execute(accountId: string, command: AccountCommand, metadata?: EventMetadata): Promise<CreditMovementResult> {
+  private async execute(
+    accountId: string,
+    command: AccountCommand,
+    metadata?: EventMetadata,
+  ): Promise<CreditMovementResult> {
     const result = await this.run(accountId, command, metadata);
     return { position: result.position, ...balanceOf(result.state) };
   }
@@ -125,6 +138,23 @@ function balanceOf(state: AccountState): Balance {
   return { credits_available: state.credits.available, credits_reserved: state.credits.reserved };
 }
 
-function reserveCommand({ reference, mode, keyId, sector, tables, credits, concurrentJobs }: ReserveRequest): AccountCommand {
-  return { type: 'ReserveCredits', reference, mode, keyId, sector, tables, credits, concurrentJobs: concurrentJobs ?? null };
+function reserveCommand({
+  reference,
+  mode,
+  keyId,
+  sector,
+  tables,
+  credits,
+  concurrentJobs,
+}: ReserveRequest): AccountCommand {
+  return {
+    type: 'ReserveCredits',
+    reference,
+    mode,
+    keyId,
+    sector,
+    tables,
+    credits,
+    concurrentJobs: concurrentJobs ?? null,
+  };
 }

@@ -1,7 +1,13 @@
 import type { Mode } from '../events/envelope.js';
 import type { JsonSchema } from '../json-schema.js';
 import { ReferenceIndex } from './reference-index.js';
-import { CreditReferenceReused, CreditReferenceUnknown, ReservationClosed, insufficientCredits, concurrentJobLimit } from './credit-problems.js';
+import {
+  CreditReferenceReused,
+  CreditReferenceUnknown,
+  ReservationClosed,
+  insufficientCredits,
+  concurrentJobLimit,
+} from './credit-problems.js';
 import { balanceChange, type BalanceChange } from './credit-movement.js';
 import type {
   CreditMovementEvent,
@@ -27,7 +33,6 @@ import { eventText, fitted } from './event-text.js';
  * Test-mode work goes through the same lifecycle so that usage records it, but its events carry
  * `mode: "test"` and move no credit (`credits` is what the work would have cost live).
  */
-
 
 interface Debit {
   credits: number;
@@ -120,8 +125,15 @@ export type ReserveCredits = {
 };
 export type SettleCredits = { type: 'SettleCredits'; reference: string; tables: TableCharge[] };
 export type ReleaseCredits = { type: 'ReleaseCredits'; reference: string; reason: string };
-export type CreditsCommand = GrantCredits | PurchaseCredits | RecordDeclinedPurchase | DebitCredits | RefundCredits | ReserveCredits | SettleCredits | ReleaseCredits;
-
+export type CreditsCommand =
+  | GrantCredits
+  | PurchaseCredits
+  | RecordDeclinedPurchase
+  | DebitCredits
+  | RefundCredits
+  | ReserveCredits
+  | SettleCredits
+  | ReleaseCredits;
 
 const credits = { type: 'integer', minimum: 0 };
 /** Money, in the currency's minor unit. */
@@ -153,7 +165,16 @@ function eventSchema(properties: Record<string, JsonSchema>): JsonSchema {
 type CreditsReads = { credits: CreditsState; subscription: { tier: Tier | null } };
 
 export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEvent, CreditsReads> = {
-  commands: ['GrantCredits', 'PurchaseCredits', 'RecordDeclinedPurchase', 'DebitCredits', 'RefundCredits', 'ReserveCredits', 'SettleCredits', 'ReleaseCredits'],
+  commands: [
+    'GrantCredits',
+    'PurchaseCredits',
+    'RecordDeclinedPurchase',
+    'DebitCredits',
+    'RefundCredits',
+    'ReserveCredits',
+    'SettleCredits',
+    'ReleaseCredits',
+  ],
   events: [
     { type: 'CreditsGranted', version: 1, schema: eventSchema({ reference, credits, reason: text }) },
     {
@@ -166,10 +187,22 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
       version: 1,
       schema: eventSchema({ reference, pack, credits, amount, currency, decline_code: text, reason: text }),
     },
-    { type: 'CreditsDebited', version: 1, schema: eventSchema({ reference, mode, key_id: keyId, operation: text, sector: text, tables, credits }) },
+    {
+      type: 'CreditsDebited',
+      version: 1,
+      schema: eventSchema({ reference, mode, key_id: keyId, operation: text, sector: text, tables, credits }),
+    },
     { type: 'CreditsRefunded', version: 1, schema: eventSchema({ reference, mode, credits, reason: text }) },
-    { type: 'CreditsReserved', version: 1, schema: eventSchema({ reference, mode, key_id: keyId, sector: text, tables, credits }) },
-    { type: 'CreditsSettled', version: 1, schema: eventSchema({ reference, mode, tables, credits, released: credits }) },
+    {
+      type: 'CreditsReserved',
+      version: 1,
+      schema: eventSchema({ reference, mode, key_id: keyId, sector: text, tables, credits }),
+    },
+    {
+      type: 'CreditsSettled',
+      version: 1,
+      schema: eventSchema({ reference, mode, tables, credits, released: credits }),
+    },
     { type: 'CreditsReleased', version: 1, schema: eventSchema({ reference, mode, credits, reason: text }) },
   ],
 
@@ -190,27 +223,41 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
       case 'CreditsGranted':
         return { ...next, grants: state.grants.with(e.data.reference, e.data.credits) };
       case 'CreditsPurchased':
-      case 'CreditPurchaseDeclined':
-      {
+      case 'CreditPurchaseDeclined': {
         const { reference, pack, credits, amount, currency } = e.data;
         return { ...next, purchases: state.purchases.with(reference, { pack, credits, amount, currency }) };
       }
       case 'CreditsDebited':
       case 'CreditsRefunded': {
         const refunded = e.type === 'CreditsRefunded';
-        return { ...next, debits: state.debits.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, refunded }) };
+        return {
+          ...next,
+          debits: state.debits.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, refunded }),
+        };
       }
       case 'CreditsReserved': {
-        const reservations = state.reservations.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, status: 'held' });
+        const reservations = state.reservations.with(e.data.reference, {
+          credits: e.data.credits,
+          mode: e.data.mode,
+          status: 'held',
+        });
         return { ...next, reservations, held: countHeld(state.held, e.data.mode, 1) };
       }
       case 'CreditsSettled': {
         const credits = e.data.credits + e.data.released;
-        const reservations = state.reservations.with(e.data.reference, { credits, mode: e.data.mode, status: 'settled' });
+        const reservations = state.reservations.with(e.data.reference, {
+          credits,
+          mode: e.data.mode,
+          status: 'settled',
+        });
         return { ...next, reservations, held: countHeld(state.held, e.data.mode, -1) };
       }
       case 'CreditsReleased': {
-        const reservations = state.reservations.with(e.data.reference, { credits: e.data.credits, mode: e.data.mode, status: 'released' });
+        const reservations = state.reservations.with(e.data.reference, {
+          credits: e.data.credits,
+          mode: e.data.mode,
+          status: 'released',
+        });
         return { ...next, reservations, held: countHeld(state.held, e.data.mode, -1) };
       }
       default:
@@ -224,18 +271,30 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
       case 'GrantCredits': {
         requireCredits(command.credits);
         if (isRepeat(state.grants.get(command.reference), command.credits, command.reference)) return [];
-        return [{ type: 'CreditsGranted', data: { reference: command.reference, credits: command.credits, reason: fitted(command.reason) } }];
+        return [
+          {
+            type: 'CreditsGranted',
+            data: { reference: command.reference, credits: command.credits, reason: fitted(command.reason) },
+          },
+        ];
       }
       case 'PurchaseCredits': {
         requireCredits(command.credits);
         if (isRepeat(state.purchases.get(command.reference)?.credits, command.credits, command.reference)) return [];
         const { reference, pack, credits, amount, currency, paymentId } = command;
-        return [{ type: 'CreditsPurchased', data: { reference, pack, credits, amount, currency, payment_id: paymentId } }];
+        return [
+          { type: 'CreditsPurchased', data: { reference, pack, credits, amount, currency, payment_id: paymentId } },
+        ];
       }
       case 'RecordDeclinedPurchase': {
         if (isRepeat(state.purchases.get(command.reference)?.credits, command.credits, command.reference)) return [];
         const { reference, pack, credits, amount, currency, declineCode, reason } = command;
-        return [{ type: 'CreditPurchaseDeclined', data: { reference, pack, credits, amount, currency, decline_code: declineCode, reason: fitted(reason) } }];
+        return [
+          {
+            type: 'CreditPurchaseDeclined',
+            data: { reference, pack, credits, amount, currency, decline_code: declineCode, reason: fitted(reason) },
+          },
+        ];
       }
       case 'DebitCredits': {
         requireCredits(command.credits);
@@ -252,7 +311,17 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
         const debit = state.debits.get(command.reference);
         if (!debit) throw problem(CreditReferenceUnknown, `no debit with reference "${command.reference}"`);
         if (debit.refunded) return [];
-        return [{ type: 'CreditsRefunded', data: { reference: command.reference, mode: debit.mode, credits: debit.credits, reason: fitted(command.reason) } }];
+        return [
+          {
+            type: 'CreditsRefunded',
+            data: {
+              reference: command.reference,
+              mode: debit.mode,
+              credits: debit.credits,
+              reason: fitted(command.reason),
+            },
+          },
+        ];
       }
       case 'ReserveCredits': {
         requireCredits(command.credits);
@@ -262,25 +331,38 @@ export const creditsSlice: AccountSlice<CreditsState, CreditsCommand, CreditsEve
         const limit = tier === null ? null : (command.concurrentJobs?.[tier] ?? null);
         const active = state.held[command.mode];
         if (tier !== null && limit !== null && active >= limit) throw concurrentJobLimit(tier, limit, active);
-        if (command.mode === 'live' && command.credits > state.available) throw insufficientCredits(command.credits, state.available);
+        if (command.mode === 'live' && command.credits > state.available)
+          throw insufficientCredits(command.credits, state.available);
         const { reference, mode, keyId, sector, tables, credits } = command;
         return [{ type: 'CreditsReserved', data: { reference, mode, key_id: keyId, sector, tables, credits } }];
       }
       case 'SettleCredits': {
         const reservation = requireReservation(state, command.reference);
         if (reservation.status === 'settled') return [];
-        if (reservation.status === 'released') throw problem(ReservationClosed, `reservation "${command.reference}" was released`);
+        if (reservation.status === 'released')
+          throw problem(ReservationClosed, `reservation "${command.reference}" was released`);
         const produced = command.tables.reduce((sum, table) => sum + table.credits, 0);
         // The reservation is the quote the account accepted: work is never charged above it.
         const charged = Math.min(produced, reservation.credits);
-        const data = { reference: command.reference, mode: reservation.mode, tables: command.tables, credits: charged, released: reservation.credits - charged };
+        const data = {
+          reference: command.reference,
+          mode: reservation.mode,
+          tables: command.tables,
+          credits: charged,
+          released: reservation.credits - charged,
+        };
         return [{ type: 'CreditsSettled', data }];
       }
       case 'ReleaseCredits': {
         const reservation = requireReservation(state, command.reference);
         // A settled reservation holds nothing any more (settling released the rest).
         if (reservation.status !== 'held') return [];
-        const data = { reference: command.reference, mode: reservation.mode, credits: reservation.credits, reason: fitted(command.reason) };
+        const data = {
+          reference: command.reference,
+          mode: reservation.mode,
+          credits: reservation.credits,
+          reason: fitted(command.reason),
+        };
         return [{ type: 'CreditsReleased', data }];
       }
     }
@@ -303,17 +385,21 @@ function countHeld(held: Record<Mode, number>, mode: Mode, change: 1 | -1): Reco
 }
 
 function applyBalanceChange(state: CreditsState, change: BalanceChange | null): CreditsState {
-  return change ? { ...state, available: state.available + change.available, reserved: state.reserved + change.reserved } : state;
+  return change
+    ? { ...state, available: state.available + change.available, reserved: state.reserved + change.reserved }
+    : state;
 }
 
 function requireCredits(credits: number): void {
-  if (!Number.isSafeInteger(credits) || credits < 0) throw problem(Problems.badRequest, `credits must be a whole number ≥ 0, got ${credits}`);
+  if (!Number.isSafeInteger(credits) || credits < 0)
+    throw problem(Problems.badRequest, `credits must be a whole number ≥ 0, got ${credits}`);
 }
 
 /** True when the reference was used for the same amount (a retry: nothing to do); a different amount is a conflict. */
 function isRepeat(recorded: number | undefined, credits: number, reference: string): boolean {
   if (recorded === undefined) return false;
-  if (recorded !== credits) throw problem(CreditReferenceReused, `reference "${reference}" was used for ${recorded} credits, not ${credits}`);
+  if (recorded !== credits)
+    throw problem(CreditReferenceReused, `reference "${reference}" was used for ${recorded} credits, not ${credits}`);
   return true;
 }
 

@@ -44,7 +44,13 @@ export async function issueKey(services: AccountServices, input: IssueKeyInput):
   return { keyId, secret: drawn.secret, position: result.position };
 }
 
-export async function revokeKey(services: AccountServices, accountId: string, mode: Mode, keyId: string, metadata?: EventMetadata): Promise<{ position: number }> {
+export async function revokeKey(
+  services: AccountServices,
+  accountId: string,
+  mode: Mode,
+  keyId: string,
+  metadata?: EventMetadata,
+): Promise<{ position: number }> {
   const result = await services.commands.handle(
     accountDecider,
     accountStream(accountId),

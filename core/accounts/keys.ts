@@ -34,7 +34,16 @@ export type KeysCommand = IssueKey | RevokeKey;
 
 export type KeyIssued = DomainEvent<
   'KeyIssued',
-  { account_id: string; key_id: string; mode: Mode; scopes: Scope[]; name: string | null; prefix: string; secret_sha256: string; issued_at: string }
+  {
+    account_id: string;
+    key_id: string;
+    mode: Mode;
+    scopes: Scope[];
+    name: string | null;
+    prefix: string;
+    secret_sha256: string;
+    issued_at: string;
+  }
 >;
 export type KeyRevoked = DomainEvent<'KeyRevoked', { account_id: string; key_id: string; revoked_at: string }>;
 export type KeysEvent = KeyIssued | KeyRevoked;
@@ -112,9 +121,13 @@ export const keys: AccountSlice<KeysState, KeysCommand, KeysEvent, { profile: Pr
     const existing = ownMember(account.keys.keys, command.keyId);
     if (command.type === 'IssueKey') {
       if (existing) throw problem(KeyIdTaken, `key ${command.keyId} already exists`);
-      const lacking = command.issuerScopes ? command.scopes.filter((scope) => !command.issuerScopes!.includes(scope)) : [];
+      const lacking = command.issuerScopes
+        ? command.scopes.filter((scope) => !command.issuerScopes!.includes(scope))
+        : [];
       if (lacking.length > 0) {
-        throw problem(ScopeEscalation, `this key cannot grant scopes it does not hold: ${lacking.join(', ')}`, { scopes: lacking });
+        throw problem(ScopeEscalation, `this key cannot grant scopes it does not hold: ${lacking.join(', ')}`, {
+          scopes: lacking,
+        });
       }
       return [
         {

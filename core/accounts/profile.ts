@@ -23,7 +23,10 @@ export type OpenAccount = { type: 'OpenAccount'; accountId: string; tier: Tier; 
 export type ProfileCommand = OpenAccount;
 
 /** `billing` absent: `card` (accounts opened before it was recorded). */
-export type AccountOpened = DomainEvent<'AccountOpened', { account_id: string; tier: Tier; opened_at: string; billing?: Billing }>;
+export type AccountOpened = DomainEvent<
+  'AccountOpened',
+  { account_id: string; tier: Tier; opened_at: string; billing?: Billing }
+>;
 export type ProfileEvent = AccountOpened;
 
 export const AccountAlreadyOpen = defineProblem({
@@ -63,7 +66,9 @@ export const profile: AccountSlice<ProfileState, ProfileCommand, ProfileEvent, {
       throw problem(AccountAlreadyOpen, `account ${command.accountId} is already open`);
     }
     const { accountId, tier, at, billing } = command;
-    return [{ type: 'AccountOpened', data: { account_id: accountId, tier, opened_at: at, ...(billing && { billing }) } }];
+    return [
+      { type: 'AccountOpened', data: { account_id: accountId, tier, opened_at: at, ...(billing && { billing }) } },
+    ];
   },
 };
 

@@ -30,7 +30,10 @@ export type StartCreditPurchase = { type: 'StartCreditPurchase'; reference: stri
 export type AbandonCreditPurchase = { type: 'AbandonCreditPurchase'; reference: string; reason: string };
 export type PurchaseIntentCommand = StartCreditPurchase | AbandonCreditPurchase;
 
-export type CreditPurchaseStarted = DomainEvent<'CreditPurchaseStarted', { reference: string; pack: string; credits: number; amount: number; currency: string; at: string }>;
+export type CreditPurchaseStarted = DomainEvent<
+  'CreditPurchaseStarted',
+  { reference: string; pack: string; credits: number; amount: number; currency: string; at: string }
+>;
 export type CreditPurchaseAbandoned = DomainEvent<'CreditPurchaseAbandoned', { reference: string; reason: string }>;
 export type PurchaseIntentEvent = CreditPurchaseStarted | CreditPurchaseAbandoned;
 
@@ -38,7 +41,8 @@ export const PurchaseConflict = defineProblem({
   slug: 'purchase-conflict',
   title: 'Conflict',
   status: 409,
-  description: 'This purchase was started for another credit pack: a retry completes the purchase as it was started. Buy another pack as a new purchase (a new Idempotency-Key).',
+  description:
+    'This purchase was started for another credit pack: a retry completes the purchase as it was started. Buy another pack as a new purchase (a new Idempotency-Key).',
 });
 
 /** The open purchase of that reference, if any (an own member only: the record is keyed by reference). */
@@ -48,7 +52,12 @@ export const openPurchase = (state: PurchaseIntentsState, reference: string): Pe
 /** The events that close an intent. */
 const OUTCOMES = new Set(['CreditsPurchased', 'CreditPurchaseDeclined', 'CreditPurchaseAbandoned']);
 
-const schema = (properties: Record<string, unknown>) => ({ type: 'object', required: Object.keys(properties), additionalProperties: false, properties });
+const schema = (properties: Record<string, unknown>) => ({
+  type: 'object',
+  required: Object.keys(properties),
+  additionalProperties: false,
+  properties,
+});
 const reference = { type: 'string', minLength: 1, maxLength: 200 };
 const count = { type: 'integer', minimum: 0 };
 
@@ -66,8 +75,12 @@ export const purchaseIntents: AccountSlice<
       type: 'CreditPurchaseStarted',
       version: 1,
       schema: schema({
-        reference, pack: { type: 'string', minLength: 1 }, credits: { type: 'integer', minimum: 1 }, amount: count,
-        currency: { type: 'string', pattern: '^[A-Z]{3}$' }, at: { type: 'string', format: 'date-time' },
+        reference,
+        pack: { type: 'string', minLength: 1 },
+        credits: { type: 'integer', minimum: 1 },
+        amount: count,
+        currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+        at: { type: 'string', format: 'date-time' },
       }),
     },
     { type: 'CreditPurchaseAbandoned', version: 1, schema: schema({ reference, reason: eventText }) },
@@ -97,14 +110,30 @@ export const purchaseIntents: AccountSlice<
         // pack than the one started: the provider was asked for that one's price.
         const begun = openPurchase(state, command.reference) ?? credits.purchases.get(command.reference);
         if (begun && begun.pack !== command.pack) {
-          throw problem(PurchaseConflict, `purchase ${command.reference} was started for the ${begun.pack} pack, not the ${command.pack} pack; a new purchase needs a new Idempotency-Key`, { purchase_id: command.reference });
+          throw problem(
+            PurchaseConflict,
+            `purchase ${command.reference} was started for the ${begun.pack} pack, not the ${command.pack} pack; a new purchase needs a new Idempotency-Key`,
+            { purchase_id: command.reference },
+          );
         }
         if (begun) return [];
         const { reference: ref, pack, credits: amountOfCredits, amount, currency, at } = command;
-        return [{ type: 'CreditPurchaseStarted', data: { reference: ref, pack, credits: amountOfCredits, amount, currency, at } }];
+        return [
+          {
+            type: 'CreditPurchaseStarted',
+            data: { reference: ref, pack, credits: amountOfCredits, amount, currency, at },
+          },
+        ];
       }
       case 'AbandonCreditPurchase':
-        return openPurchase(state, command.reference) ? [{ type: 'CreditPurchaseAbandoned', data: { reference: command.reference, reason: fitted(command.reason) } }] : [];
+        return openPurchase(state, command.reference)
+          ? [
+              {
+                type: 'CreditPurchaseAbandoned',
+                data: { reference: command.reference, reason: fitted(command.reason) },
+              },
+            ]
+          : [];
     }
   },
 };

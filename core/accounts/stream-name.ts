@@ -4,4 +4,5 @@
  */
 export const accountStream = (accountId: string): string => `account-${accountId}`;
 /** The account id of an account stream; null for any other stream. */
-export const accountIdOfStream = (stream: string): string | null => (stream.startsWith('account-') ? stream.slice('account-'.length) : null);
+export const accountIdOfStream = (stream: string): string | null =>
+  stream.startsWith('account-') ? stream.slice('account-'.length) : null;

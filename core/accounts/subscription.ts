@@ -56,32 +56,73 @@ export interface SubscriptionState {
 export type ChangeTier = { type: 'ChangeTier'; tier: Tier; at: string; pricing: Pricing };
 export type RenewSubscription = { type: 'RenewSubscription'; at: string; pricing: Pricing };
 export type SetPaymentMethod = { type: 'SetPaymentMethod'; paymentMethod: string; at: string };
-export type RecordFeePaid = { type: 'RecordFeePaid'; reference: string; amount: number; currency: string; paymentId: string };
-export type RecordFeeDeclined = { type: 'RecordFeeDeclined'; reference: string; attempt: number; declineCode: string; reason: string };
+export type RecordFeePaid = {
+  type: 'RecordFeePaid';
+  reference: string;
+  amount: number;
+  currency: string;
+  paymentId: string;
+};
+export type RecordFeeDeclined = {
+  type: 'RecordFeeDeclined';
+  reference: string;
+  attempt: number;
+  declineCode: string;
+  reason: string;
+};
 export type SubscriptionCommand = ChangeTier | RenewSubscription | SetPaymentMethod | RecordFeePaid | RecordFeeDeclined;
 
 export type SubscriptionUpgraded = DomainEvent<
   'SubscriptionUpgraded',
-  { from_tier: Tier; to_tier: Tier; at: string; period_start: string; period_end: string; credits: number; amount: number; currency: string; charged: boolean }
+  {
+    from_tier: Tier;
+    to_tier: Tier;
+    at: string;
+    period_start: string;
+    period_end: string;
+    credits: number;
+    amount: number;
+    currency: string;
+    charged: boolean;
+  }
 >;
 export type SubscriptionDowngradeScheduled = DomainEvent<
   'SubscriptionDowngradeScheduled',
   { from_tier: Tier; to_tier: Tier; at: string; effective_at: string }
 >;
-export type SubscriptionDowngradeCancelled = DomainEvent<'SubscriptionDowngradeCancelled', { tier: Tier; cancelled_tier: Tier; at: string }>;
+export type SubscriptionDowngradeCancelled = DomainEvent<
+  'SubscriptionDowngradeCancelled',
+  { tier: Tier; cancelled_tier: Tier; at: string }
+>;
 /** A period billed: every renewal, and the first period (`period` 0, whose allowance was granted at opening). */
 export type SubscriptionRenewed = DomainEvent<
   'SubscriptionRenewed',
-  { period: number; tier: Tier; previous_tier: Tier; period_start: string; period_end: string; credits: number; amount: number; currency: string; charged: boolean }
+  {
+    period: number;
+    tier: Tier;
+    previous_tier: Tier;
+    period_start: string;
+    period_end: string;
+    credits: number;
+    amount: number;
+    currency: string;
+    charged: boolean;
+  }
 >;
 export type PaymentMethodSet = DomainEvent<'PaymentMethodSet', { payment_method: string; at: string }>;
-export type SubscriptionFeePaid = DomainEvent<'SubscriptionFeePaid', { reference: string; amount: number; currency: string; payment_id: string }>;
+export type SubscriptionFeePaid = DomainEvent<
+  'SubscriptionFeePaid',
+  { reference: string; amount: number; currency: string; payment_id: string }
+>;
 export type SubscriptionFeeDeclined = DomainEvent<
   'SubscriptionFeeDeclined',
   { reference: string; attempt: number; amount: number; currency: string; decline_code: string; reason: string }
 >;
 /** The period ended with a fee unpaid: the next one is on the free tier. */
-export type SubscriptionLapsed = DomainEvent<'SubscriptionLapsed', { from_tier: Tier; to_tier: Tier; unpaid_amount: number; currency: string; at: string }>;
+export type SubscriptionLapsed = DomainEvent<
+  'SubscriptionLapsed',
+  { from_tier: Tier; to_tier: Tier; unpaid_amount: number; currency: string; at: string }
+>;
 export type SubscriptionEvent =
   | SubscriptionUpgraded
   | SubscriptionDowngradeScheduled
@@ -99,7 +140,12 @@ const count = { type: 'integer', minimum: 0 };
 const currency = { type: 'string', pattern: '^[A-Z]{3}$' };
 const reference = { type: 'string', minLength: 1, maxLength: 200 };
 const text = eventText;
-const schema = (properties: Record<string, unknown>) => ({ type: 'object', required: Object.keys(properties), additionalProperties: false, properties });
+const schema = (properties: Record<string, unknown>) => ({
+  type: 'object',
+  required: Object.keys(properties),
+  additionalProperties: false,
+  properties,
+});
 /** Whether the amount is charged through the payment port (false: settled otherwise, its credits granted with it). */
 const charged = { type: 'boolean' };
 /** v1 billing events predate charged fees: their amount was paid and their credits granted when written. */
@@ -110,11 +156,14 @@ export const renewalFeeReference = (periodStart: string): string => `fee:${perio
 export const upgradeFeeReference = (periodStart: string, to: Tier): string => `upgrade:${periodStart}:${to}`;
 
 /** What the fees not paid yet amount to (minor units). */
-export const unpaidAmount = (fees: readonly Fee[]): number => fees.filter((fee) => fee.status !== 'paid').reduce((sum, fee) => sum + fee.amount, 0);
+export const unpaidAmount = (fees: readonly Fee[]): number =>
+  fees.filter((fee) => fee.status !== 'paid').reduce((sum, fee) => sum + fee.amount, 0);
 
 /** `past_due`: a fee of the period is declined, or due with no payment method to charge it to. */
 export function subscriptionStatus(state: SubscriptionState): 'active' | 'past_due' {
-  const stuck = state.fees.some((fee) => fee.status === 'declined' || (fee.status === 'due' && state.paymentMethod === null));
+  const stuck = state.fees.some(
+    (fee) => fee.status === 'declined' || (fee.status === 'due' && state.paymentMethod === null),
+  );
   return stuck ? 'past_due' : 'active';
 }
 
@@ -131,34 +180,99 @@ export const subscriptionSlice: AccountSlice<
     {
       type: 'SubscriptionUpgraded',
       version: 2,
-      schema: schema({ from_tier: tier, to_tier: tier, at: time, period_start: time, period_end: time, credits: count, amount: count, currency, charged }),
+      schema: schema({
+        from_tier: tier,
+        to_tier: tier,
+        at: time,
+        period_start: time,
+        period_end: time,
+        credits: count,
+        amount: count,
+        currency,
+        charged,
+      }),
       upcasters: settledBeforeFees,
     },
-    { type: 'SubscriptionDowngradeScheduled', version: 1, schema: schema({ from_tier: tier, to_tier: tier, at: time, effective_at: time }) },
+    {
+      type: 'SubscriptionDowngradeScheduled',
+      version: 1,
+      schema: schema({ from_tier: tier, to_tier: tier, at: time, effective_at: time }),
+    },
     { type: 'SubscriptionDowngradeCancelled', version: 1, schema: schema({ tier, cancelled_tier: tier, at: time }) },
     {
       type: 'SubscriptionRenewed',
       version: 2,
-      schema: schema({ period: count, tier, previous_tier: tier, period_start: time, period_end: time, credits: count, amount: count, currency, charged }),
+      schema: schema({
+        period: count,
+        tier,
+        previous_tier: tier,
+        period_start: time,
+        period_end: time,
+        credits: count,
+        amount: count,
+        currency,
+        charged,
+      }),
       upcasters: settledBeforeFees,
     },
     { type: 'PaymentMethodSet', version: 1, schema: schema({ payment_method: reference, at: time }) },
-    { type: 'SubscriptionFeePaid', version: 1, schema: schema({ reference, amount: count, currency, payment_id: reference }) },
-    { type: 'SubscriptionFeeDeclined', version: 1, schema: schema({ reference, attempt: { type: 'integer', minimum: 1 }, amount: count, currency, decline_code: text, reason: text }) },
-    { type: 'SubscriptionLapsed', version: 1, schema: schema({ from_tier: tier, to_tier: tier, unpaid_amount: count, currency, at: time }) },
+    {
+      type: 'SubscriptionFeePaid',
+      version: 1,
+      schema: schema({ reference, amount: count, currency, payment_id: reference }),
+    },
+    {
+      type: 'SubscriptionFeeDeclined',
+      version: 1,
+      schema: schema({
+        reference,
+        attempt: { type: 'integer', minimum: 1 },
+        amount: count,
+        currency,
+        decline_code: text,
+        reason: text,
+      }),
+    },
+    {
+      type: 'SubscriptionLapsed',
+      version: 1,
+      schema: schema({ from_tier: tier, to_tier: tier, unpaid_amount: count, currency, at: time }),
+    },
   ],
 
-  initialState: () => ({ tier: null, anchor: null, period: 0, periodStart: null, periodEnd: null, pendingTier: null, billing: 'card', paymentMethod: null, fees: [], firstPeriodBilled: false }),
+  initialState: () => ({
+    tier: null,
+    anchor: null,
+    period: 0,
+    periodStart: null,
+    periodEnd: null,
+    pendingTier: null,
+    billing: 'card',
+    paymentMethod: null,
+    fees: [],
+    firstPeriodBilled: false,
+  }),
 
   evolve(state, event) {
     const e = event as SubscriptionEvent | AccountOpened;
     switch (e.type) {
       case 'AccountOpened':
-        return { ...state, tier: e.data.tier, billing: e.data.billing ?? 'card', anchor: e.data.opened_at, period: 0, periodStart: e.data.opened_at, periodEnd: periodEnd(e.data.opened_at, 0) };
+        return {
+          ...state,
+          tier: e.data.tier,
+          billing: e.data.billing ?? 'card',
+          anchor: e.data.opened_at,
+          period: 0,
+          periodStart: e.data.opened_at,
+          periodEnd: periodEnd(e.data.opened_at, 0),
+        };
       case 'SubscriptionUpgraded': {
         const { period_start: start, to_tier, amount, currency: paidIn, credits } = e.data;
         const ref = upgradeFeeReference(start, to_tier);
-        const fees = e.data.charged && amount > 0 ? [...state.fees, dueFee(ref, amount, paidIn, credits, ref, `upgrade to ${to_tier}, prorated`)] : state.fees;
+        const fees =
+          e.data.charged && amount > 0
+            ? [...state.fees, dueFee(ref, amount, paidIn, credits, ref, `upgrade to ${to_tier}, prorated`)]
+            : state.fees;
         return { ...state, tier: to_tier, pendingTier: null, fees };
       }
       case 'SubscriptionDowngradeScheduled':
@@ -166,17 +280,60 @@ export const subscriptionSlice: AccountSlice<
       case 'SubscriptionDowngradeCancelled':
         return { ...state, pendingTier: null };
       case 'SubscriptionRenewed': {
-        const { tier: renewed, period, period_start: start, period_end: end, amount, currency: paidIn, credits } = e.data;
-        const fees = e.data.charged && amount > 0 ? [dueFee(renewalFeeReference(start), amount, paidIn, credits, allowanceReference(start), allowanceReason(renewed))] : [];
-        return { ...state, tier: renewed, period, periodStart: start, periodEnd: end, pendingTier: null, fees, firstPeriodBilled: true };
+        const {
+          tier: renewed,
+          period,
+          period_start: start,
+          period_end: end,
+          amount,
+          currency: paidIn,
+          credits,
+        } = e.data;
+        const fees =
+          e.data.charged && amount > 0
+            ? [
+                dueFee(
+                  renewalFeeReference(start),
+                  amount,
+                  paidIn,
+                  credits,
+                  allowanceReference(start),
+                  allowanceReason(renewed),
+                ),
+              ]
+            : [];
+        return {
+          ...state,
+          tier: renewed,
+          period,
+          periodStart: start,
+          periodEnd: end,
+          pendingTier: null,
+          fees,
+          firstPeriodBilled: true,
+        };
       }
       case 'PaymentMethodSet':
         // A new payment method is a new chance for the declined fees.
-        return { ...state, paymentMethod: e.data.payment_method, fees: state.fees.map((fee) => (fee.status === 'declined' ? { ...fee, status: 'due' } : fee)) };
+        return {
+          ...state,
+          paymentMethod: e.data.payment_method,
+          fees: state.fees.map((fee) => (fee.status === 'declined' ? { ...fee, status: 'due' } : fee)),
+        };
       case 'SubscriptionFeePaid':
-        return { ...state, fees: state.fees.map((fee) => (fee.reference === e.data.reference ? { ...fee, status: 'paid', paymentId: e.data.payment_id } : fee)) };
+        return {
+          ...state,
+          fees: state.fees.map((fee) =>
+            fee.reference === e.data.reference ? { ...fee, status: 'paid', paymentId: e.data.payment_id } : fee,
+          ),
+        };
       case 'SubscriptionFeeDeclined':
-        return { ...state, fees: state.fees.map((fee) => (fee.reference === e.data.reference ? { ...fee, status: 'declined', attempts: e.data.attempt } : fee)) };
+        return {
+          ...state,
+          fees: state.fees.map((fee) =>
+            fee.reference === e.data.reference ? { ...fee, status: 'declined', attempts: e.data.attempt } : fee,
+          ),
+        };
       default:
         return state;
     }
@@ -190,23 +347,44 @@ export const subscriptionSlice: AccountSlice<
       case 'RenewSubscription':
         return renew(state, command);
       case 'SetPaymentMethod': {
-        const unchanged = command.paymentMethod === state.paymentMethod && !state.fees.some((fee) => fee.status === 'declined');
-        return unchanged ? [] : [{ type: 'PaymentMethodSet', data: { payment_method: command.paymentMethod, at: command.at } }];
+        const unchanged =
+          command.paymentMethod === state.paymentMethod && !state.fees.some((fee) => fee.status === 'declined');
+        return unchanged
+          ? []
+          : [{ type: 'PaymentMethodSet', data: { payment_method: command.paymentMethod, at: command.at } }];
       }
       case 'RecordFeePaid': {
         const fee = state.fees.find((candidate) => candidate.reference === command.reference);
         if (fee?.status === 'paid') return [];
         const { reference: ref, amount, currency: paidIn, paymentId } = command;
-        const paid: SubscriptionFeePaid = { type: 'SubscriptionFeePaid', data: { reference: ref, amount, currency: paidIn, payment_id: paymentId } };
+        const paid: SubscriptionFeePaid = {
+          type: 'SubscriptionFeePaid',
+          data: { reference: ref, amount, currency: paidIn, payment_id: paymentId },
+        };
         // A fee of a period already renewed (paid while the renewal ran) is recorded, but buys nothing any more.
         if (!fee || fee.credits === 0 || credits.grants.get(fee.grant) !== undefined) return [paid];
-        return [paid, { type: 'CreditsGranted', data: { reference: fee.grant, credits: fee.credits, reason: fee.reason } }];
+        return [
+          paid,
+          { type: 'CreditsGranted', data: { reference: fee.grant, credits: fee.credits, reason: fee.reason } },
+        ];
       }
       case 'RecordFeeDeclined': {
         const fee = state.fees.find((candidate) => candidate.reference === command.reference);
         if (!fee || fee.status === 'paid' || fee.attempts >= command.attempt) return [];
         const { reference: ref, attempt, declineCode, reason } = command;
-        return [{ type: 'SubscriptionFeeDeclined', data: { reference: ref, attempt, amount: fee.amount, currency: fee.currency, decline_code: declineCode, reason: fitted(reason) } }];
+        return [
+          {
+            type: 'SubscriptionFeeDeclined',
+            data: {
+              reference: ref,
+              attempt,
+              amount: fee.amount,
+              currency: fee.currency,
+              decline_code: declineCode,
+              reason: fitted(reason),
+            },
+          },
+        ];
       }
     }
   },
@@ -216,14 +394,25 @@ function changeTier(state: SubscriptionState, command: ChangeTier): (Subscriptio
   const current = state.tier!;
   const start = state.periodStart!;
   const end = state.periodEnd!;
-  if (command.at >= end) throw problem(Problems.conflict, 'the subscription period has ended; renew it before changing tier');
+  if (command.at >= end)
+    throw problem(Problems.conflict, 'the subscription period has ended; renew it before changing tier');
   if (command.tier === current) {
     if (state.pendingTier === null) return [];
-    return [{ type: 'SubscriptionDowngradeCancelled', data: { tier: current, cancelled_tier: state.pendingTier, at: command.at } }];
+    return [
+      {
+        type: 'SubscriptionDowngradeCancelled',
+        data: { tier: current, cancelled_tier: state.pendingTier, at: command.at },
+      },
+    ];
   }
   if (TIERS.indexOf(command.tier) < TIERS.indexOf(current)) {
     if (state.pendingTier === command.tier) return [];
-    return [{ type: 'SubscriptionDowngradeScheduled', data: { from_tier: current, to_tier: command.tier, at: command.at, effective_at: end } }];
+    return [
+      {
+        type: 'SubscriptionDowngradeScheduled',
+        data: { from_tier: current, to_tier: command.tier, at: command.at, effective_at: end },
+      },
+    ];
   }
   const { pricing } = command;
   const fraction = remainingFraction(start, end, command.at);
@@ -232,18 +421,42 @@ function changeTier(state: SubscriptionState, command: ChangeTier): (Subscriptio
   const credits = Math.round((to.included_credits - from.included_credits) * fraction);
   const amount = Math.round(toMinorUnits(to.monthly_price - from.monthly_price, pricing.currency) * fraction);
   const charged = state.billing === 'card';
-  if (charged && amount > 0 && state.paymentMethod === null) throw problem(PaymentMethodRequired, `the upgrade to ${command.tier} costs ${amount} (minor units of ${pricing.currency}) and there is no payment method on file`);
+  if (charged && amount > 0 && state.paymentMethod === null)
+    throw problem(
+      PaymentMethodRequired,
+      `the upgrade to ${command.tier} costs ${amount} (minor units of ${pricing.currency}) and there is no payment method on file`,
+    );
   const upgraded: SubscriptionUpgraded = {
     type: 'SubscriptionUpgraded',
-    data: { from_tier: current, to_tier: command.tier, at: command.at, period_start: start, period_end: end, credits, amount, currency: pricing.currency, charged },
+    data: {
+      from_tier: current,
+      to_tier: command.tier,
+      at: command.at,
+      period_start: start,
+      period_end: end,
+      credits,
+      amount,
+      currency: pricing.currency,
+      charged,
+    },
   };
   // The downgrade the upgrade replaces is cancelled in so many words, so that the history does not leave it standing.
-  const replaced: SubscriptionEvent[] = state.pendingTier === null
-    ? []
-    : [{ type: 'SubscriptionDowngradeCancelled', data: { tier: current, cancelled_tier: state.pendingTier, at: command.at } }];
+  const replaced: SubscriptionEvent[] =
+    state.pendingTier === null
+      ? []
+      : [
+          {
+            type: 'SubscriptionDowngradeCancelled',
+            data: { tier: current, cancelled_tier: state.pendingTier, at: command.at },
+          },
+        ];
   if (charged && amount > 0) return [...replaced, upgraded];
   const ref = upgradeFeeReference(start, command.tier);
-  return [...replaced, upgraded, { type: 'CreditsGranted', data: { reference: ref, credits, reason: `upgrade to ${command.tier}, prorated` } }];
+  return [
+    ...replaced,
+    upgraded,
+    { type: 'CreditsGranted', data: { reference: ref, credits, reason: `upgrade to ${command.tier}, prorated` } },
+  ];
 }
 
 /**
@@ -265,28 +478,63 @@ function renew(state: SubscriptionState, command: RenewSubscription): (Subscript
   for (let period = state.period + 1; periodStart(anchor, period) <= at; period += 1) {
     const start = periodStart(anchor, period);
     if (unpaid > 0 && previousTier !== FREE) {
-      events.push({ type: 'SubscriptionLapsed', data: { from_tier: previousTier, to_tier: FREE, unpaid_amount: unpaid, currency: pricing.currency, at: start } });
+      events.push({
+        type: 'SubscriptionLapsed',
+        data: { from_tier: previousTier, to_tier: FREE, unpaid_amount: unpaid, currency: pricing.currency, at: start },
+      });
       tier = FREE;
     }
     const price = pricing.tiers[tier];
     const amount = toMinorUnits(price.monthly_price, pricing.currency);
     events.push(renewed(period, tier, previousTier, anchor, price.included_credits, amount, pricing.currency, charged));
     // An allowance not charged for (free, invoiced) is granted now; a charged one's when its fee is paid.
-    if (!charged || amount === 0) events.push({ type: 'CreditsGranted', data: { reference: allowanceReference(start), credits: price.included_credits, reason: allowanceReason(tier) } });
+    if (!charged || amount === 0)
+      events.push({
+        type: 'CreditsGranted',
+        data: { reference: allowanceReference(start), credits: price.included_credits, reason: allowanceReason(tier) },
+      });
     unpaid = charged ? amount : 0;
     previousTier = tier;
   }
   return events;
 }
 
-function renewed(period: number, tier: Tier, previousTier: Tier, anchor: string, credits: number, amount: number, paidIn: string, charged: boolean): SubscriptionRenewed {
+function renewed(
+  period: number,
+  tier: Tier,
+  previousTier: Tier,
+  anchor: string,
+  credits: number,
+  amount: number,
+  paidIn: string,
+  charged: boolean,
+): SubscriptionRenewed {
   return {
     type: 'SubscriptionRenewed',
-    data: { period, tier, previous_tier: previousTier, period_start: periodStart(anchor, period), period_end: periodEnd(anchor, period), credits, amount, currency: paidIn, charged },
+    data: {
+      period,
+      tier,
+      previous_tier: previousTier,
+      period_start: periodStart(anchor, period),
+      period_end: periodEnd(anchor, period),
+      credits,
+      amount,
+      currency: paidIn,
+      charged,
+    },
   };
 }
 
-const dueFee = (ref: string, amount: number, paidIn: string, credits: number, grant: string, reason: string): Fee =>
-  ({ reference: ref, amount, currency: paidIn, credits, grant, reason, attempts: 0, status: 'due', paymentId: null });
+const dueFee = (ref: string, amount: number, paidIn: string, credits: number, grant: string, reason: string): Fee => ({
+  reference: ref,
+  amount,
+  currency: paidIn,
+  credits,
+  grant,
+  reason,
+  attempts: 0,
+  status: 'due',
+  paymentId: null,
+});
 const allowanceReference = (start: string): string => `allowance:${start}`;
 const allowanceReason = (tier: Tier): string => `${tier} monthly allowance`;

@@ -70,7 +70,9 @@ export function auditAccount(stream: string, events: readonly RecordedEvent[], p
       hash_valid: reason === null,
     });
   }
-  const balanceMatches = balance.credits_available === projected.credits_available && balance.credits_reserved === projected.credits_reserved;
+  const balanceMatches =
+    balance.credits_available === projected.credits_available &&
+    balance.credits_reserved === projected.credits_reserved;
   return {
     verdict: {
       holds: chainBreaks.length === 0 && balanceMatches,

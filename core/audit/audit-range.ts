@@ -68,7 +68,12 @@ async function readStoredPage(store: EventStore, options: ReadAllOptions): Promi
 }
 
 /** The only events whose data the totals depend on: every other event's data is never parsed. */
-const FOLDED_TYPES = new Set<string>([...CREDIT_MOVEMENT_TYPES, 'CreditsPurchased', 'SubscriptionUpgraded', 'SubscriptionRenewed']);
+const FOLDED_TYPES = new Set<string>([
+  ...CREDIT_MOVEMENT_TYPES,
+  'CreditsPurchased',
+  'SubscriptionUpgraded',
+  'SubscriptionRenewed',
+]);
 /** The members of their data that the totals read: the rest is never parsed. */
 const FOLDED_MEMBERS = ['credits', 'mode', 'released', 'amount', 'currency'];
 
@@ -84,7 +89,7 @@ export async function auditRange(store: EventStore, range: AuditRange): Promise<
   // By stream, as the events name it: the account id is cut out of each stream's name once, not per event.
   const partials = new Map<string, AccountPartial | null>();
   let events = 0;
-  for (let after = range.after; after < range.until; ) {
+  for (let after = range.after; after < range.until;) {
     const page = await readStoredPage(store, { after, maxCount: Math.min(PAGE, range.until - after) });
     for (const event of page) {
       if (event.position > range.until) break;
@@ -93,13 +98,15 @@ export async function auditRange(store: EventStore, range: AuditRange): Promise<
       // A stream's first event in the range is where the chain checker first sees it too: one lookup tells both.
       let partial = partials.get(event.stream);
       const firstInRange = partial === undefined;
-      if (firstInRange) partials.set(event.stream, (partial = accountIdOfStream(event.stream) === null ? null : emptyPartial()));
+      if (firstInRange)
+        partials.set(event.stream, (partial = accountIdOfStream(event.stream) === null ? null : emptyPartial()));
       if (firstInRange && event.revision > 0) {
         openings.push(event);
         chain.resumeAfter(event);
       } else {
         const reason = chain.checkStored(event);
-        if (reason) chainBreaks.push({ stream: event.stream, revision: event.revision, position: event.position, reason });
+        if (reason)
+          chainBreaks.push({ stream: event.stream, revision: event.revision, position: event.position, reason });
       }
       if (partial) fold(partial, event, range.recordsUntil ?? Infinity);
     }
@@ -139,7 +146,10 @@ export interface ChunkAudit {
 export async function auditChunks(store: EventStore, range: ChunkedRange): Promise<ChunkAudit[]> {
   const audits: ChunkAudit[] = [];
   for (let chunk = takeChunk(range); chunk; chunk = takeChunk(range)) {
-    audits.push({ chunk: chunk.after, audit: await auditRange(store, { ...chunk, stream: range.stream, recordsUntil: range.recordsUntil }) });
+    audits.push({
+      chunk: chunk.after,
+      audit: await auditRange(store, { ...chunk, stream: range.stream, recordsUntil: range.recordsUntil }),
+    });
   }
   return audits;
 }
@@ -149,13 +159,23 @@ function takeChunk(range: ChunkedRange): { after: number; until: number } | null
     const taken = Atomics.load(range.taken, 0);
     const after = Number(taken);
     if (after >= range.until) return null;
-    const until = Math.min(range.until, after + Math.max(range.minChunk, Math.ceil((range.until - after) / (2 * range.threads))));
+    const until = Math.min(
+      range.until,
+      after + Math.max(range.minChunk, Math.ceil((range.until - after) / (2 * range.threads))),
+    );
     if (Atomics.compareExchange(range.taken, 0, taken, BigInt(until)) === taken) return { after, until };
   }
 }
 
 export function emptyPartial(): AccountPartial {
-  return { credits_available: 0, credits_reserved: 0, lowest: { credits_available: 0, position: 0 }, usage: { live: 0, test: 0 }, billed: {}, records: emptyModeRecordTotals() };
+  return {
+    credits_available: 0,
+    credits_reserved: 0,
+    lowest: { credits_available: 0, position: 0 },
+    usage: { live: 0, test: 0 },
+    billed: {},
+    records: emptyModeRecordTotals(),
+  };
 }
 
 export function emptyRecordTotals(): RecordTotals {
@@ -169,7 +189,10 @@ export function emptyModeRecordTotals(): Record<Mode, RecordTotals> {
 
 function fold(account: AccountPartial, stored: StoredEvent, recordsUntil: number): void {
   if (!FOLDED_TYPES.has(stored.type)) return;
-  const event = { type: stored.type, data: scalarMembers(stored.data, FOLDED_MEMBERS) ?? (JSON.parse(stored.data) as unknown) };
+  const event = {
+    type: stored.type,
+    data: scalarMembers(stored.data, FOLDED_MEMBERS) ?? (JSON.parse(stored.data) as unknown),
+  };
   switch (event.type) {
     case 'CreditsDebited':
     case 'CreditsSettled': {
@@ -194,7 +217,9 @@ function fold(account: AccountPartial, stored: StoredEvent, recordsUntil: number
     case 'CreditsPurchased':
     case 'SubscriptionUpgraded':
     case 'SubscriptionRenewed': {
-      const { amount, currency } = event.data as (CreditsPurchased | SubscriptionUpgraded | SubscriptionRenewed)['data'];
+      const { amount, currency } = event.data as (
+        CreditsPurchased | SubscriptionUpgraded | SubscriptionRenewed
+      )['data'];
       if (amount > 0) account.billed[currency] = (account.billed[currency] ?? 0) + amount;
       break;
     }

@@ -37,7 +37,10 @@ export class ChainChecker {
    * canonical text) is parsed and hashed canonically instead: the same content, spelled otherwise.
    */
   checkStored(event: StoredEvent): string | null {
-    return this.follow(event, (previousHash) => storedChainHash(previousHash, event) === event.hash || hashesReparsed(previousHash, event));
+    return this.follow(
+      event,
+      (previousHash) => storedChainHash(previousHash, event) === event.hash || hashesReparsed(previousHash, event),
+    );
   }
 
   private follow(event: ChainLink, hashMatches: (previousHash: string) => boolean): string | null {

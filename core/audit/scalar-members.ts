@@ -23,10 +23,11 @@ export function scalarMembers(json: string, names: readonly string[]): Record<st
   const plain = json.indexOf('\\') === -1;
   const members: Record<string, Scalar> = {};
   if (json.charCodeAt(1) === CLOSE_OBJECT) return json.length === 2 ? members : null;
-  for (let at = 1; ; ) {
+  for (let at = 1; ;) {
     if (json.charCodeAt(at) !== QUOTE) return null;
     const keyEnd = json.indexOf('"', at + 1);
-    if (keyEnd === -1 || json.charCodeAt(keyEnd + 1) !== COLON || (!plain && escapes(json, at + 1, keyEnd))) return null;
+    if (keyEnd === -1 || json.charCodeAt(keyEnd + 1) !== COLON || (!plain && escapes(json, at + 1, keyEnd)))
+      return null;
     const name = named(json, at + 1, keyEnd, names);
     const valueAt = keyEnd + 2;
     const first = json.charCodeAt(valueAt);

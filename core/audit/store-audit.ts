@@ -5,7 +5,17 @@ import type { EventStore } from '../store/event-store.js';
 import { accountStream } from '../accounts/stream-name.js';
 import type { ChainBreak } from './account-audit.js';
 import { ChainChecker } from './chain-checker.js';
-import { auditChunks, auditRange, emptyModeRecordTotals, emptyPartial, type AccountPartial, type ChunkAudit, type ChunkedRange, type RangeAudit, type RecordTotals } from './audit-range.js';
+import {
+  auditChunks,
+  auditRange,
+  emptyModeRecordTotals,
+  emptyPartial,
+  type AccountPartial,
+  type ChunkAudit,
+  type ChunkedRange,
+  type RangeAudit,
+  type RecordTotals,
+} from './audit-range.js';
 import type { AuditSource } from './audit-worker-task.js';
 import type { Balance } from '../accounts/credits-service.js';
 import { bundledWorker } from '../workers/bundled-worker.js';
@@ -81,15 +91,37 @@ export interface StoreAuditOptions {
  * records totals are counted up to it, within the same pass where it is before, and over the events
  * after the audited position (written meanwhile: few) where it is after.
  */
-export async function auditStore(store: EventStore, projected: ProjectedTotals, options: StoreAuditOptions = {}): Promise<StoreAuditReport> {
+export async function auditStore(
+  store: EventStore,
+  projected: ProjectedTotals,
+  options: StoreAuditOptions = {},
+): Promise<StoreAuditReport> {
   const until = options.until ?? (await store.headPosition());
   const stream = options.accountId === undefined ? undefined : accountStream(options.accountId);
   const recordsAt = projected.records?.checkpoint;
   const recordsUntil = recordsAt === undefined ? undefined : Math.min(recordsAt, until);
-  const recordsAfter = recordsAt !== undefined && recordsAt > until ? await auditRange(store, { after: until, until: recordsAt, stream }) : undefined;
-  const threads = stream === undefined ? Math.min(options.parallel?.workers ?? 1, Math.floor(until / (options.parallel?.minEventsPerWorker ?? 50_000))) : 1;
-  if (threads <= 1) return combine([await auditRange(store, { after: 0, until, stream, recordsUntil })], projected, options.accountId, recordsAfter);
-  const range = { until, recordsUntil, threads, minChunk: options.parallel!.minChunk ?? 10_000, taken: new BigInt64Array(new SharedArrayBuffer(8)) };
+  const recordsAfter =
+    recordsAt !== undefined && recordsAt > until
+      ? await auditRange(store, { after: until, until: recordsAt, stream })
+      : undefined;
+  const threads =
+    stream === undefined
+      ? Math.min(options.parallel?.workers ?? 1, Math.floor(until / (options.parallel?.minEventsPerWorker ?? 50_000)))
+      : 1;
+  if (threads <= 1)
+    return combine(
+      [await auditRange(store, { after: 0, until, stream, recordsUntil })],
+      projected,
+      options.accountId,
+      recordsAfter,
+    );
+  const range = {
+    until,
+    recordsUntil,
+    threads,
+    minChunk: options.parallel!.minChunk ?? 10_000,
+    taken: new BigInt64Array(new SharedArrayBuffer(8)),
+  };
   const source = sourceOf(store, options.parallel!.config);
   // The workers are started before this thread audits chunks itself (one worker fewer to start): its
   // reads are synchronous, so a worker still waiting for its bundle would wait until this thread is done.
@@ -97,7 +129,12 @@ export async function auditStore(store: EventStore, projected: ProjectedTotals, 
   const workers = Array.from({ length: threads - 1 }, () => inWorker(entry, source, range));
   const shares = await Promise.all([...workers, auditChunks(store, range)]);
   const inOrder = shares.flat().sort((a, b) => a.chunk - b.chunk);
-  return combine(inOrder.map(({ audit }) => audit), projected, options.accountId, recordsAfter);
+  return combine(
+    inOrder.map(({ audit }) => audit),
+    projected,
+    options.accountId,
+    recordsAfter,
+  );
 }
 
 function sourceOf(store: EventStore, config: Config): AuditSource {
@@ -117,19 +154,26 @@ function inWorker(entry: URL, source: AuditSource, range: ChunkedRange): Promise
  * Adds the ranges up in store order: an account's running balance enters each range where the last left it.
  * `recordsAfter`: the events after the audited ones that the records table has applied, for its totals only.
  */
-function combine(audits: RangeAudit[], projected: ProjectedTotals, only: string | undefined, recordsAfter: RangeAudit | undefined): StoreAuditReport {
+function combine(
+  audits: RangeAudit[],
+  projected: ProjectedTotals,
+  only: string | undefined,
+  recordsAfter: RangeAudit | undefined,
+): StoreAuditReport {
   const accounts = new Map<string, AccountPartial>();
   const negative: StoreAuditReport['negative_balances'] = [];
   for (const audit of audits) {
     for (const [accountId, part] of audit.accounts) {
       const total = accounts.get(accountId) ?? emptyPartial();
       const lowest = total.credits_available + part.lowest.credits_available;
-      if (lowest < 0) negative.push({ account_id: accountId, position: part.lowest.position, credits_available: lowest });
+      if (lowest < 0)
+        negative.push({ account_id: accountId, position: part.lowest.position, credits_available: lowest });
       total.credits_available += part.credits_available;
       total.credits_reserved += part.credits_reserved;
       total.usage.live += part.usage.live;
       total.usage.test += part.usage.test;
-      for (const [currency, amount] of Object.entries(part.billed)) total.billed[currency] = (total.billed[currency] ?? 0) + amount;
+      for (const [currency, amount] of Object.entries(part.billed))
+        total.billed[currency] = (total.billed[currency] ?? 0) + amount;
       addRecords(total.records, part.records);
       accounts.set(accountId, total);
     }
@@ -140,7 +184,9 @@ function combine(audits: RangeAudit[], projected: ProjectedTotals, only: string 
     addRecords(total, part.records);
     records.set(accountId, total);
   }
-  const chainBreaks = [...audits.flatMap((audit) => audit.chain_breaks), ...linkRanges(audits)].sort((a, b) => a.position - b.position);
+  const chainBreaks = [...audits.flatMap((audit) => audit.chain_breaks), ...linkRanges(audits)].sort(
+    (a, b) => a.position - b.position,
+  );
   const differences = [...compare(accounts, projected, only), ...compareRecords(records, projected.records, only)];
   return {
     holds: chainBreaks.length === 0 && negative.length === 0 && differences.length === 0,
@@ -174,25 +220,43 @@ function linkRanges(audits: RangeAudit[]): ChainBreak[] {
   return breaks;
 }
 
-function compare(accounts: Map<string, AccountPartial>, projected: ProjectedTotals, only: string | undefined): AuditDifference[] {
-  const ids = new Set([...accounts.keys(), ...projected.balances.keys(), ...projected.usage.keys(), ...projected.billed.keys()]);
+function compare(
+  accounts: Map<string, AccountPartial>,
+  projected: ProjectedTotals,
+  only: string | undefined,
+): AuditDifference[] {
+  const ids = new Set([
+    ...accounts.keys(),
+    ...projected.balances.keys(),
+    ...projected.usage.keys(),
+    ...projected.billed.keys(),
+  ]);
   const differences: AuditDifference[] = [];
   for (const accountId of [...ids].sort()) {
     if (only !== undefined && accountId !== only) continue;
     const replayed = accounts.get(accountId) ?? emptyPartial();
     const checks: [AuditDifference['what'], unknown, unknown][] = [
-      ['balance', { credits_available: replayed.credits_available, credits_reserved: replayed.credits_reserved }, projected.balances.get(accountId) ?? { credits_available: 0, credits_reserved: 0 }],
+      [
+        'balance',
+        { credits_available: replayed.credits_available, credits_reserved: replayed.credits_reserved },
+        projected.balances.get(accountId) ?? { credits_available: 0, credits_reserved: 0 },
+      ],
       ['usage', replayed.usage, projected.usage.get(accountId) ?? { live: 0, test: 0 }],
       ['billing', replayed.billed, projected.billed.get(accountId) ?? {}],
     ];
     for (const [what, mine, theirs] of checks) {
-      if (!sameTotals(mine, theirs)) differences.push({ account_id: accountId, what, replayed: mine, projected: theirs });
+      if (!sameTotals(mine, theirs))
+        differences.push({ account_id: accountId, what, replayed: mine, projected: theirs });
     }
   }
   return differences;
 }
 
-function compareRecords(replayed: Map<string, Record<Mode, RecordTotals>>, stored: StoredRecordTotals | undefined, only: string | undefined): AuditDifference[] {
+function compareRecords(
+  replayed: Map<string, Record<Mode, RecordTotals>>,
+  stored: StoredRecordTotals | undefined,
+  only: string | undefined,
+): AuditDifference[] {
   if (!stored) return [];
   const none = emptyModeRecordTotals();
   const differences: AuditDifference[] = [];
@@ -200,7 +264,8 @@ function compareRecords(replayed: Map<string, Record<Mode, RecordTotals>>, store
     if (only !== undefined && accountId !== only) continue;
     const mine = replayed.get(accountId) ?? none;
     const theirs = stored.accounts.get(accountId) ?? none;
-    if (!sameTotals(mine.live, theirs.live) || !sameTotals(mine.test, theirs.test)) differences.push({ account_id: accountId, what: 'usage_records', replayed: mine, projected: theirs });
+    if (!sameTotals(mine.live, theirs.live) || !sameTotals(mine.test, theirs.test))
+      differences.push({ account_id: accountId, what: 'usage_records', replayed: mine, projected: theirs });
   }
   return differences;
 }

@@ -29,7 +29,11 @@ export interface IssuedSecret {
 
 export function newKeySecret(keyPrefix: string, mode: Mode): IssuedSecret {
   const secret = `${keyPrefix}_${mode}_${randomBase62(SECRET_LENGTH)}`;
-  return { secret, sha256: hashKey(secret), prefix: secret.slice(0, keyPrefix.length + mode.length + 2 + VISIBLE_CHARACTERS) };
+  return {
+    secret,
+    sha256: hashKey(secret),
+    prefix: secret.slice(0, keyPrefix.length + mode.length + 2 + VISIBLE_CHARACTERS),
+  };
 }
 
 /** A secret of 190 random bits needs no slow hash: SHA-256 cannot be brute-forced back to it. */

@@ -7,7 +7,12 @@ import { Problems, problem } from '../problems.js';
 import { CreditPurchases, purchaseReference, type IdempotentAttempt, type PurchaseAnswer } from './credit-purchases.js';
 import { collectFees, type FeeCollection } from './fee-collection.js';
 import { toMinorUnits } from '../pricing/money.js';
-import { PaymentProviderError, PaymentProviderUnavailable, UnknownPaymentMethod, type PaymentProvider } from '../payments/payment-provider.js';
+import {
+  PaymentProviderError,
+  PaymentProviderUnavailable,
+  UnknownPaymentMethod,
+  type PaymentProvider,
+} from '../payments/payment-provider.js';
 import type { Pricing } from '../pricing/pricing.js';
 
 export type { PurchaseAnswer };
@@ -33,8 +38,14 @@ export interface SubscriptionView {
 /** One account's failure in a billing run, which went on with the other accounts. */
 export class AccountBillingFailed extends Error {
   override name = 'AccountBillingFailed';
-  constructor(readonly accountId: string, cause: unknown) {
-    super(`the billing run failed for account ${accountId}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  constructor(
+    readonly accountId: string,
+    cause: unknown,
+  ) {
+    super(
+      `the billing run failed for account ${accountId}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
 }
 
@@ -91,7 +102,10 @@ export class BillingService {
    * Sets the payment method fees are charged to, then charges what is due with it (a declined fee
    * is charged again with the new method).
    */
-  async setPaymentMethod(accountId: string, paymentToken: string): Promise<{ subscription: SubscriptionView; position: number }> {
+  async setPaymentMethod(
+    accountId: string,
+    paymentToken: string,
+  ): Promise<{ subscription: SubscriptionView; position: number }> {
     const set = await this.keepPaymentMethod(accountId, paymentToken);
     const { position } = await this.collect(accountId);
     return { subscription: await this.subscription(accountId), position: Math.max(set.position, position) };
@@ -109,13 +123,22 @@ export class BillingService {
     // "renew it first" would tell the customer to do what only the billing run can.
     const { periodEnd } = (await this.credits.account(accountId)).subscription;
     if (periodEnd !== null && periodEnd <= at) {
-      throw problem(PaymentProviderUnavailable, `the period ended at ${periodEnd} and its renewal waits for the payment provider, which did not answer for the fees due; the tier can be changed once it is renewed. Retry later, or give another payment_token.`);
+      throw problem(
+        PaymentProviderUnavailable,
+        `the period ended at ${periodEnd} and its renewal waits for the payment provider, which did not answer for the fees due; the tier can be changed once it is renewed. Retry later, or give another payment_token.`,
+      );
     }
     const result = await this.credits.run(accountId, { type: 'ChangeTier', tier, at, pricing: this.pricing });
     const { collected, position } = await this.collect(accountId);
     const account = await this.credits.account(accountId);
     const subscription = this.view(account);
-    const answer = describeChange(result.events, subscription, at, this.pricing.currency, chargesOf(collected, account.subscription.fees));
+    const answer = describeChange(
+      result.events,
+      subscription,
+      at,
+      this.pricing.currency,
+      chargesOf(collected, account.subscription.fees),
+    );
     return { ...answer, subscription, position: Math.max(result.position, position) };
   }
 
@@ -130,12 +153,17 @@ export class BillingService {
   async renew(accountId: string): Promise<{ renewals: number; position: number }> {
     let renewals = 0;
     let position = 0;
-    for (let last = false; !last; ) {
+    for (let last = false; !last;) {
       const next = await this.nextRenewal(accountId);
       const charged = await this.collect(accountId);
       position = Math.max(position, charged.position);
-      if ([...charged.collected.values()].some((charge) => charge.outcome === 'unavailable')) return { renewals, position };
-      const result = await this.credits.run(accountId, { type: 'RenewSubscription', at: next.at, pricing: this.pricing });
+      if ([...charged.collected.values()].some((charge) => charge.outcome === 'unavailable'))
+        return { renewals, position };
+      const result = await this.credits.run(accountId, {
+        type: 'RenewSubscription',
+        at: next.at,
+        pricing: this.pricing,
+      });
       renewals += result.events.filter((event) => event.type === 'SubscriptionRenewed').length;
       position = Math.max(position, result.position);
       last = next.last;
@@ -150,7 +178,9 @@ export class BillingService {
    * fails is listed in `failed` and the run goes on with the others: one account never holds back the
    * billing of every account after it.
    */
-  async runDue(accountIds: Iterable<string>): Promise<{ renewals: number; recovered: number; position: number; failed: AccountBillingFailed[] }> {
+  async runDue(
+    accountIds: Iterable<string>,
+  ): Promise<{ renewals: number; recovered: number; position: number; failed: AccountBillingFailed[] }> {
     let renewals = 0;
     let recovered = 0;
     let position = 0;
@@ -170,7 +200,13 @@ export class BillingService {
   }
 
   /** A purchase under an Idempotency-Key has one reference, whatever the retries of its request (purchaseReference). */
-  purchase(request: { accountId: string; mode: string; pack: string; paymentToken: string; idempotency?: IdempotentAttempt }): Promise<PurchaseAnswer> {
+  purchase(request: {
+    accountId: string;
+    mode: string;
+    pack: string;
+    paymentToken: string;
+    idempotency?: IdempotentAttempt;
+  }): Promise<PurchaseAnswer> {
     return this.purchases.purchase({ ...request, reference: purchaseReference(request) });
   }
 
@@ -183,8 +219,16 @@ export class BillingService {
       if (!(error instanceof PaymentProviderError)) throw error;
       throw problem(PaymentProviderUnavailable, `${error.message} The payment method was not changed; retry later.`);
     }
-    if (!held) throw problem(UnknownPaymentMethod, `the payment provider (${this.payments.name}) holds no payment method "${paymentToken}"; nothing was changed`);
-    return this.credits.run(accountId, { type: 'SetPaymentMethod', paymentMethod: paymentToken, at: this.clock.now().toISOString() });
+    if (!held)
+      throw problem(
+        UnknownPaymentMethod,
+        `the payment provider (${this.payments.name}) holds no payment method "${paymentToken}"; nothing was changed`,
+      );
+    return this.credits.run(accountId, {
+      type: 'SetPaymentMethod',
+      paymentMethod: paymentToken,
+      at: this.clock.now().toISOString(),
+    });
   }
 
   /** Renewing up to the end of the current period renews that one period only; up to now, the last. */
@@ -208,7 +252,10 @@ export class BillingService {
       status: subscriptionStatus(subscription),
       current_period_start: subscription.periodStart!,
       current_period_end: subscription.periodEnd!,
-      pending_change: subscription.pendingTier && { tier: subscription.pendingTier, effective_at: subscription.periodEnd! },
+      pending_change: subscription.pendingTier && {
+        tier: subscription.pendingTier,
+        effective_at: subscription.periodEnd!,
+      },
       monthly_price: { amount: toMinorUnits(price.monthly_price, currency), currency },
       included_credits: price.included_credits,
       rate_limit_per_s: price.rate_limit_per_s,
@@ -236,23 +283,51 @@ function describeChange(
       const payment = charge ? feePayment(charge) : null;
       // An invoiced account's fee is not charged here (`charged: false`): its credits came with the upgrade.
       const granted = !charged || amount === 0 || payment?.status === 'paid';
-      const upgraded = { change: 'upgraded' as const, effective_at: at, credits_granted: granted ? credits : 0, amount, currency: billedIn, payment };
+      const upgraded = {
+        change: 'upgraded' as const,
+        effective_at: at,
+        credits_granted: granted ? credits : 0,
+        amount,
+        currency: billedIn,
+        payment,
+      };
       const done = `Upgraded to ${to_tier} now; ${credits} credits granted for the rest of the period, which ends ${period_end}.`;
       const why = charge && charge.outcome !== 'approved' ? charge.message : 'The payment is pending.';
-      const told = !charged && amount > 0
-        ? `${done} Its prorated fee, ${amount} (minor units of ${billedIn}), goes on the account's invoice: nothing is charged here.`
-        : granted
-          ? done
-          : `Upgraded to ${to_tier} now, but its fee is not paid: ${why} The ${credits} credits of the upgrade are granted once it is; set a payment method (PUT /v1/billing/payment-method) to pay it. A fee still unpaid at the end of the period (${period_end}) moves the subscription to free.`;
+      const told =
+        !charged && amount > 0
+          ? `${done} Its prorated fee, ${amount} (minor units of ${billedIn}), goes on the account's invoice: nothing is charged here.`
+          : granted
+            ? done
+            : `Upgraded to ${to_tier} now, but its fee is not paid: ${why} The ${credits} credits of the upgrade are granted once it is; set a payment method (PUT /v1/billing/payment-method) to pay it. A fee still unpaid at the end of the period (${period_end}) moves the subscription to free.`;
       const cancelled = events.find((candidate) => candidate.type === 'SubscriptionDowngradeCancelled');
-      return { ...upgraded, message: cancelled ? `${told} The downgrade to ${cancelled.data.cancelled_tier} scheduled for ${period_end} is cancelled.` : told };
+      return {
+        ...upgraded,
+        message: cancelled
+          ? `${told} The downgrade to ${cancelled.data.cancelled_tier} scheduled for ${period_end} is cancelled.`
+          : told,
+      };
     }
     case 'SubscriptionDowngradeScheduled':
-      return { change: 'downgrade_scheduled', effective_at: event.data.effective_at, ...none, message: `Downgrade to ${event.data.to_tier} scheduled for the end of the period, ${event.data.effective_at}; ${event.data.from_tier} stays in effect until then.` };
+      return {
+        change: 'downgrade_scheduled',
+        effective_at: event.data.effective_at,
+        ...none,
+        message: `Downgrade to ${event.data.to_tier} scheduled for the end of the period, ${event.data.effective_at}; ${event.data.from_tier} stays in effect until then.`,
+      };
     case 'SubscriptionDowngradeCancelled':
-      return { change: 'downgrade_cancelled', effective_at: at, ...none, message: `The scheduled downgrade to ${event.data.cancelled_tier} is cancelled; ${event.data.tier} continues.` };
+      return {
+        change: 'downgrade_cancelled',
+        effective_at: at,
+        ...none,
+        message: `The scheduled downgrade to ${event.data.cancelled_tier} is cancelled; ${event.data.tier} continues.`,
+      };
     default:
-      return { change: 'unchanged', effective_at: at, ...none, message: `The subscription is already ${subscription.tier}; nothing changed.` };
+      return {
+        change: 'unchanged',
+        effective_at: at,
+        ...none,
+        message: `The subscription is already ${subscription.tier}; nothing changed.`,
+      };
   }
 }
 
@@ -262,7 +337,8 @@ function describeChange(
  */
 function chargesOf(collected: Map<string, FeeCollection>, fees: readonly Fee[]): Map<string, FeeCollection> {
   const charges = new Map(collected);
-  for (const fee of fees) if (fee.paymentId !== null) charges.set(fee.reference, { outcome: 'approved', payment_id: fee.paymentId });
+  for (const fee of fees)
+    if (fee.paymentId !== null) charges.set(fee.reference, { outcome: 'approved', payment_id: fee.paymentId });
   return charges;
 }
 

@@ -4,7 +4,14 @@ import type { CreditsService } from '../accounts/credits-service.js';
 import { openPurchase } from '../accounts/purchase-intents.js';
 import { Problems, problem } from '../problems.js';
 import { toMinorUnits } from '../pricing/money.js';
-import { PaymentDeclined, PaymentProviderError, PaymentProviderUnavailable, UnknownCreditPack, type ChargeOutcome, type PaymentProvider } from '../payments/payment-provider.js';
+import {
+  PaymentDeclined,
+  PaymentProviderError,
+  PaymentProviderUnavailable,
+  UnknownCreditPack,
+  type ChargeOutcome,
+  type PaymentProvider,
+} from '../payments/payment-provider.js';
 import { creditPack, type Pricing } from '../pricing/pricing.js';
 import { UNRECORDED_ORIGINAL } from '../idempotency/idempotency.js';
 
@@ -48,12 +55,19 @@ export interface IdempotentAttempt {
  * pays twice. A later use of the key (after its retention) has another original request, so it is a new
  * purchase. Without a key, each request is a new purchase.
  */
-export function purchaseReference(request: { accountId: string; mode: string; idempotency?: IdempotentAttempt }): string {
+export function purchaseReference(request: {
+  accountId: string;
+  mode: string;
+  idempotency?: IdempotentAttempt;
+}): string {
   if (request.idempotency === undefined) return `pur_${randomUUID()}`;
   const { key, originalRequestId } = request.idempotency;
   // A claim that recorded no original request was referenced by the key alone: its retry must reach the
   // same purchase (and the provider's same idempotency key), never a second one.
-  const parts = originalRequestId === UNRECORDED_ORIGINAL ? [request.accountId, request.mode, key] : [request.accountId, request.mode, key, originalRequestId];
+  const parts =
+    originalRequestId === UNRECORDED_ORIGINAL
+      ? [request.accountId, request.mode, key]
+      : [request.accountId, request.mode, key, originalRequestId];
   const digest = createHash('sha256').update(JSON.stringify(parts)).digest('hex');
   return `pur_${digest.slice(0, 32)}`;
 }
@@ -74,21 +88,57 @@ export class CreditPurchases {
     private readonly clock: Clock,
   ) {}
 
-  async purchase({ accountId, pack, paymentToken, reference }: { accountId: string; pack: string; paymentToken: string; reference: string }): Promise<PurchaseAnswer> {
+  async purchase({
+    accountId,
+    pack,
+    paymentToken,
+    reference,
+  }: {
+    accountId: string;
+    pack: string;
+    paymentToken: string;
+    reference: string;
+  }): Promise<PurchaseAnswer> {
     const offer = creditPack(this.pricing, pack);
-    if (!offer) throw problem(UnknownCreditPack, `there is no credit pack "${pack}"; the packs are ${Object.keys(this.pricing.credit_packs).join(', ')}`);
+    if (!offer)
+      throw problem(
+        UnknownCreditPack,
+        `there is no credit pack "${pack}"; the packs are ${Object.keys(this.pricing.credit_packs).join(', ')}`,
+      );
     // Checked before the charge: money is never taken for an account that cannot receive the credits.
-    if ((await this.credits.account(accountId)).profile.accountId === null) throw problem(Problems.notFound, 'the account does not exist');
+    if ((await this.credits.account(accountId)).profile.accountId === null)
+      throw problem(Problems.notFound, 'the account does not exist');
     const { currency } = this.pricing;
-    const offered: Sale = { reference, pack, credits: offer.credits, amount: toMinorUnits(offer.price, currency), currency };
+    const offered: Sale = {
+      reference,
+      pack,
+      credits: offer.credits,
+      amount: toMinorUnits(offer.price, currency),
+      currency,
+    };
     // The decider refuses another pack under a started purchase's reference; a retry then completes the
     // purchase as it was started, or answers it as it was settled (at the price asked of the provider
     // then, under the same idempotency key there), whatever the price list says now.
-    const started = await this.credits.run(accountId, { type: 'StartCreditPurchase', ...offered, at: this.clock.now().toISOString() });
-    const sale: Sale = { ...(openPurchase(started.state.purchaseIntents, reference) ?? started.state.credits.purchases.get(reference) ?? offered), reference };
+    const started = await this.credits.run(accountId, {
+      type: 'StartCreditPurchase',
+      ...offered,
+      at: this.clock.now().toISOString(),
+    });
+    const sale: Sale = {
+      ...(openPurchase(started.state.purchaseIntents, reference) ??
+        started.state.credits.purchases.get(reference) ??
+        offered),
+      reference,
+    };
     let charge: ChargeOutcome;
     try {
-      charge = await this.payments.charge({ reference, amount: sale.amount, currency: sale.currency, paymentToken, description: `${sale.credits} finsynth credits (${sale.pack} pack)` });
+      charge = await this.payments.charge({
+        reference,
+        amount: sale.amount,
+        currency: sale.currency,
+        paymentToken,
+        description: `${sale.credits} finsynth credits (${sale.pack} pack)`,
+      });
     } catch (error) {
       if (!(error instanceof PaymentProviderError)) throw error;
       throw problem(
@@ -99,10 +149,23 @@ export class CreditPurchases {
     }
     const result = await this.close(accountId, sale, charge);
     if (charge.outcome === 'declined') {
-      throw problem(PaymentDeclined, `${charge.message} No credit was granted.`, { decline_code: charge.decline_code, purchase_id: reference });
+      throw problem(PaymentDeclined, `${charge.message} No credit was granted.`, {
+        decline_code: charge.decline_code,
+        purchase_id: reference,
+      });
     }
     const { available, reserved } = result.state.credits;
-    return { id: reference, pack: sale.pack, credits: sale.credits, amount: sale.amount, currency: sale.currency, payment_id: charge.payment_id, credits_available: available, credits_reserved: reserved, position: result.position };
+    return {
+      id: reference,
+      pack: sale.pack,
+      credits: sale.credits,
+      amount: sale.amount,
+      currency: sale.currency,
+      payment_id: charge.payment_id,
+      credits_available: available,
+      credits_reserved: reserved,
+      position: result.position,
+    };
   }
 
   /**
@@ -125,7 +188,11 @@ export class CreditPurchases {
       }
       const result = outcome
         ? await this.close(accountId, { reference, ...intent }, outcome)
-        : await this.credits.run(accountId, { type: 'AbandonCreditPurchase', reference, reason: 'The payment provider holds no payment for this purchase: nothing was charged.' });
+        : await this.credits.run(accountId, {
+            type: 'AbandonCreditPurchase',
+            reference,
+            reason: 'The payment provider holds no payment for this purchase: nothing was charged.',
+          });
       recovered += result.events.length > 0 ? 1 : 0;
       position = Math.max(position, result.position);
     }
@@ -138,7 +205,24 @@ export class CreditPurchases {
    */
   private close(accountId: string, { reference, pack, credits, amount, currency }: Sale, charge: ChargeOutcome) {
     return charge.outcome === 'approved'
-      ? this.credits.run(accountId, { type: 'PurchaseCredits', reference, pack, credits, amount, currency, paymentId: charge.payment_id })
-      : this.credits.run(accountId, { type: 'RecordDeclinedPurchase', reference, pack, credits, amount, currency, declineCode: charge.decline_code, reason: charge.message });
+      ? this.credits.run(accountId, {
+          type: 'PurchaseCredits',
+          reference,
+          pack,
+          credits,
+          amount,
+          currency,
+          paymentId: charge.payment_id,
+        })
+      : this.credits.run(accountId, {
+          type: 'RecordDeclinedPurchase',
+          reference,
+          pack,
+          credits,
+          amount,
+          currency,
+          declineCode: charge.decline_code,
+          reason: charge.message,
+        });
   }
 }

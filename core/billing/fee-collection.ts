@@ -10,7 +10,11 @@ export type FeeCollection = ChargeOutcome | { outcome: 'unavailable'; message: s
  * (`<account>:<fee>:<attempt>`), so a run that died between the charge and its record charges the same
  * key again on the next run and the provider answers the first outcome: a fee is never paid twice.
  */
-export async function collectFees(credits: CreditsService, payments: PaymentProvider, accountId: string): Promise<{ collected: Map<string, FeeCollection>; position: number }> {
+export async function collectFees(
+  credits: CreditsService,
+  payments: PaymentProvider,
+  accountId: string,
+): Promise<{ collected: Map<string, FeeCollection>; position: number }> {
   const { subscription } = await credits.account(accountId);
   const collected = new Map<string, FeeCollection>();
   let position = 0;
@@ -32,9 +36,22 @@ export async function collectFees(credits: CreditsService, payments: PaymentProv
       collected.set(fee.reference, { outcome: 'unavailable', message: error.message });
       continue;
     }
-    const result = charge.outcome === 'approved'
-      ? await credits.run(accountId, { type: 'RecordFeePaid', reference: fee.reference, amount: fee.amount, currency: fee.currency, paymentId: charge.payment_id })
-      : await credits.run(accountId, { type: 'RecordFeeDeclined', reference: fee.reference, attempt, declineCode: charge.decline_code, reason: charge.message });
+    const result =
+      charge.outcome === 'approved'
+        ? await credits.run(accountId, {
+            type: 'RecordFeePaid',
+            reference: fee.reference,
+            amount: fee.amount,
+            currency: fee.currency,
+            paymentId: charge.payment_id,
+          })
+        : await credits.run(accountId, {
+            type: 'RecordFeeDeclined',
+            reference: fee.reference,
+            attempt,
+            declineCode: charge.decline_code,
+            reason: charge.message,
+          });
     collected.set(fee.reference, charge);
     position = Math.max(position, result.position);
   }

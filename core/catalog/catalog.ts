@@ -6,7 +6,14 @@ import { QUICK_LIMITS } from '../quick/quick-request.js';
 
 type TableDescription = NonNullable<ReturnType<PackRegistry['describeTable']>>;
 
-function tableSummary({ name, description, credits_per_1000_rows, default_rows, generated_per, parents }: TableDescription) {
+function tableSummary({
+  name,
+  description,
+  credits_per_1000_rows,
+  default_rows,
+  generated_per,
+  parents,
+}: TableDescription) {
   return { name, description, credits_per_1000_rows, default_rows, generated_per, parents };
 }
 
@@ -36,7 +43,9 @@ export class Catalog {
         // The pack's own table names: each has a description.
         tables: tables.map((table) => tableSummary(table!)),
       })),
-      types: this.packs.describeDataTypes().map(({ name, description, json_type, format }) => ({ name, description, json_type, format })),
+      types: this.packs
+        .describeDataTypes()
+        .map(({ name, description, json_type, format }) => ({ name, description, json_type, format })),
       limits: LIMITS,
       default_locale: DEFAULT_LOCALE,
     };
@@ -50,7 +59,11 @@ export class Catalog {
   table(sector: string, name: string) {
     this.requireSector(sector);
     const table = this.packs.describeTable(sector, name);
-    if (!table) throw problem(Problems.notFound, `the sector "${sector}" has no table "${name}"; its tables: ${Object.keys(this.packs.require(sector).tables).join(', ')}`);
+    if (!table)
+      throw problem(
+        Problems.notFound,
+        `the sector "${sector}" has no table "${name}"; its tables: ${Object.keys(this.packs.require(sector).tables).join(', ')}`,
+      );
     return table;
   }
 
@@ -59,6 +72,7 @@ export class Catalog {
   }
 
   private requireSector(name: string): void {
-    if (!this.packs.get(name)) throw problem(Problems.notFound, `no sector "${name}"; the sectors: ${this.packs.names().join(', ')}`);
+    if (!this.packs.get(name))
+      throw problem(Problems.notFound, `no sector "${name}"; the sectors: ${this.packs.names().join(', ')}`);
   }
 }

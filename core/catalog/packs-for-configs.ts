@@ -9,7 +9,9 @@ import type { PackCatalog, PackColumn, PackTable } from '../configs/pack-catalog
 /** The config machinery's view of the loaded sector packs (those the pack host accepted). */
 export function packCatalog(registry: Pick<PackRegistry, 'names' | 'require'>): PackCatalog {
   const packs = registry.names().map((name) => registry.require(name));
-  const sectors = new Map(packs.map((pack) => [pack.name, Object.keys(pack.tables).map((name) => packTable(pack, name))]));
+  const sectors = new Map(
+    packs.map((pack) => [pack.name, Object.keys(pack.tables).map((name) => packTable(pack, name))]),
+  );
   return {
     sectorNames: () => [...sectors.keys()],
     tables: (sector) => sectors.get(sector),
@@ -29,14 +31,19 @@ function packTable(pack: PackDefinition, name: string): PackTable {
         overridable: overridableOf(definition),
         checkOverride: (override) => {
           const merged = mergeParams(params, override);
-          return [...checkColumnParams(definition.type, merged, { computed: isComputed(definition) }), ...unknownWeights(merged)];
+          return [
+            ...checkColumnParams(definition.type, merged, { computed: isComputed(definition) }),
+            ...unknownWeights(merged),
+          ];
         },
       };
     }),
     optionsSchema: {
       type: 'object',
       additionalProperties: false,
-      properties: Object.fromEntries(Object.entries(table.options ?? {}).map(([option, definition]) => [option, definition.schema])),
+      properties: Object.fromEntries(
+        Object.entries(table.options ?? {}).map(([option, definition]) => [option, definition.schema]),
+      ),
     },
   };
 }
@@ -47,7 +54,10 @@ function unknownWeights(params: Record<string, unknown>): string[] {
   const weights = params.weights as Record<string, number> | undefined;
   if (!values || !weights) return [];
   const unknown = Object.keys(weights).filter((value) => !values.includes(value));
-  const messages = unknown.length ? [`weights name values the column cannot take: ${unknown.join(', ')} (values: ${values.join(', ')})`] : [];
-  if (!values.some((value) => (weights[value] ?? 0) > 0)) messages.push('weights must give at least one value a weight above 0');
+  const messages = unknown.length
+    ? [`weights name values the column cannot take: ${unknown.join(', ')} (values: ${values.join(', ')})`]
+    : [];
+  if (!values.some((value) => (weights[value] ?? 0) > 0))
+    messages.push('weights must give at least one value a weight above 0');
   return messages;
 }

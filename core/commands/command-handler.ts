@@ -68,7 +68,11 @@ export class CommandHandler {
           })),
           { expectedRevision: revision === -1 ? 'no_stream' : revision },
         );
-        const folded = { state: events.reduce(decider.evolve, state), position: appended.position, revision: appended.nextRevision };
+        const folded = {
+          state: events.reduce(decider.evolve, state),
+          position: appended.position,
+          revision: appended.nextRevision,
+        };
         this.remember(decider, stream, folded);
         return { events, ...folded };
       } catch (error) {
@@ -79,12 +83,16 @@ export class CommandHandler {
   }
 
   /** The stream folded into the decider's state, with its revision (-1: no stream) and head position. */
-  async load<State, Command, Event extends DomainEvent>(decider: Decider<State, Command, Event>, stream: string): Promise<Folded<State>> {
+  async load<State, Command, Event extends DomainEvent>(
+    decider: Decider<State, Command, Event>,
+    stream: string,
+  ): Promise<Folded<State>> {
     const cached = this.streamsOf(decider).get(stream) as Folded<State> | undefined;
     const recorded = await this.store.readStream(stream, { fromRevision: (cached?.revision ?? -1) + 1 });
     if (cached && recorded.length === 0) return cached;
     let state = cached?.state ?? decider.initialState();
-    for (const event of recorded) state = decider.evolve(state, this.registry.upcast(event) as RecordedEvent as unknown as Event);
+    for (const event of recorded)
+      state = decider.evolve(state, this.registry.upcast(event) as RecordedEvent as unknown as Event);
     const last = recorded.at(-1);
     const folded = { state, revision: last?.revision ?? -1, position: last?.position ?? 0 };
     if (last) this.remember(decider, stream, folded);

@@ -130,10 +130,12 @@ class Origins {
     const removed: Removal[] = [];
     const walk = (value: Json, path: Path) => {
       if (Array.isArray(value)) {
-        for (const [name, layer] of this.removedBy.get(value) ?? []) removed.push({ pointer: toPointer(path), name, layer });
+        for (const [name, layer] of this.removedBy.get(value) ?? [])
+          removed.push({ pointer: toPointer(path), name, layer });
         value.forEach((item, index) => walk(item, [...path, index]));
       } else if (isObject(value)) {
-        for (const [key, layer] of this.removedBy.get(value) ?? []) removed.push({ pointer: toPointer([...path, key]), layer });
+        for (const [key, layer] of this.removedBy.get(value) ?? [])
+          removed.push({ pointer: toPointer([...path, key]), layer });
         const leaves = this.setBy.get(value);
         for (const [key, member] of Object.entries(value)) {
           const layer = leaves?.get(key);
@@ -161,5 +163,7 @@ const isEmptyList = (value: unknown): boolean => Array.isArray(value) && value.l
 
 /** A non-empty list of objects with names; an empty list is replaced like any other list. */
 function isNamedList(value: unknown): value is JsonObject[] {
-  return Array.isArray(value) && value.length > 0 && value.every((item) => isObject(item) && typeof item.name === 'string');
+  return (
+    Array.isArray(value) && value.length > 0 && value.every((item) => isObject(item) && typeof item.name === 'string')
+  );
 }

@@ -38,9 +38,19 @@ export interface DocumentLoader {
  * `inputSource`: where the input itself stands in the request's text (a JSON body), so that an inline
  * `config` is located in it.
  */
-export async function readConfigInput(input: ConfigInput, owner: Owner, documents: DocumentLoader, inputSource?: SourceMap): Promise<ReadDocument> {
+export async function readConfigInput(
+  input: ConfigInput,
+  owner: Owner,
+  documents: DocumentLoader,
+  inputSource?: SourceMap,
+): Promise<ReadDocument> {
   if ('config_id' in input) {
-    const layers: Layer[] = [{ ref: input.config_id, content: (await documents.config(owner, input.config_id)) as unknown as Record<string, unknown> }];
+    const layers: Layer[] = [
+      {
+        ref: input.config_id,
+        content: (await documents.config(owner, input.config_id)) as unknown as Record<string, unknown>,
+      },
+    ];
     for (const id of input.overlays ?? []) layers.push({ ref: id, content: await documents.overlay(owner, id) });
     return { value: compose(layers).config };
   }
@@ -53,15 +63,23 @@ export function readInlineConfig(input: InlineConfig, inputSource?: SourceMap): 
     return { value: source.value, source };
   }
   if ('config' in input) return { value: input.config, source: within(inputSource, '/config') };
-  throw problem(Problems.badRequest, 'name the config with one of `config`, `config_yaml`, or `config_id` (with optional `overlays`)');
+  throw problem(
+    Problems.badRequest,
+    'name the config with one of `config`, `config_yaml`, or `config_id` (with optional `overlays`)',
+  );
 }
 
 /**
  * A layer's content (an overlay, or an inline base), refused with 400 `invalid-overlay` unless it is a
  * partial config.
  */
-export function requireValidOverlay(value: unknown, source?: SourceMap, subject = 'the overlay'): Record<string, unknown> {
+export function requireValidOverlay(
+  value: unknown,
+  source?: SourceMap,
+  subject = 'the overlay',
+): Record<string, unknown> {
   const issues: ConfigIssue[] = schemaIssues(overlaySchema, value);
-  if (issues.length > 0) throw issuesProblem(ConfigProblems.invalidOverlay, subject, locateIssues(issues, source, isCheckedInFull(value)));
+  if (issues.length > 0)
+    throw issuesProblem(ConfigProblems.invalidOverlay, subject, locateIssues(issues, source, isCheckedInFull(value)));
   return value as Record<string, unknown>;
 }

@@ -18,7 +18,10 @@ export const MAX_ROWS_PER_TABLE = 100_000_000;
 
 /** The numeric distributions of the engine, with the parameters each needs (from its own schema). */
 export const DISTRIBUTION_PARAMETERS: Record<string, readonly string[]> = Object.fromEntries(
-  distributionSchema.oneOf.map((variant) => [variant.properties.distribution.const, variant.required.filter((member) => member !== 'distribution')]),
+  distributionSchema.oneOf.map((variant) => [
+    variant.properties.distribution.const,
+    variant.required.filter((member) => member !== 'distribution'),
+  ]),
 );
 
 export const OUTPUT_FORMATS = ['ndjson', 'csv', 'json'] as const;
@@ -48,12 +51,15 @@ export interface GenerationConfig {
 
 /** Every parameter that some data type lets a config override, with the schema that type gives it. */
 const overridableParameters: Record<string, JsonSchema> = Object.fromEntries(
-  dataTypes.flatMap((type) => type.overridable.map((name) => [name, ((type.params.properties ?? {}) as Record<string, JsonSchema>)[name] ?? {}])),
+  dataTypes.flatMap((type) =>
+    type.overridable.map((name) => [name, ((type.params.properties ?? {}) as Record<string, JsonSchema>)[name] ?? {}]),
+  ),
 );
 
 const columnOverrideSchema: JsonSchema = {
   type: 'object',
-  description: "Overrides of one column: parameters its data type lists as `overridable` in GET /v1/catalog/types (a distribution and its parameters, enum weights, …), and `null_rate` (any column but keys and references).",
+  description:
+    'Overrides of one column: parameters its data type lists as `overridable` in GET /v1/catalog/types (a distribution and its parameters, enum weights, …), and `null_rate` (any column but keys and references).',
   additionalProperties: false,
   minProperties: 1,
   properties: {
@@ -74,14 +80,20 @@ export const configSchema: JsonSchema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'https://finsynth.dev/schemas/generation-config.json',
   title: 'Generation config',
-  description: 'The engine\'s generation config (YAML or JSON). Sectors, tables, columns and options are those of the catalog.',
+  description:
+    "The engine's generation config (YAML or JSON). Sectors, tables, columns and options are those of the catalog.",
   type: 'object',
   required: ['version', 'sector', 'tables'],
   additionalProperties: false,
   properties: {
     version: { const: CONFIG_VERSION, description: 'Format version of this document.' },
     sector: { type: 'string', pattern: identifierPattern, description: 'A sector of GET /v1/catalog.' },
-    seed: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'The same seed gives the same bytes.' },
+    seed: {
+      type: 'integer',
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'The same seed gives the same bytes.',
+    },
     locale: { type: 'string', pattern: localePattern, description: 'e.g. en_GB.' },
     tables: {
       type: 'array',

@@ -30,13 +30,33 @@ export interface DocumentState {
   deletedAt: string | null;
 }
 
-export type SaveDocument = { type: 'Save'; id: string; owner: Owner; name: string; content: DocumentContent; at: string };
-export type UpdateDocument = { type: 'Update'; id: string; owner: Owner; name?: string; content?: DocumentContent; at: string };
+export type SaveDocument = {
+  type: 'Save';
+  id: string;
+  owner: Owner;
+  name: string;
+  content: DocumentContent;
+  at: string;
+};
+export type UpdateDocument = {
+  type: 'Update';
+  id: string;
+  owner: Owner;
+  name?: string;
+  content?: DocumentContent;
+  at: string;
+};
 export type DeleteDocument = { type: 'Delete'; id: string; owner: Owner; at: string };
 export type DocumentCommand = SaveDocument | UpdateDocument | DeleteDocument;
 
-export type DocumentSaved<Noun extends string> = DomainEvent<`${Noun}Saved`, { id: string; account_id: string; mode: Mode; name: string; content: DocumentContent; saved_at: string }>;
-export type DocumentUpdated<Noun extends string> = DomainEvent<`${Noun}Updated`, { id: string; name: string; content: DocumentContent; updated_at: string }>;
+export type DocumentSaved<Noun extends string> = DomainEvent<
+  `${Noun}Saved`,
+  { id: string; account_id: string; mode: Mode; name: string; content: DocumentContent; saved_at: string }
+>;
+export type DocumentUpdated<Noun extends string> = DomainEvent<
+  `${Noun}Updated`,
+  { id: string; name: string; content: DocumentContent; updated_at: string }
+>;
 export type DocumentDeleted<Noun extends string> = DomainEvent<`${Noun}Deleted`, { id: string; deleted_at: string }>;
 export type DocumentEvent<Noun extends string> = DocumentSaved<Noun> | DocumentUpdated<Noun> | DocumentDeleted<Noun>;
 
@@ -76,30 +96,56 @@ export function documentModel<Noun extends string>(kind: DocumentKind<Noun>): Do
   const at = { type: 'string', format: 'date-time' };
   // Embedded twice in one registry: an $id would be registered twice.
   const { $id: _id, $schema: _dialect, ...content } = kind.contentSchema;
-  const event = (properties: Record<string, unknown>) => ({ type: 'object', required: Object.keys(properties), additionalProperties: false, properties });
+  const event = (properties: Record<string, unknown>) => ({
+    type: 'object',
+    required: Object.keys(properties),
+    additionalProperties: false,
+    properties,
+  });
 
   const visibleTo = (state: DocumentState, owner: Owner) =>
-    state.id !== null && state.deletedAt === null && state.owner?.accountId === owner.accountId && state.owner.mode === owner.mode;
+    state.id !== null &&
+    state.deletedAt === null &&
+    state.owner?.accountId === owner.accountId &&
+    state.owner.mode === owner.mode;
 
   const requireVisible = (state: DocumentState, command: UpdateDocument | DeleteDocument) => {
     if (!visibleTo(state, command.owner)) throw problem(Problems.notFound, `no ${noun} ${command.id}`);
   };
 
   const decider: Decider<DocumentState, DocumentCommand, DocumentEvent<Noun>> = {
-    initialState: () => ({ id: null, owner: null, name: null, content: null, version: 0, createdAt: null, updatedAt: null, deletedAt: null }),
+    initialState: () => ({
+      id: null,
+      owner: null,
+      name: null,
+      content: null,
+      version: 0,
+      createdAt: null,
+      updatedAt: null,
+      deletedAt: null,
+    }),
 
     decide(command, state) {
       switch (command.type) {
         case 'Save': {
           if (state.id !== null) throw problem(Problems.conflict, `${noun} ${command.id} already exists`);
-          const data = { id: command.id, account_id: command.owner.accountId, mode: command.owner.mode, name: command.name, content: command.content, saved_at: command.at };
+          const data = {
+            id: command.id,
+            account_id: command.owner.accountId,
+            mode: command.owner.mode,
+            name: command.name,
+            content: command.content,
+            saved_at: command.at,
+          };
           return [{ type: saved, data } as DocumentSaved<Noun>];
         }
         case 'Update': {
           requireVisible(state, command);
           const next = { name: command.name ?? state.name!, content: command.content ?? state.content! };
           if (next.name === state.name && JSON.stringify(next.content) === JSON.stringify(state.content)) return [];
-          return [{ type: updated, data: { id: command.id, ...next, updated_at: command.at } } as DocumentUpdated<Noun>];
+          return [
+            { type: updated, data: { id: command.id, ...next, updated_at: command.at } } as DocumentUpdated<Noun>,
+          ];
         }
         case 'Delete':
           requireVisible(state, command);
@@ -110,7 +156,16 @@ export function documentModel<Noun extends string>(kind: DocumentKind<Noun>): Do
     evolve(state, { type, data }) {
       if (type === saved) {
         const d = data as DocumentSaved<Noun>['data'];
-        return { ...state, id: d.id, owner: { accountId: d.account_id, mode: d.mode }, name: d.name, content: d.content, version: 1, createdAt: d.saved_at, updatedAt: d.saved_at };
+        return {
+          ...state,
+          id: d.id,
+          owner: { accountId: d.account_id, mode: d.mode },
+          name: d.name,
+          content: d.content,
+          version: 1,
+          createdAt: d.saved_at,
+          updatedAt: d.saved_at,
+        };
       }
       if (type === updated) {
         const d = data as DocumentUpdated<Noun>['data'];
@@ -130,7 +185,11 @@ export function documentModel<Noun extends string>(kind: DocumentKind<Noun>): Do
     newId: () => `${kind.idPrefix}_${randomBytes(12).toString('hex')}`,
     isId: (documentId) => idShape.test(documentId),
     events: [
-      { type: saved, version: 1, schema: event({ id, account_id: id, mode: { enum: ['live', 'test'] }, name, content, saved_at: at }) },
+      {
+        type: saved,
+        version: 1,
+        schema: event({ id, account_id: id, mode: { enum: ['live', 'test'] }, name, content, saved_at: at }),
+      },
       { type: updated, version: 1, schema: event({ id, name, content, updated_at: at }) },
       { type: deleted, version: 1, schema: event({ id, deleted_at: at }) },
     ],

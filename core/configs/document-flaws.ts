@@ -27,7 +27,8 @@ export function documentFlaw(root: unknown, maxDepth: number): DocumentFlaw | un
     }
     if (value === null || typeof value !== 'object') continue;
     if (depth > maxDepth) return { kind: 'too-deep' };
-    if (Object.hasOwn(value, '__proto__')) return { kind: 'reserved-member', pointer: toPointer([...pathOf(visit), '__proto__']) };
+    if (Object.hasOwn(value, '__proto__'))
+      return { kind: 'reserved-member', pointer: toPointer([...pathOf(visit), '__proto__']) };
     // for-in, not Object.entries: measured much faster on an object of many members (a parsed body's dictionary).
     const members = value as Record<string, unknown>;
     for (const key in members) {

@@ -23,8 +23,14 @@ export interface ConfigEstimate {
 export function estimateConfig(config: GenerationConfig, catalog: PackCatalog): ConfigEstimate {
   const tables = config.tables.map((table) => {
     const packTable = findTable(catalog, config.sector, table.name);
-    if (!packTable) throw new Error(`estimateConfig: ${config.sector}.${table.name} is not in the catalog; validate first`);
-    return { name: table.name, rows: table.rows, credits_per_1000_rows: packTable.weight, credits: tableCredits(table.rows, packTable.weight) };
+    if (!packTable)
+      throw new Error(`estimateConfig: ${config.sector}.${table.name} is not in the catalog; validate first`);
+    return {
+      name: table.name,
+      rows: table.rows,
+      credits_per_1000_rows: packTable.weight,
+      credits: tableCredits(table.rows, packTable.weight),
+    };
   });
   return {
     rows: tables.reduce((sum, table) => sum + table.rows, 0),

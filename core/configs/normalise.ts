@@ -15,7 +15,10 @@ export function normaliseConfig(config: GenerationConfig): GenerationConfig {
     ...(config.seed !== undefined ? { seed: config.seed } : {}),
     locale: config.locale ?? DEFAULT_LOCALE,
     tables: config.tables.map(normaliseTable),
-    output: { format: config.output?.format ?? DEFAULT_OUTPUT.format, compression: config.output?.compression ?? DEFAULT_OUTPUT.compression },
+    output: {
+      format: config.output?.format ?? DEFAULT_OUTPUT.format,
+      compression: config.output?.compression ?? DEFAULT_OUTPUT.compression,
+    },
   };
 }
 

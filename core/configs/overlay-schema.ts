@@ -12,7 +12,8 @@ export const overlaySchema: JsonSchema = withTableRemoval({
   ...partial(configSchema),
   $id: 'https://finsynth.dev/schemas/config-overlay.json',
   title: 'Config overlay',
-  description: 'A partial generation config, applied over a base by POST /v1/configs/compose. `null` removes a member; a table `{ name, remove: true }` removes that table.',
+  description:
+    'A partial generation config, applied over a base by POST /v1/configs/compose. `null` removes a member; a table `{ name, remove: true }` removes that table.',
 });
 
 /** A table's `name` is its identity, so removing it takes a member of its own, and nothing else beside the name. */
@@ -25,22 +26,34 @@ function withTableRemoval(schema: JsonSchema): JsonSchema {
     ...table,
     properties: {
       ...table.properties,
-      remove: { const: true, description: 'Removes the table of this name from the composed config (a no-op where there is none).' },
+      remove: {
+        const: true,
+        description: 'Removes the table of this name from the composed config (a no-op where there is none).',
+      },
     },
     // A table removed cannot also be changed.
     dependentSchemas: { remove: { properties: Object.fromEntries(members.map((member) => [member, false])) } },
   };
-  return { ...schema, properties: { ...properties, tables: { anyOf: [{ ...tables, items: removableTable }, nullAlternative] } } };
+  return {
+    ...schema,
+    properties: { ...properties, tables: { anyOf: [{ ...tables, items: removableTable }, nullAlternative] } },
+  };
 }
 
 function partial(schema: JsonSchema): JsonSchema {
-  const { required, minItems, minProperties, allOf, dependentRequired, $id, $schema, ...rest } = schema as Record<string, unknown>;
+  const { required, minItems, minProperties, allOf, dependentRequired, $id, $schema, ...rest } = schema as Record<
+    string,
+    unknown
+  >;
   const result: JsonSchema = { ...rest };
   const identity = Array.isArray(required) && required.includes('name') ? ['name'] : [];
   if (identity.length > 0) result.required = identity;
   if (isSchema(rest.properties)) {
     result.properties = Object.fromEntries(
-      Object.entries(rest.properties).map(([name, member]) => [name, identity.includes(name) ? member : nullable(partial(member as JsonSchema))]),
+      Object.entries(rest.properties).map(([name, member]) => [
+        name,
+        identity.includes(name) ? member : nullable(partial(member as JsonSchema)),
+      ]),
     );
   }
   if (isSchema(rest.additionalProperties)) result.additionalProperties = nullable(partial(rest.additionalProperties));

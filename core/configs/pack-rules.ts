@@ -11,15 +11,24 @@ import { schemaIssues } from './schema-issues.js';
 export function packIssues(config: GenerationConfig, catalog: PackCatalog): ConfigIssue[] {
   const tables = catalog.tables(config.sector);
   if (!tables) {
-    return [{ pointer: '/sector', message: `unknown sector "${config.sector}"; known: ${catalog.sectorNames().join(', ')}` }];
+    return [
+      { pointer: '/sector', message: `unknown sector "${config.sector}"; known: ${catalog.sectorNames().join(', ')}` },
+    ];
   }
   const issues: ConfigIssue[] = [];
   if (config.locale !== undefined && !isKnownLocale(config.locale)) {
-    issues.push({ pointer: '/locale', message: `unknown locale "${config.locale}"; use a faker locale name such as en_GB, en_US, de or fr` });
+    issues.push({
+      pointer: '/locale',
+      message: `unknown locale "${config.locale}"; use a faker locale name such as en_GB, en_US, de or fr`,
+    });
   }
   const seen = new Set<string>();
   config.tables.forEach((table, index) => {
-    if (seen.has(table.name)) issues.push({ pointer: toPointer(['tables', index, 'name']), message: `the table "${table.name}" is listed twice` });
+    if (seen.has(table.name))
+      issues.push({
+        pointer: toPointer(['tables', index, 'name']),
+        message: `the table "${table.name}" is listed twice`,
+      });
     seen.add(table.name);
     const packTable = tables.find((candidate) => candidate.name === table.name);
     if (!packTable) {
@@ -40,7 +49,11 @@ function tableIssues(table: TableConfig, packTable: PackTable, at: (string | num
     const column = packTable.columns.find((candidate) => candidate.name === name);
     const where = [...at, 'columns', name];
     if (!column) {
-      issues.push({ pointer: toPointer(where), message: `the table "${table.name}" has no column "${name}"`, key: true });
+      issues.push({
+        pointer: toPointer(where),
+        message: `the table "${table.name}" has no column "${name}"`,
+        key: true,
+      });
       continue;
     }
     issues.push(...overrideIssues(override, column, where));
@@ -51,8 +64,14 @@ function tableIssues(table: TableConfig, packTable: PackTable, at: (string | num
 function overrideIssues(override: ColumnOverride, column: PackColumn, at: (string | number)[]): ConfigIssue[] {
   const refused = Object.keys(override).filter((name) => !column.overridable.includes(name));
   if (refused.length > 0) {
-    const accepted = column.overridable.length ? column.overridable.join(', ') : 'nothing (keys and references stay as generated)';
-    return refused.map((name) => ({ pointer: toPointer([...at, name]), message: `"${column.name}" is of type ${column.type}, which lets a config override ${accepted}`, key: true }));
+    const accepted = column.overridable.length
+      ? column.overridable.join(', ')
+      : 'nothing (keys and references stay as generated)';
+    return refused.map((name) => ({
+      pointer: toPointer([...at, name]),
+      message: `"${column.name}" is of type ${column.type}, which lets a config override ${accepted}`,
+      key: true,
+    }));
   }
   const { null_rate: _nullRate, ...parameters } = override;
   return column.checkOverride(parameters).map((message) => ({ pointer: toPointer(at), message }));

@@ -6,7 +6,8 @@ export const ConfigProblems = {
     slug: 'invalid-yaml',
     title: 'Bad Request',
     status: 400,
-    description: 'The YAML cannot be read: a syntax error, several documents, a custom tag, duplicate keys, or aliases that expand too far (billion laughs). `errors` gives each with its line and column.',
+    description:
+      'The YAML cannot be read: a syntax error, several documents, a custom tag, duplicate keys, or aliases that expand too far (billion laughs). `errors` gives each with its line and column.',
   }),
   yamlTooLarge: defineProblem({
     slug: 'yaml-too-large',
@@ -18,12 +19,14 @@ export const ConfigProblems = {
     slug: 'invalid-config',
     title: 'Bad Request',
     status: 400,
-    description: 'The config fails its JSON Schema (GET /v1/configs/schema) or names a sector, table, column or option the catalog does not have. `errors` lists each with its JSON pointer and, for YAML, its line and column.',
+    description:
+      'The config fails its JSON Schema (GET /v1/configs/schema) or names a sector, table, column or option the catalog does not have. `errors` lists each with its JSON pointer and, for YAML, its line and column.',
   }),
   invalidOverlay: defineProblem({
     slug: 'invalid-overlay',
     title: 'Bad Request',
     status: 400,
-    description: 'The overlay is not a partial config: `errors` lists each failing field with its JSON pointer (and line and column for YAML).',
+    description:
+      'The overlay is not a partial config: `errors` lists each failing field with its JSON pointer (and line and column for YAML).',
   }),
 };

@@ -43,7 +43,12 @@ export class SavedDocuments<Content extends object> {
     return this.view(result.state, result.position);
   }
 
-  async update(owner: Owner, id: string, changes: { name?: string; content?: Content }, metadata?: EventMetadata): Promise<SavedDocument> {
+  async update(
+    owner: Owner,
+    id: string,
+    changes: { name?: string; content?: Content },
+    metadata?: EventMetadata,
+  ): Promise<SavedDocument> {
     this.requireId(id);
     const content = changes.content && this.store(changes.content);
     const command = { type: 'Update' as const, id, owner, name: changes.name, content, at: this.now() };
@@ -53,7 +58,14 @@ export class SavedDocuments<Content extends object> {
 
   async delete(owner: Owner, id: string, metadata?: EventMetadata): Promise<number> {
     this.requireId(id);
-    return (await this.deps.commands.handle(this.model.decider, this.model.stream(id), { type: 'Delete', id, owner, at: this.now() }, { metadata })).position;
+    return (
+      await this.deps.commands.handle(
+        this.model.decider,
+        this.model.stream(id),
+        { type: 'Delete', id, owner, at: this.now() },
+        { metadata },
+      )
+    ).position;
   }
 
   async get(owner: Owner, id: string): Promise<SavedDocument> {

@@ -32,22 +32,40 @@ function toIssue(error: ErrorObject, prefix: string): ConfigIssue {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return { pointer: `${pointer}/${String(params.missingProperty)}`, message: `the member "${String(params.missingProperty)}" is required` };
+      return {
+        pointer: `${pointer}/${String(params.missingProperty)}`,
+        message: `the member "${String(params.missingProperty)}" is required`,
+      };
     case 'additionalProperties':
-      return { pointer: `${pointer}/${String(params.additionalProperty)}`, message: `unknown member "${String(params.additionalProperty)}"`, key: true };
+      return {
+        pointer: `${pointer}/${String(params.additionalProperty)}`,
+        message: `unknown member "${String(params.additionalProperty)}"`,
+        key: true,
+      };
     case 'dependentRequired':
       return { pointer, message: `"${String(params.property)}" needs "${String(params.missingProperty)}"` };
     case 'enum':
-      return { pointer, message: `must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+      return {
+        pointer,
+        message: `must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      };
     case 'const':
       return { pointer, message: `must be ${JSON.stringify(params.allowedValue)}` };
     case 'false schema': {
       // The one use of `false` in these schemas: a member that another one excludes (`dependentSchemas`).
       const excludedBy = /\/dependentSchemas\/([^/]+)\//.exec(error.schemaPath)?.[1];
-      return { pointer, message: excludedBy ? `not allowed together with "${excludedBy}"` : 'not allowed here', key: true };
+      return {
+        pointer,
+        message: excludedBy ? `not allowed together with "${excludedBy}"` : 'not allowed here',
+        key: true,
+      };
     }
     case 'propertyNames':
-      return { pointer: `${pointer}/${String(params.propertyName)}`, message: `"${String(params.propertyName)}" is not a valid name`, key: true };
+      return {
+        pointer: `${pointer}/${String(params.propertyName)}`,
+        message: `"${String(params.propertyName)}" is not a valid name`,
+        key: true,
+      };
     default:
       return { pointer, message: error.message ?? `fails ${error.keyword}` };
   }

@@ -13,9 +13,16 @@ export function inSchemaOrder(schema: JsonSchema, value: unknown): unknown {
   if (!isObject(value)) return value;
   const properties = asSchema(shape.properties);
   const listed = Object.keys(properties).filter((name) => Object.hasOwn(value, name));
-  const others = Object.keys(value).filter((name) => !Object.hasOwn(properties, name)).sort();
+  const others = Object.keys(value)
+    .filter((name) => !Object.hasOwn(properties, name))
+    .sort();
   const other = asSchema(shape.additionalProperties);
-  return Object.fromEntries([...listed, ...others].map((name) => [name, inSchemaOrder(Object.hasOwn(properties, name) ? asSchema(properties[name]) : other, value[name])]));
+  return Object.fromEntries(
+    [...listed, ...others].map((name) => [
+      name,
+      inSchemaOrder(Object.hasOwn(properties, name) ? asSchema(properties[name]) : other, value[name]),
+    ]),
+  );
 }
 
 /**
@@ -29,5 +36,6 @@ function branchFor(schema: JsonSchema, value: unknown): JsonSchema {
   return alternatives.find((alternative) => kind !== undefined && alternative.type === kind) ?? schema;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const asSchema = (value: unknown): JsonSchema => (isObject(value) ? value : {});

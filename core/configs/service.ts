@@ -5,7 +5,14 @@ import type { JsonSchema } from '../json-schema.js';
 import { savedConfigs } from './config-documents.js';
 import { savedOverlays } from './overlay-documents.js';
 import { compose, type Composition, type Layer } from './compose.js';
-import { readConfigInput, readInlineConfig, requireValidOverlay, type ConfigInput, type DocumentLoader, type InlineConfig } from './config-input.js';
+import {
+  readConfigInput,
+  readInlineConfig,
+  requireValidOverlay,
+  type ConfigInput,
+  type DocumentLoader,
+  type InlineConfig,
+} from './config-input.js';
 import { configSchema, type GenerationConfig } from './config-schema.js';
 import { estimateConfig, type ConfigEstimate } from './estimate.js';
 import { normaliseConfig } from './normalise.js';
@@ -79,8 +86,12 @@ export class ConfigService implements DocumentLoader {
 
   constructor(private readonly deps: ConfigServiceDeps) {
     this.catalog = deps.catalog;
-    const shownBy = (schema: JsonSchema) => (content: DocumentContent) => inSchemaOrder(schema, content) as DocumentContent;
-    this.savedConfigs = new SavedDocuments(savedConfigs, deps, { store: (config) => normaliseConfig(config) as unknown as DocumentContent, show: shownBy(configSchema) });
+    const shownBy = (schema: JsonSchema) => (content: DocumentContent) =>
+      inSchemaOrder(schema, content) as DocumentContent;
+    this.savedConfigs = new SavedDocuments(savedConfigs, deps, {
+      store: (config) => normaliseConfig(config) as unknown as DocumentContent,
+      show: shownBy(configSchema),
+    });
     this.savedOverlays = new SavedDocuments(savedOverlays, deps, { show: shownBy(overlaySchema) });
   }
 
@@ -111,7 +122,12 @@ export class ConfigService implements DocumentLoader {
    */
   async report(owner: Owner, validation: ValidationResult): Promise<ValidationReport> {
     if (!validation.valid) return { ...validation, config: null, estimate: null };
-    return { valid: true, errors: [], config: validation.config, estimate: await this.estimate(owner, validation.config) };
+    return {
+      valid: true,
+      errors: [],
+      config: validation.config,
+      estimate: await this.estimate(owner, validation.config),
+    };
   }
 
   /**
@@ -133,7 +149,12 @@ export class ConfigService implements DocumentLoader {
   async estimate(owner: Owner, config: GenerationConfig): Promise<BalancedEstimate> {
     const estimate = estimateConfig(config, this.deps.catalog);
     const { credits_available } = await this.deps.credits.balance(owner.accountId);
-    return { ...estimate, mode: owner.mode, credits_available, balance_covers: owner.mode === 'test' || credits_available >= estimate.credits };
+    return {
+      ...estimate,
+      mode: owner.mode,
+      credits_available,
+      balance_covers: owner.mode === 'test' || credits_available >= estimate.credits,
+    };
   }
 
   async compose(owner: Owner, request: ComposeRequest, inputSource?: SourceMap): Promise<ComposeResult> {
@@ -147,7 +168,10 @@ export class ConfigService implements DocumentLoader {
       layers.push(
         typeof overlay === 'string'
           ? { ref: overlay, content: await this.overlay(owner, overlay) }
-          : { ref: `overlays[${index}]`, content: requireValidOverlay(overlay, within(inputSource, `/overlays/${index}`), `overlays[${index}]`) },
+          : {
+              ref: `overlays[${index}]`,
+              content: requireValidOverlay(overlay, within(inputSource, `/overlays/${index}`), `overlays[${index}]`),
+            },
       );
     }
     const composition = compose(layers);

@@ -34,5 +34,8 @@ export function locateNearest(source: SourceMap, pointer: string, key = false): 
 /** RFC 6901: the keys and indices of a pointer. */
 export function pointerSegments(pointer: string): string[] {
   if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
 }

@@ -11,7 +11,8 @@ import { isCheckedInFull, reportErrors, type ReportedErrors } from '../bounded-v
 /** The issues of a config as answers carry them: the first MAX_REPORTED_ERRORS, and whether there were more. */
 export type ConfigIssues = ReportedErrors<ConfigIssue>;
 
-export type ConfigValidation = { valid: true; config: GenerationConfig; errors: [] } | ({ valid: false } & ConfigIssues);
+export type ConfigValidation =
+  { valid: true; config: GenerationConfig; errors: [] } | ({ valid: false } & ConfigIssues);
 
 /**
  * Checks a config (the plain value of its JSON or YAML form) against its JSON Schema, then against
@@ -36,9 +37,19 @@ export function requireValidConfig(value: unknown, catalog: PackCatalog, source?
 export function issuesProblem(type: ProblemType, subject: string, issues: ConfigIssues) {
   const { errors, errors_truncated: truncated, errors_total: total } = issues;
   const first = errors[0];
-  const where = first.line !== undefined ? ` (line ${first.line}, column ${first.column})` : first.pointer ? ` (at ${first.pointer})` : '';
+  const where =
+    first.line !== undefined
+      ? ` (line ${first.line}, column ${first.column})`
+      : first.pointer
+        ? ` (at ${first.pointer})`
+        : '';
   const others = (total ?? errors.length) - 1;
-  const more = truncated && total === undefined ? ', and maybe more (a document this large is checked until its first error)' : others > 0 ? `, and ${others} more` : '';
+  const more =
+    truncated && total === undefined
+      ? ', and maybe more (a document this large is checked until its first error)'
+      : others > 0
+        ? `, and ${others} more`
+        : '';
   return problem(type, `${subject} is invalid: ${first.message}${where}${more}`, { ...issues });
 }
 

@@ -1,5 +1,22 @@
 import { Buffer } from 'node:buffer';
-import { Composer, Lexer, LineCounter, Parser, isAlias, isCollection, isMap, isPair, isScalar, isSeq, visit, type Alias, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
+import {
+  Composer,
+  Lexer,
+  LineCounter,
+  Parser,
+  isAlias,
+  isCollection,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  visit,
+  type Alias,
+  type Document,
+  type Node,
+  type Pair,
+  type YAMLMap,
+} from 'yaml';
 import { problem } from '../problems.js';
 import type { ConfigIssue } from './issues.js';
 import { ConfigProblems } from './problems.js';
@@ -29,7 +46,9 @@ export const MAX_DEPTH = 32;
 const LEXED_DEPTH_LIMIT = 4 * MAX_DEPTH;
 
 /** The tags of the YAML 1.2 core schema: anything else (`!foo`, `!!binary`, `!!set`) is refused. */
-const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((name) => `tag:yaml.org,2002:${name}`));
+const CORE_TAGS = new Set(
+  ['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((name) => `tag:yaml.org,2002:${name}`),
+);
 
 /** A parsed YAML document: its plain value, and where in the text each JSON pointer of it comes from. */
 export interface YamlSource extends SourceMap {
@@ -49,8 +68,15 @@ export function parseYamlSource(text: string): YamlSource {
   const lines = new LineCounter();
   const documents = parseDocuments(text, lines);
   if (documents.length !== 1) {
-    const issues = documents.slice(1).map((document) => ({ pointer: '', message: 'a second document', ...at(lines, document.range[0]) }));
-    throw invalidYaml(documents.length === 0 ? 'the text holds no YAML document' : `the text holds ${documents.length} YAML documents; send one`, issues);
+    const issues = documents
+      .slice(1)
+      .map((document) => ({ pointer: '', message: 'a second document', ...at(lines, document.range[0]) }));
+    throw invalidYaml(
+      documents.length === 0
+        ? 'the text holds no YAML document'
+        : `the text holds ${documents.length} YAML documents; send one`,
+      issues,
+    );
   }
   const document = documents[0] as Document.Parsed;
   const syntaxErrors = [...document.errors, ...document.warnings].map((error) => ({
@@ -69,7 +95,13 @@ export function parseYamlSource(text: string): YamlSource {
   const flaw = documentFlaw(value, Infinity);
   if (flaw?.kind === 'invalid-text') {
     const message = 'text with U+0000 or a lone surrogate is not allowed';
-    throw invalidYaml(message, [{ pointer: flaw.pointer, message, ...locate(document, lines, { pairs: new PairIndex(), aliased }, flaw.pointer, false) }]);
+    throw invalidYaml(message, [
+      {
+        pointer: flaw.pointer,
+        message,
+        ...locate(document, lines, { pairs: new PairIndex(), aliased }, flaw.pointer, false),
+      },
+    ]);
   }
   const index = { pairs: new PairIndex(), aliased };
   return { value, locate: (pointer, key = false) => locate(document, lines, index, pointer, key) };
@@ -107,7 +139,8 @@ function duplicateKeys(document: Document.Parsed, lines: LineCounter): ConfigIss
       const seen = new Set<unknown>();
       for (const { key } of map.items) {
         if (!isScalar(key)) continue;
-        if (seen.has(key.value)) issues.push({ pointer: '', message: 'Map keys must be unique', ...at(lines, key.range?.[0] ?? 0) });
+        if (seen.has(key.value))
+          issues.push({ pointer: '', message: 'Map keys must be unique', ...at(lines, key.range?.[0] ?? 0) });
         seen.add(key.value);
       }
     },
@@ -125,10 +158,18 @@ function checkTagsAndDepth(document: Document.Parsed, lines: LineCounter): void 
     }
     // A member of that name becomes an object's prototype in the first `target[key] = value` copy.
     if (isPair(node) && isScalar(node.key) && node.key.value === '__proto__') {
-      issues.push({ pointer: '', message: 'a member named __proto__ is not allowed', ...at(lines, node.key.range?.[0] ?? 0) });
+      issues.push({
+        pointer: '',
+        message: 'a member named __proto__ is not allowed',
+        ...at(lines, node.key.range?.[0] ?? 0),
+      });
     }
     if ((isScalar(node) || isCollection(node)) && node.tag !== undefined && !CORE_TAGS.has(node.tag)) {
-      issues.push({ pointer: '', message: `the tag ${node.tag} is not allowed: only plain YAML (maps, lists, strings, numbers, booleans, null)`, ...at(lines, node.range?.[0] ?? 0) });
+      issues.push({
+        pointer: '',
+        message: `the tag ${node.tag} is not allowed: only plain YAML (maps, lists, strings, numbers, booleans, null)`,
+        ...at(lines, node.range?.[0] ?? 0),
+      });
     }
     return undefined;
   });
@@ -173,14 +214,19 @@ function checkAliases(document: Document.Parsed, lines: LineCounter): Map<Alias,
       brought += size(target);
     }
     if (!target) refusal = `the alias *${node.source} names no anchor before it`;
-    else if (brought === Infinity) refusal = `the alias *${node.source} is inside the node it names: its expansion never ends`;
+    else if (brought === Infinity)
+      refusal = `the alias *${node.source} is inside the node it names: its expansion never ends`;
     else if (aliases > MAX_ALIASES) refusal = `more than ${MAX_ALIASES} aliases`;
-    else if (brought > MAX_ALIASED_NODES) refusal = `the aliases expand to ${brought} nodes up to this one; at most ${MAX_ALIASED_NODES} are allowed`;
+    else if (brought > MAX_ALIASED_NODES)
+      refusal = `the aliases expand to ${brought} nodes up to this one; at most ${MAX_ALIASED_NODES} are allowed`;
     if (refusal === undefined) return undefined;
     where = node.range?.[0] ?? 0;
     return visit.BREAK;
   });
-  if (refusal !== undefined) throw invalidYaml(`the YAML cannot be expanded: ${refusal}`, [{ pointer: '', message: refusal, ...at(lines, where) }]);
+  if (refusal !== undefined)
+    throw invalidYaml(`the YAML cannot be expanded: ${refusal}`, [
+      { pointer: '', message: refusal, ...at(lines, where) },
+    ]);
   return targets;
 }
 
@@ -207,7 +253,13 @@ interface NodeIndex {
   aliased: Map<Alias, Node>;
 }
 
-function locate(document: Document.Parsed, lines: LineCounter, { pairs, aliased }: NodeIndex, pointer: string, key: boolean): Position | undefined {
+function locate(
+  document: Document.Parsed,
+  lines: LineCounter,
+  { pairs, aliased }: NodeIndex,
+  pointer: string,
+  key: boolean,
+): Position | undefined {
   let node: unknown = document.contents;
   let keyNode: unknown;
   for (const segment of pointerSegments(pointer)) {

@@ -34,7 +34,8 @@ function serialize(value: unknown): string | undefined {
       return undefined;
   }
   if (value === null) return 'null';
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return serialize((value as { toJSON(): unknown }).toJSON());
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
+    return serialize((value as { toJSON(): unknown }).toJSON());
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i += 1) out += (i === 0 ? '' : ',') + (serialize(value[i]) ?? 'null');

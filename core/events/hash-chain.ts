@@ -15,7 +15,11 @@ export function canonicalParts(event: Pick<HashedContent, 'data' | 'metadata'>):
   return { data: canonicalJson(event.data), metadata: canonicalJson(event.metadata) };
 }
 
-export function chainHash(previousHash: string, event: HashedContent, parts: CanonicalParts = canonicalParts(event)): string {
+export function chainHash(
+  previousHash: string,
+  event: HashedContent,
+  parts: CanonicalParts = canonicalParts(event),
+): string {
   return hashOverParts(previousHash, event, parts, canonicalJson);
 }
 
@@ -35,7 +39,12 @@ export function storedChainHash(previousHash: string, event: StoredEvent): strin
   return hashOverParts(previousHash, event, event, quoteUnlessEscaped);
 }
 
-function hashOverParts(previousHash: string, event: Omit<HashedContent, 'data' | 'metadata'>, parts: CanonicalParts, quote: (text: string) => string): string {
+function hashOverParts(
+  previousHash: string,
+  event: Omit<HashedContent, 'data' | 'metadata'>,
+  parts: CanonicalParts,
+  quote: (text: string) => string,
+): string {
   // canonicalJson of the envelope's hashed members, spelled out in their sorted order so that the
   // envelope object is not built and sorted again for every event.
   const content =

@@ -22,7 +22,10 @@ export class UnknownEventTypeError extends Error {
 }
 
 export class InvalidEventDataError extends Error {
-  constructor(readonly eventType: string, readonly errors: string) {
+  constructor(
+    readonly eventType: string,
+    readonly errors: string,
+  ) {
     super(`data of event "${eventType}" does not match its schema: ${errors}`);
   }
 }

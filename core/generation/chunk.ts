@@ -9,7 +9,13 @@ import { tableWriter, type Format, type TableWriter } from './codegen/writers.js
  * Generates one chunk of one table as UTF-8 bytes in the requested format. Runs in a worker (or inline
  * in tests); everything it needs is the compiled plan and the chunk's place in the layout.
  */
-export function renderChunk(runtime: PlanRuntime, table: string, chunk: ChunkSpec, format: Format, spare?: ArrayBuffer): Uint8Array {
+export function renderChunk(
+  runtime: PlanRuntime,
+  table: string,
+  chunk: ChunkSpec,
+  format: Format,
+  spare?: ArrayBuffer,
+): Uint8Array {
   const writer = writerFor(runtime, table, format);
   // Sized from the table's rows so far, so that the buffer rarely grows (each growth copies it).
   const out = new ByteSink(1024 + Math.ceil(chunk.rows * writer.bytesPerRow * ESTIMATE_MARGIN), spare);
@@ -24,7 +30,12 @@ export function renderChunk(runtime: PlanRuntime, table: string, chunk: ChunkSpe
  * Generates the rows of one chunk in order, each handed to `visit` with its index in the table: rows as a
  * writer takes them, with their key columns left out (the writer prints those from the index).
  */
-export function eachRow(runtime: PlanRuntime, table: string, chunk: ChunkSpec, visit: (row: Row, index: number) => void): void {
+export function eachRow(
+  runtime: PlanRuntime,
+  table: string,
+  chunk: ChunkSpec,
+  visit: (row: Row, index: number) => void,
+): void {
   const generator = runtime.table(table);
   if (chunk.parent_start === undefined) {
     const end = chunk.first_row + chunk.rows;
@@ -37,7 +48,8 @@ export function eachRow(runtime: PlanRuntime, table: string, chunk: ChunkSpec, v
     const count = counts[i];
     if (count === 0) continue;
     const state = generator.beginParent(chunk.parent_start + i, count, index);
-    for (let position = 0; position < count; position++, index++) visit(generator.parentRow(state, position, index), index);
+    for (let position = 0; position < count; position++, index++)
+      visit(generator.parentRow(state, position, index), index);
   }
 }
 

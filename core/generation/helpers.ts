@@ -41,10 +41,18 @@ export const helpers = {
     let pick = pickers.get(weights);
     if (!pick) {
       const entries = Object.entries(weights);
-      if (!entries.some(([, weight]) => weight > 0) || entries.some(([, weight]) => !(weight >= 0) || !Number.isFinite(weight))) {
-        throw new Error(`weightedPick: weights must be finite, non-negative and not all zero (${JSON.stringify(weights)})`);
+      if (
+        !entries.some(([, weight]) => weight > 0) ||
+        entries.some(([, weight]) => !(weight >= 0) || !Number.isFinite(weight))
+      ) {
+        throw new Error(
+          `weightedPick: weights must be finite, non-negative and not all zero (${JSON.stringify(weights)})`,
+        );
       }
-      pick = compileWeightedPick(entries.map(([value]) => value), entries.map(([, weight]) => weight));
+      pick = compileWeightedPick(
+        entries.map(([value]) => value),
+        entries.map(([, weight]) => weight),
+      );
       pickers.set(weights, pick);
     }
     return pick(rng);

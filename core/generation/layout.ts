@@ -24,7 +24,12 @@ export class ChunkLayout {
   private readonly walk: ParentWalk | undefined;
 
   /** `walk`: the table's parent walk when it has `rows_per_parent`, if already made (else made here). */
-  constructor(pack: PackDefinition, plan: Plan, readonly table: string, walk?: ParentWalk) {
+  constructor(
+    pack: PackDefinition,
+    plan: Plan,
+    readonly table: string,
+    walk?: ParentWalk,
+  ) {
     const planned = plan.tables.find((t) => t.name === table);
     if (!planned) throw new Error(`table "${table}" is not part of the plan`);
     this.rows = planned.rows;
@@ -32,8 +37,17 @@ export class ChunkLayout {
     const parentTable = pack.tables[table].per_parent;
     this.parents = parentTable ? plan.tables.find((t) => t.name === parentTable)!.rows : 0;
     this.walk = pack.tables[table].rows_per_parent ? (walk ?? parentWalk(pack, plan, table)) : undefined;
-    this.parentsPerChunk = parentTable && this.rows > 0 ? Math.min(MAX_PARENTS_PER_CHUNK, Math.max(1, Math.floor((this.chunkRows * this.parents) / this.rows))) : 0;
-    const units = this.walk ? this.walk.starts.length : parentTable ? (this.rows > 0 ? Math.ceil(this.parents / this.parentsPerChunk) : 0) : Math.ceil(this.rows / this.chunkRows);
+    this.parentsPerChunk =
+      parentTable && this.rows > 0
+        ? Math.min(MAX_PARENTS_PER_CHUNK, Math.max(1, Math.floor((this.chunkRows * this.parents) / this.rows)))
+        : 0;
+    const units = this.walk
+      ? this.walk.starts.length
+      : parentTable
+        ? this.rows > 0
+          ? Math.ceil(this.parents / this.parentsPerChunk)
+          : 0
+        : Math.ceil(this.rows / this.chunkRows);
     // An empty table still has one (empty) chunk, which carries the CSV header or the empty JSON array.
     this.count = Math.max(1, units);
   }
@@ -48,7 +62,14 @@ export class ChunkLayout {
       const { starts, firstRows, end } = this.walk;
       if (starts.length === 0) return { index, first_row: 0, rows: 0, parent_start: 0, parent_end: 0, last };
       const first = firstRows[index];
-      return { index, first_row: first, rows: (last ? this.rows : firstRows[index + 1]) - first, parent_start: starts[index], parent_end: last ? end : starts[index + 1], last };
+      return {
+        index,
+        first_row: first,
+        rows: (last ? this.rows : firstRows[index + 1]) - first,
+        parent_start: starts[index],
+        parent_end: last ? end : starts[index + 1],
+        last,
+      };
     }
     if (!this.perParent) {
       const first = index * this.chunkRows;

@@ -9,12 +9,35 @@ import type { Row } from './types/data-type.js';
 
 /** The column types of the catalog (GET /v1/catalog/types describes each one and its parameters). */
 export type ColumnType =
-  | 'id' | 'reference' | 'uuid' | 'code'
-  | 'integer' | 'decimal' | 'money'
-  | 'boolean' | 'enum' | 'currency' | 'country'
-  | 'date' | 'timestamp'
-  | 'iban' | 'bic' | 'pan' | 'card_network' | 'mcc' | 'isin'
-  | 'person_name' | 'first_name' | 'last_name' | 'company' | 'street_address' | 'city' | 'postcode' | 'email' | 'phone' | 'string';
+  | 'id'
+  | 'reference'
+  | 'uuid'
+  | 'code'
+  | 'integer'
+  | 'decimal'
+  | 'money'
+  | 'boolean'
+  | 'enum'
+  | 'currency'
+  | 'country'
+  | 'date'
+  | 'timestamp'
+  | 'iban'
+  | 'bic'
+  | 'pan'
+  | 'card_network'
+  | 'mcc'
+  | 'isin'
+  | 'person_name'
+  | 'first_name'
+  | 'last_name'
+  | 'company'
+  | 'street_address'
+  | 'city'
+  | 'postcode'
+  | 'email'
+  | 'phone'
+  | 'string';
 
 /**
  * A column: its type, what it means, an example value, whether it may be null, and the type's
@@ -142,5 +165,11 @@ export interface LoadedPacks {
 
 /** The tables a table references (its parents), in column order. */
 export function parentsOf(pack: PackDefinition, table: string): string[] {
-  return [...new Set(Object.values(pack.tables[table].columns).filter((c) => c.type === 'reference').map((c) => String(c.table)))];
+  return [
+    ...new Set(
+      Object.values(pack.tables[table].columns)
+        .filter((c) => c.type === 'reference')
+        .map((c) => String(c.table)),
+    ),
+  ];
 }

@@ -66,7 +66,12 @@ class Walking {
 
   private readonly maxWalked: number;
 
-  constructor(pack: PackDefinition, plan: Plan, private readonly table: string, { maxParents, maxWalked = MAX_WALKED_PARENTS }: WalkOptions) {
+  constructor(
+    pack: PackDefinition,
+    plan: Plan,
+    private readonly table: string,
+    { maxParents, maxWalked = MAX_WALKED_PARENTS }: WalkOptions,
+  ) {
     this.parentTable = pack.tables[table].per_parent!;
     this.rows = plan.tables.find((t) => t.name === table)!.rows;
     this.parents = maxParents ?? plan.tables.find((t) => t.name === this.parentTable)!.rows;
@@ -214,13 +219,22 @@ interface NeededWalk extends WalkOptions {
  * whose runs hold fewer rows than asked for is refused with the number they hold. Yields the walks it
  * needs, in order (each may grow a parent the next one walks), and is given them back.
  */
-function* fittingParentRuns(pack: PackDefinition, plan: Plan, maxRows: number, maxWalked?: number): Generator<NeededWalk, void, ParentWalk> {
+function* fittingParentRuns(
+  pack: PackDefinition,
+  plan: Plan,
+  maxRows: number,
+  maxWalked?: number,
+): Generator<NeededWalk, void, ParentWalk> {
   const walked: [string, ParentWalk][] = [];
   for (const table of plan.tables) {
     const parentTable = pack.tables[table.name].rows_per_parent ? pack.tables[table.name].per_parent : undefined;
     if (!parentTable) continue;
     const parent = plan.tables.find((t) => t.name === parentTable)!;
-    const walk = yield { table: table.name, maxParents: parent.requested ? undefined : Math.min(maxRows, Math.max(parent.rows, 100 * table.rows)), maxWalked };
+    const walk = yield {
+      table: table.name,
+      maxParents: parent.requested ? undefined : Math.min(maxRows, Math.max(parent.rows, 100 * table.rows)),
+      maxWalked,
+    };
     if (!parent.requested) parent.rows = Math.max(parent.rows, walk.end);
     walked.push([table.name, walk]);
   }
@@ -231,7 +245,8 @@ function* fittingParentRuns(pack: PackDefinition, plan: Plan, maxRows: number, m
 /** `fittingParentRuns` with its walks counted in the calling thread. */
 export function fitParentRuns(pack: PackDefinition, plan: Plan, maxRows: number): void {
   const fitting = fittingParentRuns(pack, plan, maxRows);
-  for (let step = fitting.next(); !step.done; ) step = fitting.next(parentWalk(pack, plan, step.value.table, step.value));
+  for (let step = fitting.next(); !step.done;)
+    step = fitting.next(parentWalk(pack, plan, step.value.table, step.value));
 }
 
 /** `fittingParentRuns` with its walks made by `walk` (the pool's, for the service). */
@@ -243,7 +258,7 @@ export async function fitParentRunsWith(
   maxWalked?: number,
 ): Promise<void> {
   const fitting = fittingParentRuns(pack, plan, maxRows, maxWalked);
-  for (let step = fitting.next(); !step.done; ) step = fitting.next(await walk(step.value.table, step.value));
+  for (let step = fitting.next(); !step.done;) step = fitting.next(await walk(step.value.table, step.value));
 }
 
 /**

@@ -36,7 +36,12 @@ export interface PlanRequest {
   sector: string;
   seed?: number;
   locale?: string;
-  tables: { name: string; rows?: number; options?: Record<string, unknown>; columns?: Record<string, ColumnOverride> }[];
+  tables: {
+    name: string;
+    rows?: number;
+    options?: Record<string, unknown>;
+    columns?: Record<string, ColumnOverride>;
+  }[];
 }
 
 export interface PackSource {

@@ -34,7 +34,12 @@ export function buildPlan(packs: PackSource, request: PlanRequest): Plan {
 }
 
 /** Makes the walk of a table with `rows_per_parent` in a plan being built (elsewhere than this thread). */
-export type WalkParents = (pack: PackDefinition, plan: Plan, table: string, options: WalkOptions) => Promise<ParentWalk>;
+export type WalkParents = (
+  pack: PackDefinition,
+  plan: Plan,
+  table: string,
+  options: WalkOptions,
+) => Promise<ParentWalk>;
 
 /**
  * How far planning may go for a request: `maxWalkedParents` for one that must answer at once
@@ -45,9 +50,20 @@ export interface PlanLimits {
 }
 
 /** The plan of a request, its `rows_per_parent` walks made by `walk`. */
-export async function buildPlanWith(packs: PackSource, request: PlanRequest, walk: WalkParents, { maxWalkedParents }: PlanLimits = {}): Promise<Plan> {
+export async function buildPlanWith(
+  packs: PackSource,
+  request: PlanRequest,
+  walk: WalkParents,
+  { maxWalkedParents }: PlanLimits = {},
+): Promise<Plan> {
   const { pack, plan } = draftPlan(packs, request);
-  await fitParentRunsWith(pack, plan, MAX_TABLE_ROWS, (table, options) => walk(pack, plan, table, options), maxWalkedParents);
+  await fitParentRunsWith(
+    pack,
+    plan,
+    MAX_TABLE_ROWS,
+    (table, options) => walk(pack, plan, table, options),
+    maxWalkedParents,
+  );
   return plan;
 }
 
@@ -55,21 +71,34 @@ export async function buildPlanWith(packs: PackSource, request: PlanRequest, wal
 function draftPlan(packs: PackSource, request: PlanRequest): { pack: PackDefinition; plan: Plan } {
   const pack = packs.require(request.sector);
   const locale = request.locale ?? DEFAULT_LOCALE;
-  if (!isKnownLocale(locale)) throw problem(GenerationProblems.unknownLocale, `Locale "${locale}" is unknown; use a faker locale name such as en_GB, en_US, de or fr.`);
+  if (!isKnownLocale(locale))
+    throw problem(
+      GenerationProblems.unknownLocale,
+      `Locale "${locale}" is unknown; use a faker locale name such as en_GB, en_US, de or fr.`,
+    );
   const seed = request.seed ?? randomInt(0, 2 ** 32);
-  if (!Number.isSafeInteger(seed) || seed < 0) throw problem(GenerationProblems.invalidPlan, `The seed must be a non-negative integer, not ${String(seed)}.`);
+  if (!Number.isSafeInteger(seed) || seed < 0)
+    throw problem(GenerationProblems.invalidPlan, `The seed must be a non-negative integer, not ${String(seed)}.`);
   if (!request.tables.length) throw problem(GenerationProblems.invalidPlan, 'The request names no table.');
 
   const requested = new Map<string, PlanTable>();
   for (const table of request.tables) {
     const definition = ownMember(pack.tables, table.name);
     if (!definition) {
-      throw problem(GenerationProblems.unknownTable, `Sector "${pack.name}" has no table "${table.name}"; its tables are ${Object.keys(pack.tables).join(', ')}.`, { sector: pack.name, table: table.name });
+      throw problem(
+        GenerationProblems.unknownTable,
+        `Sector "${pack.name}" has no table "${table.name}"; its tables are ${Object.keys(pack.tables).join(', ')}.`,
+        { sector: pack.name, table: table.name },
+      );
     }
-    if (requested.has(table.name)) throw problem(GenerationProblems.invalidPlan, `Table "${table.name}" is named twice.`);
+    if (requested.has(table.name))
+      throw problem(GenerationProblems.invalidPlan, `Table "${table.name}" is named twice.`);
     const rows = table.rows ?? definition.default_rows;
     if (!Number.isInteger(rows) || rows < 0 || rows > MAX_TABLE_ROWS) {
-      throw problem(GenerationProblems.invalidPlan, `Table "${table.name}": rows must be an integer from 0 to ${MAX_TABLE_ROWS}, not ${String(rows)}.`);
+      throw problem(
+        GenerationProblems.invalidPlan,
+        `Table "${table.name}": rows must be an integer from 0 to ${MAX_TABLE_ROWS}, not ${String(rows)}.`,
+      );
     }
     requested.set(table.name, {
       name: table.name,
@@ -83,7 +112,10 @@ function draftPlan(packs: PackSource, request: PlanRequest): { pack: PackDefinit
   for (const table of tables) {
     for (const parent of parentsOf(pack, table.name)) {
       if (table.rows > 0 && tables.find((t) => t.name === parent)!.rows === 0) {
-        throw problem(GenerationProblems.invalidPlan, `Table "${table.name}" has rows that reference "${parent}", which has none.`);
+        throw problem(
+          GenerationProblems.invalidPlan,
+          `Table "${table.name}" has rows that reference "${parent}", which has none.`,
+        );
       }
     }
   }
@@ -115,7 +147,13 @@ function sizeParents(pack: PackDefinition, requested: Map<string, PlanTable>): P
   };
   return [...closure]
     .filter((name) => !requested.has(name))
-    .map((name) => ({ name, rows: size(name), requested: false, options: resolveOptions(pack, name, {}), columns: {} }));
+    .map((name) => ({
+      name,
+      rows: size(name),
+      requested: false,
+      options: resolveOptions(pack, name, {}),
+      columns: {},
+    }));
 }
 
 function resolveOptions(pack: PackDefinition, table: string, given: Record<string, unknown>): Record<string, unknown> {
@@ -126,32 +164,53 @@ function resolveOptions(pack: PackDefinition, table: string, given: Record<strin
     const option = ownMember(declared, name);
     if (!option) {
       const known = Object.keys(declared);
-      throw problem(GenerationProblems.invalidOptions, `Table "${table}" has no option "${name}"; ${known.length ? `its options are ${known.join(', ')}` : 'it takes no options'}.`, { table, option: name });
+      throw problem(
+        GenerationProblems.invalidOptions,
+        `Table "${table}" has no option "${name}"; ${known.length ? `its options are ${known.join(', ')}` : 'it takes no options'}.`,
+        { table, option: name },
+      );
     }
     if (!ajv.validate(option.schema, value)) {
-      throw problem(GenerationProblems.invalidOptions, `Table "${table}", option "${name}": ${ajv.errorsText(ajv.errors, { dataVar: 'value' })}.`, { table, option: name });
+      throw problem(
+        GenerationProblems.invalidOptions,
+        `Table "${table}", option "${name}": ${ajv.errorsText(ajv.errors, { dataVar: 'value' })}.`,
+        { table, option: name },
+      );
     }
     resolved[name] = value;
   }
   return resolved;
 }
 
-function checkOverrides(pack: PackDefinition, table: string, overrides: Record<string, ColumnOverride>): Record<string, ColumnOverride> {
+function checkOverrides(
+  pack: PackDefinition,
+  table: string,
+  overrides: Record<string, ColumnOverride>,
+): Record<string, ColumnOverride> {
   const columns = pack.tables[table].columns;
   for (const [name, override] of Object.entries(overrides)) {
-    const refuse = (reason: string) => problem(GenerationProblems.invalidOverride, `Table "${table}", column "${name}": ${reason}.`, { table, column: name });
+    const refuse = (reason: string) =>
+      problem(GenerationProblems.invalidOverride, `Table "${table}", column "${name}": ${reason}.`, {
+        table,
+        column: name,
+      });
     const column = ownMember(columns, name);
     if (!column) throw refuse(`no such column; the table's columns are ${Object.keys(columns).join(', ')}`);
-    if (typeof override !== 'object' || override === null || Array.isArray(override)) throw refuse('an override is an object of parameters');
-    if (column.type === 'id' || column.type === 'reference') throw refuse(`a ${column.type} column cannot be overridden (keys and references must stay valid)`);
+    if (typeof override !== 'object' || override === null || Array.isArray(override))
+      throw refuse('an override is an object of parameters');
+    if (column.type === 'id' || column.type === 'reference')
+      throw refuse(`a ${column.type} column cannot be overridden (keys and references must stay valid)`);
     const type = dataTypeByName.get(column.type)!;
     const { null_rate, ...params } = override;
-    if (null_rate !== undefined && (typeof null_rate !== 'number' || null_rate < 0 || null_rate > 1)) throw refuse('null_rate must be a number from 0 to 1');
+    if (null_rate !== undefined && (typeof null_rate !== 'number' || null_rate < 0 || null_rate > 1))
+      throw refuse('null_rate must be a number from 0 to 1');
     const accepted = overridableOf(column);
     const refused = Object.keys(params).filter((key) => !accepted.includes(key));
     if (refused.length) {
       const whose = isComputed(column) ? "the column is computed by its table's generator" : `type ${type.name}`;
-      throw refuse(`${whose} does not accept ${refused.map((key) => `"${key}"`).join(', ')} as an override (it accepts ${accepted.join(', ')})`);
+      throw refuse(
+        `${whose} does not accept ${refused.map((key) => `"${key}"`).join(', ')} as an override (it accepts ${accepted.join(', ')})`,
+      );
     }
     const merged = mergeParams(columnParams(column), params);
     const reasons = checkColumnParams(type.name, merged, { computed: isComputed(column) });
@@ -159,7 +218,12 @@ function checkOverrides(pack: PackDefinition, table: string, overrides: Record<s
     // Compiling catches what a schema cannot (weights naming values that do not exist, empty ranges).
     if (Object.keys(params).length) {
       try {
-        type.compile(merged, { tableSeed: 0, get pools(): never { throw new Error('locale data is not needed to check an override'); } });
+        type.compile(merged, {
+          tableSeed: 0,
+          get pools(): never {
+            throw new Error('locale data is not needed to check an override');
+          },
+        });
       } catch (error) {
         throw refuse((error as Error).message);
       }
@@ -167,4 +231,3 @@ function checkOverrides(pack: PackDefinition, table: string, overrides: Record<s
   }
   return overrides;
 }
-

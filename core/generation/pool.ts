@@ -54,7 +54,12 @@ export class GenerationPool {
 
   constructor(
     private readonly packs: LoadedPacks,
-    { size = availableParallelism(), chunkTimeoutMs = 30_000, workerMemoryMb = 512, faults = new CountingUnexpectedErrors() }: PoolOptions = {},
+    {
+      size = availableParallelism(),
+      chunkTimeoutMs = 30_000,
+      workerMemoryMb = 512,
+      faults = new CountingUnexpectedErrors(),
+    }: PoolOptions = {},
   ) {
     this.size = Math.max(1, Math.floor(size));
     this.chunkTimeoutMs = chunkTimeoutMs;
@@ -77,11 +82,17 @@ export class GenerationPool {
    * at once: queued chunks are dropped, and chunks already running finish in their workers and are
    * discarded (terminating a worker mid-chunk would cost a worker restart; the time limit still bounds them).
    */
-  async *generate(plan: Plan, table: string, { format, signal, onProgress, recycle = false }: GenerateOptions): AsyncGenerator<Uint8Array> {
+  async *generate(
+    plan: Plan,
+    table: string,
+    { format, signal, onProgress, recycle = false }: GenerateOptions,
+  ): AsyncGenerator<Uint8Array> {
     signal?.throwIfAborted();
     const pack = this.packs.loaded(plan.sector);
     // A walk is usually kept from planning; a job's plan after a restart has its walk made again here.
-    const walk = pack.definition.tables[table].rows_per_parent ? await this.walkParents(pack.definition, plan, table, { signal }) : undefined;
+    const walk = pack.definition.tables[table].rows_per_parent
+      ? await this.walkParents(pack.definition, plan, table, { signal })
+      : undefined;
     const layout = new ChunkLayout(pack.definition, plan, table, walk);
     const base = { pack_url: pack.module_url, plan_id: planId(plan), plan, table, format };
     const stop = new AbortController();
@@ -129,7 +140,9 @@ export class GenerationPool {
       }));
     });
     const task: WarmUpTask = { tables, barrier: new Int32Array(new SharedArrayBuffer(4)), workers: this.size };
-    const warming = Array.from({ length: this.size }, () => this.piscina.run(task, { name: 'warmUp', signal: AbortSignal.timeout(2 * this.chunkTimeoutMs) }));
+    const warming = Array.from({ length: this.size }, () =>
+      this.piscina.run(task, { name: 'warmUp', signal: AbortSignal.timeout(2 * this.chunkTimeoutMs) }),
+    );
     await Promise.all(warming).catch((error: unknown) => {
       if (!this.closing) throw error; // closed while warming: nothing is left to warm
     });
@@ -147,28 +160,58 @@ export class GenerationPool {
    * thread only adds counts up, so planning a large table never holds up the service's other requests.
    */
   plan(request: PlanRequest, limits?: PlanLimits): Promise<Plan> {
-    return buildPlanWith(this.packs, request, (pack, plan, table, options) => this.walkParents(pack, plan, table, options), limits);
+    return buildPlanWith(
+      this.packs,
+      request,
+      (pack, plan, table, options) => this.walkParents(pack, plan, table, options),
+      limits,
+    );
   }
 
-  private walkParents(pack: PackDefinition, plan: Plan, table: string, options: WalkOptions & { signal?: AbortSignal }): Promise<ParentWalk> {
+  private walkParents(
+    pack: PackDefinition,
+    plan: Plan,
+    table: string,
+    options: WalkOptions & { signal?: AbortSignal },
+  ): Promise<ParentWalk> {
     const task = { pack_url: this.packs.loaded(plan.sector).module_url, plan_id: planId(plan), plan, table };
     const count = (start: number, end: number, stop: AbortSignal) => {
       const range: CountTask = { ...task, start, end };
-      return this.run<Uint32Array>(range, 'countParentsOf', `parents ${start}–${end - 1} of its parent table (counting its rows per parent)`, {}, stop);
+      return this.run<Uint32Array>(
+        range,
+        'countParentsOf',
+        `parents ${start}–${end - 1} of its parent table (counting its rows per parent)`,
+        {},
+        stop,
+      );
     };
     return parentWalkWith(pack, plan, table, count, { ...options, parallel: 2 * this.size });
   }
 
   private runChunk(task: ChunkTask, stop: AbortSignal): Promise<Uint8Array> {
     const where = `chunk ${task.chunk.index} (rows ${task.chunk.first_row}–${task.chunk.first_row + task.chunk.rows - 1})`;
-    return this.run<Uint8Array>(task, 'default', where, { chunk: task.chunk.index }, stop, task.spare ? [task.spare] : []);
+    return this.run<Uint8Array>(
+      task,
+      'default',
+      where,
+      { chunk: task.chunk.index },
+      stop,
+      task.spare ? [task.spare] : [],
+    );
   }
 
   /**
    * `where`: the part of the table the task works on, for its problem if it fails. `transfer`: buffers the
    * task moves to its worker.
    */
-  private async run<T>(task: PlanTask, name: string, where: string, extensions: Record<string, unknown>, stop: AbortSignal, transfer: ArrayBuffer[] = []): Promise<T> {
+  private async run<T>(
+    task: PlanTask,
+    name: string,
+    where: string,
+    extensions: Record<string, unknown>,
+    stop: AbortSignal,
+    transfer: ArrayBuffer[] = [],
+  ): Promise<T> {
     // Stopping never aborts a task in piscina: aborting one that a worker has just begun terminates that
     // worker, and its answer could then reach a pool that no longer knows the task. A task still waiting
     // is skipped by its worker instead (the turn says so), and one already running finishes, unread.
@@ -178,13 +221,19 @@ export class GenerationPool {
     const timeout = new AbortController();
     let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
-    turn.started().then(() => {
-      timer = setTimeout(() => {
-        timedOut = true;
-        timeout.abort();
-      }, this.chunkTimeoutMs);
-    }, () => undefined);
-    const answer = this.piscina.run({ ...task, turn: turn.shared }, { name, signal: timeout.signal, transferList: transfer });
+    turn.started().then(
+      () => {
+        timer = setTimeout(() => {
+          timedOut = true;
+          timeout.abort();
+        }, this.chunkTimeoutMs);
+      },
+      () => undefined,
+    );
+    const answer = this.piscina.run(
+      { ...task, turn: turn.shared },
+      { name, signal: timeout.signal, transferList: transfer },
+    );
     // The time limit holds until the worker answers, even when the caller stopped waiting before.
     answer.then(settled, settled);
     function settled() {
@@ -234,7 +283,8 @@ function settledOrAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<
 }
 
 function reason(error: unknown, timedOut: boolean, timeoutMs: number, memoryMb: number): string {
-  if (timedOut) return `the generator did not finish within ${timeoutMs / 1000} s (an endless loop?); its worker was replaced.`;
+  if (timedOut)
+    return `the generator did not finish within ${timeoutMs / 1000} s (an endless loop?); its worker was replaced.`;
   const { code, message } = error as { code?: string; message?: string };
   if (code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory|heap limit/i.test(message ?? '')) {
     return `the generator ran out of memory (worker heap limit ${memoryMb} MB); its worker was replaced.`;

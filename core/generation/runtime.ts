@@ -106,7 +106,12 @@ export class TableRuntime {
     this.rows = planned.rows;
     this.seed = tableSeed(plan.plan.seed, planned.name);
     this.parentTable = definition.per_parent;
-    const env = { tableSeed: this.seed, get pools() { return localePools(plan.plan.locale); } };
+    const env = {
+      tableSeed: this.seed,
+      get pools() {
+        return localePools(plan.plan.locale);
+      },
+    };
     this.chosenRows = new Float64Array(Object.keys(definition.columns).length).fill(-1);
     this.chosenParents = new Float64Array(this.chosenRows.length);
     this.columns = Object.entries(definition.columns).map(([name, column], position) => {
@@ -123,22 +128,35 @@ export class TableRuntime {
         currency: params.currency as string | undefined,
         currencyColumn: params.currency_column as string | undefined,
         references: column.type === 'reference' ? String(column.table) : undefined,
-        key: column.type === 'id' ? { prefix: String(params.prefix), tableSeed: this.seed, rowOf: (index: number) => index } : column.type === 'reference' ? this.referenceKey(name, position, String(column.table)) : undefined,
-        fill: column.type === 'reference' ? this.referenceFill(name, position, String(column.table)) : isComputed(column) ? unsetComputed(name) : type.compile(params, env),
+        key:
+          column.type === 'id'
+            ? { prefix: String(params.prefix), tableSeed: this.seed, rowOf: (index: number) => index }
+            : column.type === 'reference'
+              ? this.referenceKey(name, position, String(column.table))
+              : undefined,
+        fill:
+          column.type === 'reference'
+            ? this.referenceFill(name, position, String(column.table))
+            : isComputed(column)
+              ? unsetComputed(name)
+              : type.compile(params, env),
       };
     });
     const keyColumn = Object.values(definition.columns).find((column) => column.type === 'id');
     this.keyPrefix = keyColumn ? String(keyColumn.prefix) : undefined;
     this.complete = compileCompletion(this.columns, false);
     this.completeOutput = compileCompletion(this.columns, true);
-    this.parentColumn = this.columns.find((column) => column.references !== undefined && column.references === this.parentTable)?.name;
+    this.parentColumn = this.columns.find(
+      (column) => column.references !== undefined && column.references === this.parentTable,
+    )?.name;
     this.context = new TableContext(this, planned.options);
   }
 
   private referenceKey(column: string, position: number, table: string): CompiledColumn['key'] {
     const parent = this.plan.table(table);
     if (!parent.keyPrefix) return undefined;
-    const rowOf = table === this.parentTable ? () => this.context.parent : this.referencedRow(column, position, parent.rows);
+    const rowOf =
+      table === this.parentTable ? () => this.context.parent : this.referencedRow(column, position, parent.rows);
     return { prefix: parent.keyPrefix, tableSeed: parent.seed, rowOf };
   }
 
@@ -157,7 +175,8 @@ export class TableRuntime {
     let pointable = this.pointable.get(column);
     if (!pointable) {
       const { chosenRows, chosenParents } = this;
-      const rowOf = (index: number) => (chosenRows[position] === index ? chosenParents[position] : this.refIndex(column, index));
+      const rowOf = (index: number) =>
+        chosenRows[position] === index ? chosenParents[position] : this.refIndex(column, index);
       this.pointable.set(column, (pointable = { name: column, position, rows, rowOf }));
     }
     return pointable.rowOf;
@@ -168,13 +187,23 @@ export class TableRuntime {
     let pointed = this.lastPointed;
     if (pointed?.name !== column) pointed = this.lastPointed = this.pointable.get(column);
     if (pointed === undefined) {
-      const owning = this.parentTable !== undefined && this.columns.some((c) => c.name === column && c.references === this.parentTable);
-      const why = owning ? 'points at the owning parent, which the engine fills' : 'is not a reference column of the table';
+      const owning =
+        this.parentTable !== undefined &&
+        this.columns.some((c) => c.name === column && c.references === this.parentTable);
+      const why = owning
+        ? 'points at the owning parent, which the engine fills'
+        : 'is not a reference column of the table';
       throw new Error(`table "${this.name}": setRef("${column}") — the column ${why}`);
     }
-    if (!this.busy) throw new Error(`table "${this.name}": setRef("${column}") is for the row being generated, in the table's row function`);
+    if (!this.busy)
+      throw new Error(
+        `table "${this.name}": setRef("${column}") is for the row being generated, in the table's row function`,
+      );
     const { position, rows } = pointed;
-    if (!(Number.isInteger(parent) && parent >= 0 && parent < rows)) throw new Error(`table "${this.name}": setRef("${column}", ${parent}) — the referenced table has rows 0 to ${rows - 1}`);
+    if (!(Number.isInteger(parent) && parent >= 0 && parent < rows))
+      throw new Error(
+        `table "${this.name}": setRef("${column}", ${parent}) — the referenced table has rows 0 to ${rows - 1}`,
+      );
     this.chosenRows[position] = this.context.index;
     this.chosenParents[position] = parent;
   }
@@ -192,7 +221,8 @@ export class TableRuntime {
     if (!reference) {
       const target = this.columns.find((c) => c.name === column)?.references;
       if (!target) throw new Error(`table "${this.name}" has no reference column "${column}"`);
-      if (target === this.parentTable) throw new Error(`column "${column}" points at the owning parent; a per-parent row is addressed by its parent`);
+      if (target === this.parentTable)
+        throw new Error(`column "${column}" points at the owning parent; a per-parent row is addressed by its parent`);
       reference = { seed: mix(this.seed, hashString(column)), parents: this.plan.rowsOf(target) };
       this.references.set(column, reference);
     }
@@ -236,7 +266,8 @@ export class TableRuntime {
 
   /** Row `index` of a flat table; `output` leaves its key columns to the writer. */
   flatRow(index: number, output = false): Row {
-    if (this.parentTable) throw new Error(`table "${this.name}" is generated per parent; its rows cannot be addressed by index`);
+    if (this.parentTable)
+      throw new Error(`table "${this.name}" is generated per parent; its rows cannot be addressed by index`);
     this.rng.reseed(this.seed, index);
     const ctx = this.context;
     ctx.index = index;
@@ -262,7 +293,10 @@ export class TableRuntime {
     ctx.position = 0;
     ctx.count = 0;
     const rows = hook(ctx);
-    if (!Number.isSafeInteger(rows) || rows < 0) throw new Error(`table "${this.name}": rows_per_parent returned ${String(rows)} for parent ${parent}; it must return an integer, 0 or more`);
+    if (!Number.isSafeInteger(rows) || rows < 0)
+      throw new Error(
+        `table "${this.name}": rows_per_parent returned ${String(rows)} for parent ${parent}; it must return an integer, 0 or more`,
+      );
     this.countedParent = parent;
     this.counted = rows;
     return rows;
@@ -323,10 +357,21 @@ function compileCompletion(columns: CompiledColumn[], forOutput: boolean): (row:
   const fills = columns.map((column) => column.fill);
   const rates = columns.map((column) => column.nullRate);
   const body = [
-    ...columns.flatMap((column, i) => (forOutput && column.key ? [] : [`if (row[${JSON.stringify(column.name)}] === undefined) row[${JSON.stringify(column.name)}] = fills[${i}](rng, row, index);`])),
-    ...columns.flatMap((column, i) => (column.nullRate > 0 ? [`if (rng.next() < rates[${i}]) row[${JSON.stringify(column.name)}] = null;`] : [])),
+    ...columns.flatMap((column, i) =>
+      forOutput && column.key
+        ? []
+        : [
+            `if (row[${JSON.stringify(column.name)}] === undefined) row[${JSON.stringify(column.name)}] = fills[${i}](rng, row, index);`,
+          ],
+    ),
+    ...columns.flatMap((column, i) =>
+      column.nullRate > 0 ? [`if (rng.next() < rates[${i}]) row[${JSON.stringify(column.name)}] = null;`] : [],
+    ),
   ].join('\n');
-  return generatedFactory(['fills', 'rates'], `return function complete(row, rng, index) {\n${body}\n};`)(fills, rates) as (row: Row, rng: Rng, index: number) => void;
+  return generatedFactory(['fills', 'rates'], `return function complete(row, rng, index) {\n${body}\n};`)(
+    fills,
+    rates,
+  ) as (row: Row, rng: Rng, index: number) => void;
 }
 
 /** The RowContext a table's generator receives; one per table, updated in place for each row. */
@@ -348,7 +393,12 @@ class TableContext implements RowContext<Record<string, unknown>> {
   ) {
     this.rows = runtime.rows;
     this.rng = runtime.rng;
-    this.draw = Object.fromEntries(runtime.columns.map((column) => [column.name, (row?: Row) => column.fill(this.rng, row ?? EMPTY_ROW, this.index)]));
+    this.draw = Object.fromEntries(
+      runtime.columns.map((column) => [
+        column.name,
+        (row?: Row) => column.fill(this.rng, row ?? EMPTY_ROW, this.index),
+      ]),
+    );
   }
 
   ref(column: string): number {

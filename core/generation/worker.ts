@@ -93,7 +93,12 @@ export async function warmUp({ tables, barrier, workers }: WarmUpTask): Promise<
   Atomics.add(barrier, 0, 1);
   Atomics.notify(barrier, 0);
   const deadline = Date.now() + BARRIER_MS;
-  for (let holding = Atomics.load(barrier, 0); holding < workers && Date.now() < deadline; holding = Atomics.load(barrier, 0)) Atomics.wait(barrier, 0, holding, 50);
+  for (
+    let holding = Atomics.load(barrier, 0);
+    holding < workers && Date.now() < deadline;
+    holding = Atomics.load(barrier, 0)
+  )
+    Atomics.wait(barrier, 0, holding, 50);
   for (const { pack_url, plan, table } of tables) {
     const definition = await pack(pack_url);
     renderChunk(new PlanRuntime(definition, plan), table, new ChunkLayout(definition, plan, table).at(0), 'ndjson');

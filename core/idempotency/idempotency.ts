@@ -48,7 +48,14 @@ export type IdempotencyState =
   | (KeyUse & { status: 'released'; releasedAt: string })
   | (KeyUse & { status: 'completed'; recordedAt: string; response: RecordedResponse });
 
-export type ClaimKey = { type: 'ClaimKey'; accountId: string; mode: Mode; fingerprint: string; requestId: string; at: string };
+export type ClaimKey = {
+  type: 'ClaimKey';
+  accountId: string;
+  mode: Mode;
+  fingerprint: string;
+  requestId: string;
+  at: string;
+};
 /** The commands of the request holding the claim: another request's (whose lease was taken over) change nothing. */
 export type RenewClaim = { type: 'RenewClaim'; requestId: string; at: string };
 export type RecordResponse = { type: 'RecordResponse'; requestId: string; response: RecordedResponse; at: string };
@@ -57,18 +64,33 @@ export type IdempotencyCommand = ClaimKey | RenewClaim | RecordResponse | Releas
 
 export type IdempotencyKeyClaimed = DomainEvent<
   'IdempotencyKeyClaimed',
-  { account_id: string; mode: Mode; fingerprint: string; request_id: string; original_request_id: string; claimed_at: string }
+  {
+    account_id: string;
+    mode: Mode;
+    fingerprint: string;
+    request_id: string;
+    original_request_id: string;
+    claimed_at: string;
+  }
 >;
-export type IdempotencyClaimRenewed = DomainEvent<'IdempotencyClaimRenewed', { request_id: string; renewed_at: string }>;
-export type IdempotentResponseRecorded = DomainEvent<'IdempotentResponseRecorded', RecordedResponse & { recorded_at: string }>;
+export type IdempotencyClaimRenewed = DomainEvent<
+  'IdempotencyClaimRenewed',
+  { request_id: string; renewed_at: string }
+>;
+export type IdempotentResponseRecorded = DomainEvent<
+  'IdempotentResponseRecorded',
+  RecordedResponse & { recorded_at: string }
+>;
 export type IdempotencyKeyReleased = DomainEvent<'IdempotencyKeyReleased', { reason: string; released_at: string }>;
-export type IdempotencyEvent = IdempotencyKeyClaimed | IdempotencyClaimRenewed | IdempotentResponseRecorded | IdempotencyKeyReleased;
+export type IdempotencyEvent =
+  IdempotencyKeyClaimed | IdempotencyClaimRenewed | IdempotentResponseRecorded | IdempotencyKeyReleased;
 
 export const IdempotencyKeyReused = defineProblem({
   slug: 'idempotency-key-reused',
   title: 'Unprocessable Content',
   status: 422,
-  description: 'The Idempotency-Key was already used with a different method, path, query or body (a retry after a 5xx too); use a new key for a new request.',
+  description:
+    'The Idempotency-Key was already used with a different method, path, query or body (a retry after a 5xx too); use a new key for a new request.',
 });
 export const IdempotencyInFlight = defineProblem({
   slug: 'idempotency-in-flight',
@@ -145,18 +167,35 @@ export const idempotencyDecider: Decider<IdempotencyState, IdempotencyCommand, I
     switch (event.type) {
       case 'IdempotencyKeyClaimed': {
         const { fingerprint, request_id, original_request_id, claimed_at } = event.data;
-        return { status: 'in_flight', fingerprint, originalRequestId: original_request_id, requestId: request_id, renewedAt: claimed_at };
+        return {
+          status: 'in_flight',
+          fingerprint,
+          originalRequestId: original_request_id,
+          requestId: request_id,
+          renewedAt: claimed_at,
+        };
       }
       case 'IdempotencyClaimRenewed':
         return state.status === 'in_flight' ? { ...state, renewedAt: event.data.renewed_at } : state;
       case 'IdempotentResponseRecorded': {
         if (state.status !== 'in_flight') return state;
         const { recorded_at, ...response } = event.data;
-        return { status: 'completed', fingerprint: state.fingerprint, originalRequestId: state.originalRequestId, recordedAt: recorded_at, response };
+        return {
+          status: 'completed',
+          fingerprint: state.fingerprint,
+          originalRequestId: state.originalRequestId,
+          recordedAt: recorded_at,
+          response,
+        };
       }
       case 'IdempotencyKeyReleased':
         if (state.status !== 'in_flight') return state;
-        return { status: 'released', fingerprint: state.fingerprint, originalRequestId: state.originalRequestId, releasedAt: event.data.released_at };
+        return {
+          status: 'released',
+          fingerprint: state.fingerprint,
+          originalRequestId: state.originalRequestId,
+          releasedAt: event.data.released_at,
+        };
     }
   },
   decide(command, state) {
@@ -164,9 +203,17 @@ export const idempotencyDecider: Decider<IdempotencyState, IdempotencyCommand, I
       case 'ClaimKey': {
         const claim = (originalRequestId: string): IdempotencyKeyClaimed => ({
           type: 'IdempotencyKeyClaimed',
-          data: { account_id: command.accountId, mode: command.mode, fingerprint: command.fingerprint, request_id: command.requestId, original_request_id: originalRequestId, claimed_at: command.at },
+          data: {
+            account_id: command.accountId,
+            mode: command.mode,
+            fingerprint: command.fingerprint,
+            request_id: command.requestId,
+            original_request_id: originalRequestId,
+            claimed_at: command.at,
+          },
         });
-        if (state.status === 'free' || elapsed(lastSignOfLife(state), command.at) > RETENTION_MS) return [claim(command.requestId)];
+        if (state.status === 'free' || elapsed(lastSignOfLife(state), command.at) > RETENTION_MS)
+          return [claim(command.requestId)];
         // Checked before a retry may take over, so that a retry never does another request's work.
         if (state.fingerprint !== command.fingerprint) {
           throw problem(IdempotencyKeyReused, 'this Idempotency-Key was used for a different request');
@@ -211,11 +258,15 @@ function lastSignOfLife(state: Exclude<IdempotencyState, { status: 'free' }>): s
 export const UNRECORDED_ORIGINAL = '';
 
 /** Whether `requestId` holds the claim: it is in flight, and no retry took it over. */
-export const holds = (state: IdempotencyState, requestId: string): state is Extract<IdempotencyState, { status: 'in_flight' }> =>
+export const holds = (
+  state: IdempotencyState,
+  requestId: string,
+): state is Extract<IdempotencyState, { status: 'in_flight' }> =>
   state.status === 'in_flight' && state.requestId === requestId;
 
 /**
  * The request whose retry `requestId` is, if it holds the claim (itself, for a first attempt): the same
  * for every attempt of one use of the key, and another for a later use of it.
  */
-export const originalRequestOf = (state: IdempotencyState, requestId: string): string | null => (holds(state, requestId) ? state.originalRequestId : null);
+export const originalRequestOf = (state: IdempotencyState, requestId: string): string | null =>
+  holds(state, requestId) ? state.originalRequestId : null;

@@ -7,5 +7,8 @@ import type { JobEstimate, ResultFile } from './events.js';
  * reconciliation of a job completed without its settlement charge exactly this.
  */
 export function chargesFor(estimate: JobEstimate, files: readonly Pick<ResultFile, 'table' | 'rows'>[]): TableCharge[] {
-  return estimate.tables.map((table) => ({ ...table, rows: files.find((file) => file.table === table.name)?.rows ?? 0 }));
+  return estimate.tables.map((table) => ({
+    ...table,
+    rows: files.find((file) => file.table === table.name)?.rows ?? 0,
+  }));
 }

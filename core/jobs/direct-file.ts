@@ -48,7 +48,9 @@ async function openDirect(path: string): Promise<{ handle: FileHandle; staging: 
 }
 
 /** The global the project's ES library typings leave out (they hold no DOM or WebAssembly names). */
-const { Memory } = (globalThis as unknown as { WebAssembly: { Memory: new (size: { initial: number }) => { buffer: ArrayBuffer } } }).WebAssembly;
+const { Memory } = (
+  globalThis as unknown as { WebAssembly: { Memory: new (size: { initial: number }) => { buffer: ArrayBuffer } } }
+).WebAssembly;
 
 function stagingMemory(bytes: number): Uint8Array {
   return new Uint8Array(new Memory({ initial: Math.ceil(bytes / WASM_PAGE) }).buffer, 0, bytes);
@@ -81,11 +83,14 @@ class DirectFile extends Writable {
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     Promise.allSettled(this.#writing)
       .then(() => this.#handle.close())
-      .then(() => callback(error), (closeError: Error) => callback(error ?? closeError));
+      .then(
+        () => callback(error),
+        (closeError: Error) => callback(error ?? closeError),
+      );
   }
 
   async #take(chunk: Uint8Array): Promise<void> {
-    for (let at = 0; at < chunk.length; ) {
+    for (let at = 0; at < chunk.length;) {
       const taken = Math.min(HALF - this.#filled, chunk.length - at);
       this.#halves[this.#current].set(chunk.subarray(at, at + taken), this.#filled);
       this.#filled += taken;
@@ -123,7 +128,7 @@ class DirectFile extends Writable {
    * ends on a block, so the rest stays aligned; the retry meets the device's real error, if any.
    */
   async #writeWhole(half: Uint8Array, bytes: number, position: number): Promise<void> {
-    for (let done = 0; done < bytes; ) {
+    for (let done = 0; done < bytes;) {
       const { bytesWritten } = await this.#handle.write(half, done, bytes - done, position + done);
       if (bytesWritten === 0) throw new Error(`the result file took no bytes at ${position + done}`);
       done += bytesWritten;

@@ -107,7 +107,12 @@ const resultFile = object({
   bytes: count,
   sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
 });
-const storedProblem = object({ slug: id, title: id, status: { type: 'integer', minimum: 400, maximum: 599 }, detail: { type: 'string' } });
+const storedProblem = object({
+  slug: id,
+  title: id,
+  status: { type: 'integer', minimum: 400, maximum: 599 },
+  detail: { type: 'string' },
+});
 
 function definition(type: JobEvent['type'], schema: JsonSchema): EventDefinition<JobEvent['type']> {
   return { type, version: 1, schema };
@@ -124,13 +129,43 @@ export const jobEvents: readonly EventDefinition<JobEvent['type']>[] = [
       config: { type: 'object' },
       plan: { type: 'object' },
       output: object({ format: { enum: ['csv', 'ndjson', 'json'] }, compression: { enum: ['none', 'gzip'] } }),
-      estimate: object({ credits: count, tables: { type: 'array', items: object({ name: id, rows: count, credits: count }) } }),
+      estimate: object({
+        credits: count,
+        tables: { type: 'array', items: object({ name: id, rows: count, credits: count }) },
+      }),
       created_at: time,
     }),
   ),
-  definition('JobStarted', object({ job_id: id, instance_id: id, attempt: { type: 'integer', minimum: 1 }, started_at: time, lease_expires_at: time })),
-  definition('JobProgressed', object({ job_id: id, instance_id: id, tables: { type: 'array', items: tableProgress }, at: time, lease_expires_at: time })),
-  definition('JobSucceeded', object({ job_id: id, instance_id: id, files: { type: 'array', items: resultFile }, credits: count, finished_at: time })),
+  definition(
+    'JobStarted',
+    object({
+      job_id: id,
+      instance_id: id,
+      attempt: { type: 'integer', minimum: 1 },
+      started_at: time,
+      lease_expires_at: time,
+    }),
+  ),
+  definition(
+    'JobProgressed',
+    object({
+      job_id: id,
+      instance_id: id,
+      tables: { type: 'array', items: tableProgress },
+      at: time,
+      lease_expires_at: time,
+    }),
+  ),
+  definition(
+    'JobSucceeded',
+    object({
+      job_id: id,
+      instance_id: id,
+      files: { type: 'array', items: resultFile },
+      credits: count,
+      finished_at: time,
+    }),
+  ),
   definition('JobFailed', object({ job_id: id, problem: storedProblem, failed_at: time })),
   definition('JobCancelRequested', object({ job_id: id, requested_at: time })),
   definition('JobCancelled', object({ job_id: id, cancelled_at: time })),

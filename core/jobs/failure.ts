@@ -3,7 +3,18 @@ import type { StoredProblem } from './events.js';
 import type { ProblemType } from '../problems.js';
 
 /** Error codes of the file system that mean "the result could not be written", not "the generator broke". */
-const WRITE_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EROFS', 'EACCES', 'EPERM', 'EFBIG', 'ENOTDIR', 'EISDIR', 'EMFILE']);
+const WRITE_ERRORS = new Set([
+  'ENOSPC',
+  'EDQUOT',
+  'EIO',
+  'EROFS',
+  'EACCES',
+  'EPERM',
+  'EFBIG',
+  'ENOTDIR',
+  'EISDIR',
+  'EMFILE',
+]);
 
 /**
  * The problem a failed job shows its client: what went wrong and with which table, never a stack trace.
@@ -16,7 +27,10 @@ export function failureProblem(error: unknown, table: string | null): StoredProb
   const message = error instanceof Error ? error.message : String(error);
   if (code && WRITE_ERRORS.has(code)) {
     const reason = code === 'ENOSPC' || code === 'EDQUOT' ? 'the results volume is full' : `a write error (${code})`;
-    return stored(JobProblems.writeFailed, `the result file could not be written${where}: ${reason}; partial files were removed and the reserved credits released`);
+    return stored(
+      JobProblems.writeFailed,
+      `the result file could not be written${where}: ${reason}; partial files were removed and the reserved credits released`,
+    );
   }
   return stored(JobProblems.generationFailed, `generation failed${where}: ${message}`);
 }

@@ -41,7 +41,12 @@ export class JobRunner {
 
   constructor(private readonly options: JobRunnerOptions) {
     this.instanceId = options.instanceId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-    this.context = { ...options, instanceId: this.instanceId, pollMs: options.pollMs ?? 200, onError: options.onError ?? (() => {}) };
+    this.context = {
+      ...options,
+      instanceId: this.instanceId,
+      pollMs: options.pollMs ?? 200,
+      onError: options.onError ?? (() => {}),
+    };
     this.reservations = new ReservationReconciler(this.context);
   }
 
@@ -95,7 +100,12 @@ export class JobRunner {
   private async claim(job: JobView): Promise<void> {
     const at = this.options.clock.now().toISOString();
     const claimed = await this.attempt(() =>
-      this.options.commands.handle(jobDecider, jobStream(job.id), { type: 'ClaimJob', instanceId: this.instanceId, at, leaseMs: this.options.leaseMs }),
+      this.options.commands.handle(jobDecider, jobStream(job.id), {
+        type: 'ClaimJob',
+        instanceId: this.instanceId,
+        at,
+        leaseMs: this.options.leaseMs,
+      }),
     );
     if (!claimed) return;
     const run = runJob(this.context, claimed.state as JobState, this.stopping.signal, () => this.handOver)
@@ -110,7 +120,11 @@ export class JobRunner {
     // Released after; if this process dies in between, the reconciler releases a cancelled job's reservation.
     const at = this.options.clock.now().toISOString();
     const cancelled = await this.attempt(() =>
-      this.options.commands.handle(jobDecider, jobStream(job.id), { type: 'ConfirmCancel', instanceId: this.instanceId, at }),
+      this.options.commands.handle(jobDecider, jobStream(job.id), {
+        type: 'ConfirmCancel',
+        instanceId: this.instanceId,
+        at,
+      }),
     );
     if (!cancelled?.events.length) return;
     await this.options.credits.release(job.account_id, job.id, 'job cancelled');
@@ -120,7 +134,10 @@ export class JobRunner {
   private async expireResults(now: Date): Promise<void> {
     for (const job of this.options.jobs().withExpiredResults(now, this.options.retentionMs)) {
       await removeJobDirectory(this.options.resultsDir, job.id);
-      await this.options.commands.handle(jobDecider, jobStream(job.id), { type: 'ExpireResults', at: this.options.clock.now().toISOString() });
+      await this.options.commands.handle(jobDecider, jobStream(job.id), {
+        type: 'ExpireResults',
+        at: this.options.clock.now().toISOString(),
+      });
     }
   }
 

@@ -44,7 +44,13 @@ export function keepLease(options: LeaseKeeperOptions): { stop(): Promise<void> 
     const now = clock.now();
     if (now.getTime() - lastBeat < HEARTBEAT_MS) return null;
     lastBeat = now.getTime();
-    await commands.handle(jobDecider, stream, { type: 'RecordProgress', instanceId, tables: progress(), at: now.toISOString(), leaseMs });
+    await commands.handle(jobDecider, stream, {
+      type: 'RecordProgress',
+      instanceId,
+      tables: progress(),
+      at: now.toISOString(),
+      leaseMs,
+    });
     return null;
   }
 

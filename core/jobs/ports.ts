@@ -11,7 +11,12 @@ import type { Plan } from '../generation/plan-types.js';
 export type TableGenerator = (
   plan: Plan,
   table: string,
-  options: { format: OutputFormat; signal: AbortSignal; onProgress: (rowsDone: number, rowsTotal: number) => void; recycle: boolean },
+  options: {
+    format: OutputFormat;
+    signal: AbortSignal;
+    onProgress: (rowsDone: number, rowsTotal: number) => void;
+    recycle: boolean;
+  },
 ) => AsyncIterable<Uint8Array>;
 
 /** The credit commands a job's life calls (the credits service); all idempotent on the job id. */

@@ -7,13 +7,15 @@ export const JobProblems = {
     slug: 'job-not-found',
     title: 'Not Found',
     status: 404,
-    description: 'No job has this id, or it belongs to the other mode (test jobs are visible only to test keys, live jobs to live keys).',
+    description:
+      'No job has this id, or it belongs to the other mode (test jobs are visible only to test keys, live jobs to live keys).',
   }),
   resultTableNotFound: defineProblem({
     slug: 'job-result-table-not-found',
     title: 'Not Found',
     status: 404,
-    description: 'The job has no result file for this table: it did not generate it. `tables` lists the tables it has results for.',
+    description:
+      'The job has no result file for this table: it did not generate it. `tables` lists the tables it has results for.',
   }),
   alreadyExists: defineProblem({
     slug: 'job-exists',
@@ -56,12 +58,14 @@ export const JobProblems = {
     slug: 'job-write-failed',
     title: 'Internal Server Error',
     status: 500,
-    description: 'A result file could not be written (disk full or an I/O error); the partial files were removed and the reserved credits released.',
+    description:
+      'A result file could not be written (disk full or an I/O error); the partial files were removed and the reserved credits released.',
   }),
   generationFailed: defineProblem({
     slug: 'job-generation-failed',
     title: 'Internal Server Error',
     status: 500,
-    description: 'The generator of a table failed (it threw, hung or ran out of memory); the reserved credits were released.',
+    description:
+      'The generator of a table failed (it threw, hung or ran out of memory); the reserved credits were released.',
   }),
 };

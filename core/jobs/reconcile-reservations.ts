@@ -23,7 +23,9 @@ export class ReservationReconciler {
   /** When this runner first saw each reservation without a job, by its clock. */
   private readonly orphanedSince = new Map<string, number>();
 
-  constructor(private readonly deps: { credits: JobCredits; clock: Clock; resultsDir: string; onError: (error: unknown) => void }) {}
+  constructor(
+    private readonly deps: { credits: JobCredits; clock: Clock; resultsDir: string; onError: (error: unknown) => void },
+  ) {}
 
   async reconcile(jobs: JobsReadModel): Promise<void> {
     const now = this.deps.clock.now().getTime();
@@ -38,13 +40,15 @@ export class ReservationReconciler {
       // One reservation that cannot be closed (a store hiccup) must not keep the others held.
       await this.close(reservation).catch(this.deps.onError);
     }
-    for (const reference of this.orphanedSince.keys()) if (!orphans.has(reference)) this.orphanedSince.delete(reference);
+    for (const reference of this.orphanedSince.keys())
+      if (!orphans.has(reference)) this.orphanedSince.delete(reference);
   }
 
   private async close({ reference, account_id, job }: UnclosedReservation): Promise<void> {
     const { credits, resultsDir } = this.deps;
     if (!job) await credits.release(account_id, reference, 'the job was never created');
-    else if (job.state === 'succeeded') await credits.settle(account_id, reference, { tables: chargesFor(job.estimate, job.files) });
+    else if (job.state === 'succeeded')
+      await credits.settle(account_id, reference, { tables: chargesFor(job.estimate, job.files) });
     else {
       await credits.release(account_id, reference, `job ${job.state}`);
       // The credits first: a directory that cannot be removed (reported) must not keep them held.

@@ -107,7 +107,8 @@ async function syncDirectory(directory: string): Promise<void> {
  */
 function written(stream: Writable, chunk: Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
-    const closed = () => reject(stream.errored ?? new Error('the result file was closed while a chunk was being written'));
+    const closed = () =>
+      reject(stream.errored ?? new Error('the result file was closed while a chunk was being written'));
     stream.once('close', closed);
     stream.write(chunk, (error) => {
       stream.off('close', closed);

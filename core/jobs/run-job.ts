@@ -7,7 +7,14 @@ import { chargesFor } from './charges.js';
 import { failureProblem } from './failure.js';
 import { keepLease, type StopReason } from './lease-keeper.js';
 import type { JobCredits, TableGenerator } from './ports.js';
-import { jobDirectory, partFileName, removeJobDirectory, removeStalePartFiles, resultFileName, writeResultFile } from './result-files.js';
+import {
+  jobDirectory,
+  partFileName,
+  removeJobDirectory,
+  removeStalePartFiles,
+  resultFileName,
+  writeResultFile,
+} from './result-files.js';
 
 export interface JobContext {
   commands: CommandHandler;
@@ -30,14 +37,23 @@ export interface JobContext {
  * attempt's part files and leaves the job to the runner that holds (or will take over) its lease. A
  * graceful shutdown (`handOver`) ends the lease at once, so that another instance need not wait for it.
  */
-export async function runJob(context: JobContext, claimed: JobState, stopping: AbortSignal, handOver: () => boolean): Promise<void> {
+export async function runJob(
+  context: JobContext,
+  claimed: JobState,
+  stopping: AbortSignal,
+  handOver: () => boolean,
+): Promise<void> {
   const { commands, credits, generate, clock, instanceId, resultsDir } = context;
   const job = claimed.created!;
   const attempt = claimed.lease!.attempt;
   const stream = jobStream(job.job_id);
   const directory = jobDirectory(resultsDir, job.job_id);
   const { format, compression } = job.output;
-  const progress: TableProgress[] = job.estimate.tables.map((table) => ({ name: table.name, rows_done: 0, rows_total: table.rows }));
+  const progress: TableProgress[] = job.estimate.tables.map((table) => ({
+    name: table.name,
+    rows_done: 0,
+    rows_total: table.rows,
+  }));
   const controller = new AbortController();
   const onStopping = () => controller.abort('stopping' satisfies StopReason);
   // A shutdown that began while this job was being claimed has already fired its abort event.
@@ -73,7 +89,13 @@ export async function runJob(context: JobContext, claimed: JobState, stopping: A
     settled = true;
     // A test job's usage record holds what it would have cost live; the job itself was charged nothing.
     const charged = job.mode === 'test' ? 0 : charges.reduce((sum, charge) => sum + charge.credits, 0);
-    const complete = { type: 'CompleteJob', instanceId, files, credits: charged, at: clock.now().toISOString() } as const;
+    const complete = {
+      type: 'CompleteJob',
+      instanceId,
+      files,
+      credits: charged,
+      at: clock.now().toISOString(),
+    } as const;
     await withRetries(() => commands.handle(jobDecider, stream, complete), context.leaseMs);
   } catch (error) {
     await lease.stop();
@@ -93,9 +115,15 @@ export async function runJob(context: JobContext, claimed: JobState, stopping: A
     // Released after: the runners' reconciler releases a failed or cancelled job's reservation if this
     // process dies in between.
     const at = clock.now().toISOString();
-    const ended = reason === 'cancel'
-      ? commands.handle(jobDecider, stream, { type: 'ConfirmCancel', instanceId, at })
-      : commands.handle(jobDecider, stream, { type: 'FailJob', instanceId, problem: failureProblem(error, table), at });
+    const ended =
+      reason === 'cancel'
+        ? commands.handle(jobDecider, stream, { type: 'ConfirmCancel', instanceId, at })
+        : commands.handle(jobDecider, stream, {
+            type: 'FailJob',
+            instanceId,
+            problem: failureProblem(error, table),
+            at,
+          });
     try {
       await ended;
     } catch (refusal) {
@@ -133,6 +161,12 @@ const isLeaseLost = (error: unknown) => error instanceof ProblemError && error.t
 async function handBack(context: JobContext, jobId: string): Promise<void> {
   const { commands, clock, instanceId } = context;
   const { state } = await commands.load(jobDecider, jobStream(jobId));
-  const command = { type: 'RecordProgress', instanceId, tables: state.progress, at: clock.now().toISOString(), leaseMs: 0 } as const;
+  const command = {
+    type: 'RecordProgress',
+    instanceId,
+    tables: state.progress,
+    at: clock.now().toISOString(),
+    leaseMs: 0,
+  } as const;
   await commands.handle(jobDecider, jobStream(jobId), command).catch(() => undefined);
 }

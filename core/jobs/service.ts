@@ -61,7 +61,9 @@ export class JobsService {
   private readonly concurrentJobs: ConcurrentJobLimits;
 
   constructor(private readonly deps: JobsServiceDeps) {
-    this.concurrentJobs = Object.fromEntries(TIERS.map((tier) => [tier, deps.pricing.tiers[tier].concurrent_jobs])) as ConcurrentJobLimits;
+    this.concurrentJobs = Object.fromEntries(
+      TIERS.map((tier) => [tier, deps.pricing.tiers[tier].concurrent_jobs]),
+    ) as ConcurrentJobLimits;
   }
 
   /**
@@ -77,18 +79,40 @@ export class JobsService {
     const tables = resolved.estimate.tables.map(({ name, rows, credits }) => ({ name, rows, credits }));
     const estimate = { credits: resolved.estimate.credits, tables };
     const jobId = `job_${randomBytes(12).toString('hex')}`;
-    const reservation = { accountId, mode, keyId, reference: jobId, sector: config.sector, tables, credits: estimate.credits, concurrentJobs: this.concurrentJobs };
+    const reservation = {
+      accountId,
+      mode,
+      keyId,
+      reference: jobId,
+      sector: config.sector,
+      tables,
+      credits: estimate.credits,
+      concurrentJobs: this.concurrentJobs,
+    };
     // Planning may walk millions of parents in the shared pool: only for a job the account can pay for.
     await this.deps.credits.checkReservable(reservation);
     const plan = await this.deps.plan(config);
     // The slot and the credits first, then the job. A crash between the two leaves a reservation
     // without its job: the runners release it (reconcile-reservations.ts).
     await this.deps.credits.reserve(reservation);
-    const command = { type: 'CreateJob', job_id: jobId, account_id: accountId, mode, key_id: keyId, config: { ...config }, plan, output, estimate, at: this.now() } as const;
-    const created = await this.deps.commands.handle(jobDecider, jobStream(jobId), command, { metadata }).catch(async (error: unknown) => {
-      await this.deps.credits.release(accountId, jobId, 'job could not be created');
-      throw error;
-    });
+    const command = {
+      type: 'CreateJob',
+      job_id: jobId,
+      account_id: accountId,
+      mode,
+      key_id: keyId,
+      config: { ...config },
+      plan,
+      output,
+      estimate,
+      at: this.now(),
+    } as const;
+    const created = await this.deps.commands
+      .handle(jobDecider, jobStream(jobId), command, { metadata })
+      .catch(async (error: unknown) => {
+        await this.deps.credits.release(accountId, jobId, 'job could not be created');
+        throw error;
+      });
     await this.deps.projections.waitFor(created.position);
     return this.get({ accountId, mode }, jobId);
   }
@@ -103,7 +127,8 @@ export class JobsService {
 
   get(owner: JobOwner, jobId: string): JobView {
     const job = this.deps.jobs().job(jobId);
-    if (!job || job.account_id !== owner.accountId || job.mode !== owner.mode) throw problem(JobProblems.notFound, `no job ${jobId}`);
+    if (!job || job.account_id !== owner.accountId || job.mode !== owner.mode)
+      throw problem(JobProblems.notFound, `no job ${jobId}`);
     return job;
   }
 
@@ -115,7 +140,12 @@ export class JobsService {
    */
   async cancel(owner: JobOwner, jobId: string, metadata?: EventMetadata): Promise<JobView> {
     this.get(owner, jobId);
-    const result = await this.deps.commands.handle(jobDecider, jobStream(jobId), { type: 'RequestCancel', at: this.now() }, { metadata });
+    const result = await this.deps.commands.handle(
+      jobDecider,
+      jobStream(jobId),
+      { type: 'RequestCancel', at: this.now() },
+      { metadata },
+    );
     if (result.events.some((event) => event.type === 'JobCancelled')) {
       await this.deps.credits.release(owner.accountId, jobId, 'job cancelled');
     }
@@ -135,8 +165,13 @@ export class JobsService {
   /** The job's files, or why there are none: 409 while it has not succeeded, 410 once they expired. */
   results(owner: JobOwner, jobId: string): JobView {
     const job = this.get(owner, jobId);
-    if (job.results_expired_at !== null) throw problem(JobProblems.resultsExpired, `the results of job ${jobId} were removed at ${job.results_expired_at}`);
-    if (job.state !== 'succeeded') throw problem(JobProblems.notSucceeded, `job ${jobId} is ${job.state}; results exist once it has succeeded`);
+    if (job.results_expired_at !== null)
+      throw problem(
+        JobProblems.resultsExpired,
+        `the results of job ${jobId} were removed at ${job.results_expired_at}`,
+      );
+    if (job.state !== 'succeeded')
+      throw problem(JobProblems.notSucceeded, `job ${jobId} is ${job.state}; results exist once it has succeeded`);
     return job;
   }
 
@@ -146,7 +181,11 @@ export class JobsService {
     const file = files.find((candidate) => candidate.table === table);
     if (!file) {
       const tables = files.map((candidate) => candidate.table);
-      throw problem(JobProblems.resultTableNotFound, `job ${jobId} has no result table ${table}; its tables are ${tables.join(', ')}`, { tables });
+      throw problem(
+        JobProblems.resultTableNotFound,
+        `job ${jobId} has no result table ${table}; its tables are ${tables.join(', ')}`,
+        { tables },
+      );
     }
     return { ...file, path: join(jobDirectory(this.deps.resultsDir, jobId), file.file) };
   }

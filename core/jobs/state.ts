@@ -45,7 +45,11 @@ export function evolveJob(state: JobState, event: JobEvent): JobState {
         ...state,
         status: 'queued',
         created: event.data,
-        progress: event.data.estimate.tables.map((table) => ({ name: table.name, rows_done: 0, rows_total: table.rows })),
+        progress: event.data.estimate.tables.map((table) => ({
+          name: table.name,
+          rows_done: 0,
+          rows_total: table.rows,
+        })),
       };
     case 'JobStarted': {
       const { instance_id, attempt, lease_expires_at, started_at } = event.data;
@@ -59,7 +63,11 @@ export function evolveJob(state: JobState, event: JobEvent): JobState {
       };
     }
     case 'JobProgressed':
-      return { ...state, progress: event.data.tables, lease: state.lease && { ...state.lease, expiresAt: event.data.lease_expires_at } };
+      return {
+        ...state,
+        progress: event.data.tables,
+        lease: state.lease && { ...state.lease, expiresAt: event.data.lease_expires_at },
+      };
     case 'JobSucceeded':
       return {
         ...state,
@@ -87,4 +95,3 @@ export function isFinished(status: JobStatus | null): boolean {
 export function leaseExpired(state: JobState, at: string): boolean {
   return state.lease !== null && Date.parse(state.lease.expiresAt) <= Date.parse(at);
 }
-

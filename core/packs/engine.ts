@@ -24,7 +24,10 @@ export interface Engine {
 
 export async function createEngine(
   config: Pick<Config, 'poolSize' | 'packs'>,
-  { warn = (message: string) => console.warn(message), pool = {} }: { warn?: (message: string) => void; pool?: PoolOptions } = {},
+  {
+    warn = (message: string) => console.warn(message),
+    pool = {},
+  }: { warn?: (message: string) => void; pool?: PoolOptions } = {},
 ): Promise<Engine> {
   const packs = await loadPacks({ extra: config.packs });
   for (const refused of packs.refused) warn(refusalMessage(refused));

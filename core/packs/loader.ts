@@ -28,31 +28,51 @@ export interface LoadPacksOptions {
 
 const LOAD_TIMEOUT_MS = 20_000;
 
-export async function loadPacks({ builtinDir = BUILTIN_PACKS_DIR, extra = [], loadTimeoutMs = LOAD_TIMEOUT_MS }: LoadPacksOptions = {}): Promise<PackRegistry> {
+export async function loadPacks({
+  builtinDir = BUILTIN_PACKS_DIR,
+  extra = [],
+  loadTimeoutMs = LOAD_TIMEOUT_MS,
+}: LoadPacksOptions = {}): Promise<PackRegistry> {
   const sources: { source: string; locate: () => string }[] = [
-    ...builtinDirectories(builtinDir).map((dir) => ({ source: `builtin:${dir.split('/').pop()}`, locate: () => directoryEntry(dir) })),
+    ...builtinDirectories(builtinDir).map((dir) => ({
+      source: `builtin:${dir.split('/').pop()}`,
+      locate: () => directoryEntry(dir),
+    })),
     ...extra.map((entry) => ({ source: entry, locate: () => locateThirdParty(entry) })),
   ];
-  const located = sources.map(({ source, locate }): { source: string; url: string } | { source: string; reason: string } => {
-    try {
-      return { source, url: locate() };
-    } catch (error) {
-      return { source, reason: `its module cannot be loaded: ${(error as Error).message.split('\n')[0]}` };
-    }
-  });
-  const probed = await probeModules(located.flatMap((entry) => ('url' in entry ? [entry.url] : [])), { timeoutMs: loadTimeoutMs });
+  const located = sources.map(
+    ({ source, locate }): { source: string; url: string } | { source: string; reason: string } => {
+      try {
+        return { source, url: locate() };
+      } catch (error) {
+        return { source, reason: `its module cannot be loaded: ${(error as Error).message.split('\n')[0]}` };
+      }
+    },
+  );
+  const probed = await probeModules(
+    located.flatMap((entry) => ('url' in entry ? [entry.url] : [])),
+    { timeoutMs: loadTimeoutMs },
+  );
   let next = 0;
   const loaded: LoadedPack[] = [];
   const refused: RefusedPack[] = [];
   for (const entry of located) {
     const { source } = entry;
-    const outcome = 'url' in entry ? await loadOne(source, entry.url, probed[next++]) : { source, name: null, reasons: [entry.reason] };
+    const outcome =
+      'url' in entry
+        ? await loadOne(source, entry.url, probed[next++])
+        : { source, name: null, reasons: [entry.reason] };
     if ('reasons' in outcome) {
       refused.push(outcome);
       continue;
     }
     const clash = loaded.find((pack) => pack.definition.name === outcome.definition.name);
-    if (clash) refused.push({ source, name: outcome.definition.name, reasons: [`a pack named "${outcome.definition.name}" is already loaded from ${clash.source}`] });
+    if (clash)
+      refused.push({
+        source,
+        name: outcome.definition.name,
+        reasons: [`a pack named "${outcome.definition.name}" is already loaded from ${clash.source}`],
+      });
     else loaded.push(outcome);
   }
   return new PackRegistry(loaded, refused);
@@ -73,8 +93,10 @@ async function loadOne(source: string, moduleUrl: string, probed: string | null)
   } catch (error) {
     return { source, name: null, reasons: [`its module cannot be loaded: ${(error as Error).message.split('\n')[0]}`] };
   }
-  if (definition === undefined) return { source, name: null, reasons: ['its module has no default export (export default definePack({...}))'] };
-  const name = typeof (definition as { name?: unknown })?.name === 'string' ? String((definition as { name: string }).name) : null;
+  if (definition === undefined)
+    return { source, name: null, reasons: ['its module has no default export (export default definePack({...}))'] };
+  const name =
+    typeof (definition as { name?: unknown })?.name === 'string' ? String((definition as { name: string }).name) : null;
   const reasons = checkManifest(definition);
   if (reasons.length) return { source, name, reasons };
   return { definition: definition as PackDefinition, module_url: moduleUrl, source };

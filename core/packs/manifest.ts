@@ -69,7 +69,6 @@ export const manifestSchema = {
 const validateShape = ajv.compile(manifestSchema);
 export { columnParams };
 
-
 export function checkManifest(candidate: unknown): string[] {
   if (!validateShape(candidate)) {
     return (validateShape.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message}`);
@@ -80,38 +79,58 @@ export function checkManifest(candidate: unknown): string[] {
     const at = `table "${tableName}"`;
     if (table.row !== undefined && typeof table.row !== 'function') reasons.push(`${at}: row must be a function`);
     if (table.start !== undefined && typeof table.start !== 'function') reasons.push(`${at}: start must be a function`);
-    if (table.rows_per_parent !== undefined && typeof table.rows_per_parent !== 'function') reasons.push(`${at}: rows_per_parent must be a function`);
-    if (table.rows_per_parent !== undefined && table.per_parent === undefined) reasons.push(`${at}: rows_per_parent needs per_parent (the table whose rows it counts)`);
+    if (table.rows_per_parent !== undefined && typeof table.rows_per_parent !== 'function')
+      reasons.push(`${at}: rows_per_parent must be a function`);
+    if (table.rows_per_parent !== undefined && table.per_parent === undefined)
+      reasons.push(`${at}: rows_per_parent needs per_parent (the table whose rows it counts)`);
     if (table.per_parent !== undefined) {
       const parent = ownMember(pack.tables, table.per_parent);
-      if (!parent || table.per_parent === tableName) reasons.push(`${at}: per_parent names no other table of the pack ("${table.per_parent}")`);
-      else if (parent.per_parent) reasons.push(`${at}: its parent "${table.per_parent}" is itself generated per parent; a parent must be a flat table`);
+      if (!parent || table.per_parent === tableName)
+        reasons.push(`${at}: per_parent names no other table of the pack ("${table.per_parent}")`);
+      else if (parent.per_parent)
+        reasons.push(
+          `${at}: its parent "${table.per_parent}" is itself generated per parent; a parent must be a flat table`,
+        );
     }
     const keys = Object.values(table.columns).filter((column) => column.type === 'id');
     if (keys.length > 1) reasons.push(`${at}: has ${keys.length} id columns; a table has at most one key`);
     for (const [columnName, column] of Object.entries(table.columns)) {
       const where = `${at}, column "${columnName}"`;
-      if (column.computed === true && (column.type === 'id' || column.type === 'reference')) reasons.push(`${where}: a ${column.type} column cannot be computed (the engine derives keys and references)`);
-      for (const problem of checkColumnParams(column.type, columnParams(column), { computed: isComputed(column) })) reasons.push(`${where}: ${problem}`);
+      if (column.computed === true && (column.type === 'id' || column.type === 'reference'))
+        reasons.push(`${where}: a ${column.type} column cannot be computed (the engine derives keys and references)`);
+      for (const problem of checkColumnParams(column.type, columnParams(column), { computed: isComputed(column) }))
+        reasons.push(`${where}: ${problem}`);
       if (column.type === 'reference') {
         const target = ownMember(pack.tables, String(column.table));
-        if (!target || column.table === tableName) reasons.push(`${where}: references no other table of the pack ("${String(column.table)}")`);
-        else if (target.per_parent) reasons.push(`${where}: references "${String(column.table)}", which is generated per parent and cannot be referenced`);
-        else if (!Object.values(target.columns).some((c) => c.type === 'id')) reasons.push(`${where}: "${String(column.table)}" has no id column to reference`);
+        if (!target || column.table === tableName)
+          reasons.push(`${where}: references no other table of the pack ("${String(column.table)}")`);
+        else if (target.per_parent)
+          reasons.push(
+            `${where}: references "${String(column.table)}", which is generated per parent and cannot be referenced`,
+          );
+        else if (!Object.values(target.columns).some((c) => c.type === 'id'))
+          reasons.push(`${where}: "${String(column.table)}" has no id column to reference`);
       }
       for (const dependency of ['currency_column', 'iban_column', 'network_column', 'country_column', 'name_column']) {
         const named = column[dependency];
-        if (named !== undefined && !ownMember(table.columns, String(named))) reasons.push(`${where}: ${dependency} names no column of the table ("${String(named)}")`);
+        if (named !== undefined && !ownMember(table.columns, String(named)))
+          reasons.push(`${where}: ${dependency} names no column of the table ("${String(named)}")`);
       }
     }
-    if (table.per_parent && !Object.values(table.columns).some((c) => c.type === 'reference' && c.table === table.per_parent)) {
+    if (
+      table.per_parent &&
+      !Object.values(table.columns).some((c) => c.type === 'reference' && c.table === table.per_parent)
+    ) {
       reasons.push(`${at}: is generated per "${table.per_parent}" row but has no reference column to it`);
     }
     for (const [optionName, option] of Object.entries(table.options ?? {})) {
       try {
-        if (!ajv.validate(option.schema, option.default)) reasons.push(`${at}, option "${optionName}": its default fails its own schema (${ajv.errorsText()})`);
+        if (!ajv.validate(option.schema, option.default))
+          reasons.push(`${at}, option "${optionName}": its default fails its own schema (${ajv.errorsText()})`);
       } catch (error) {
-        reasons.push(`${at}, option "${optionName}": its schema is not a valid JSON Schema (${(error as Error).message})`);
+        reasons.push(
+          `${at}, option "${optionName}": its schema is not a valid JSON Schema (${(error as Error).message})`,
+        );
       }
     }
   }
@@ -132,5 +151,3 @@ function hasReferenceCycle(pack: PackDefinition): boolean {
   };
   return Object.keys(pack.tables).some(visit);
 }
-
-

@@ -20,21 +20,38 @@ export function probeModules(urls: readonly string[], options: ProbeOptions): Pr
   const fresh = [...new Set(urls.filter((url) => !verdicts.has(url)))];
   if (fresh.length) {
     const probing = runProbes(fresh, options);
-    fresh.forEach((url) => verdicts.set(url, probing.then((found) => found.get(url)!)));
+    fresh.forEach((url) =>
+      verdicts.set(
+        url,
+        probing.then((found) => found.get(url)!),
+      ),
+    );
   }
   return Promise.all(urls.map((url) => verdicts.get(url)!));
 }
 
 async function runProbes(urls: string[], options: ProbeOptions): Promise<Map<string, string | null>> {
   const found = new Map<string, string | null>();
-  while (found.size < urls.length) await probeInWorker(urls.filter((url) => !found.has(url)), options, found);
+  while (found.size < urls.length)
+    await probeInWorker(
+      urls.filter((url) => !found.has(url)),
+      options,
+      found,
+    );
   return found;
 }
 
 /** Imports `urls` in order in one worker until they are all done or one of them ends the worker. */
-function probeInWorker(urls: string[], { timeoutMs, memoryMb = 256 }: ProbeOptions, found: Map<string, string | null>): Promise<void> {
+function probeInWorker(
+  urls: string[],
+  { timeoutMs, memoryMb = 256 }: ProbeOptions,
+  found: Map<string, string | null>,
+): Promise<void> {
   return new Promise((resolve) => {
-    const worker = new Worker(new URL('./probe-worker.mjs', import.meta.url), { workerData: { urls }, resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
+    const worker = new Worker(new URL('./probe-worker.mjs', import.meta.url), {
+      workerData: { urls },
+      resourceLimits: { maxOldGenerationSizeMb: memoryMb },
+    });
     let current: string | undefined;
     let timer: NodeJS.Timeout | undefined;
     const stop = (reason: string) => {
@@ -42,24 +59,40 @@ function probeInWorker(urls: string[], { timeoutMs, memoryMb = 256 }: ProbeOptio
       clearTimeout(timer);
       void worker.terminate();
     };
-    worker.on('message', ({ url, state, message }: { url: string; state: 'started' | 'loaded' | 'failed'; message?: string }) => {
-      clearTimeout(timer);
-      if (state === 'started') {
-        current = url;
-        timer = setTimeout(() => stop(`its module did not finish loading within ${timeoutMs / 1000} s (an endless loop or a never-settling await in its top-level code)`), timeoutMs);
-        return;
-      }
-      found.set(url, state === 'loaded' ? null : `its module cannot be loaded: ${message}`);
-      if (urls.every((each) => found.has(each))) void worker.terminate();
-    });
+    worker.on(
+      'message',
+      ({ url, state, message }: { url: string; state: 'started' | 'loaded' | 'failed'; message?: string }) => {
+        clearTimeout(timer);
+        if (state === 'started') {
+          current = url;
+          timer = setTimeout(
+            () =>
+              stop(
+                `its module did not finish loading within ${timeoutMs / 1000} s (an endless loop or a never-settling await in its top-level code)`,
+              ),
+            timeoutMs,
+          );
+          return;
+        }
+        found.set(url, state === 'loaded' ? null : `its module cannot be loaded: ${message}`);
+        if (urls.every((each) => found.has(each))) void worker.terminate();
+      },
+    );
     worker.once('error', (error: Error & { code?: string }) =>
-      stop(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `its module ran out of memory while loading (heap limit ${memoryMb} MB)` : `its module cannot be loaded: ${error.message.split('\n')[0]}`),
+      stop(
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `its module ran out of memory while loading (heap limit ${memoryMb} MB)`
+          : `its module cannot be loaded: ${error.message.split('\n')[0]}`,
+      ),
     );
     // A top-level await that can never settle leaves the worker nothing to do: it exits mid-module.
     worker.once('exit', () => {
       stop('its module never finished loading (its top-level code awaits something that never settles)');
       // A worker that could not even start names no module: the rest are refused with the same reason.
-      if (current === undefined) urls.forEach((url) => found.has(url) || found.set(url, 'its module could not be loaded: the probe worker did not start'));
+      if (current === undefined)
+        urls.forEach(
+          (url) => found.has(url) || found.set(url, 'its module could not be loaded: the probe worker did not start'),
+        );
       resolve();
     });
   });

@@ -52,7 +52,11 @@ export class PackRegistry {
   loaded(name: string): LoadedPack {
     const pack = this.byName.get(name);
     if (!pack) {
-      throw problem(GenerationProblems.unknownSector, `No sector "${name}"; the sectors are ${this.names().join(', ') || 'none'}.`, { sector: name });
+      throw problem(
+        GenerationProblems.unknownSector,
+        `No sector "${name}"; the sectors are ${this.names().join(', ') || 'none'}.`,
+        { sector: name },
+      );
     }
     return pack;
   }
@@ -118,8 +122,11 @@ export class PackRegistry {
  */
 function exampleOf(pack: PackDefinition, spec: ColumnDefinition): unknown {
   const example = dataTypeByName.get(spec.type)!.example;
-  const keyed = spec.type === 'id' ? spec : spec.type === 'reference' ? keyColumnOf(pack, String(spec.table)) : undefined;
-  return keyed && typeof example === 'string' ? `${String(keyed.prefix)}${example.slice(example.indexOf('_'))}` : example;
+  const keyed =
+    spec.type === 'id' ? spec : spec.type === 'reference' ? keyColumnOf(pack, String(spec.table)) : undefined;
+  return keyed && typeof example === 'string'
+    ? `${String(keyed.prefix)}${example.slice(example.indexOf('_'))}`
+    : example;
 }
 
 function keyColumnOf(pack: PackDefinition, table: string): ColumnDefinition | undefined {

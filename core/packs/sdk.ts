@@ -40,7 +40,14 @@ export function birthday(dateOfBirth: string, age: number): string {
   if (ISO_DATE.test(dateOfBirth)) {
     const turns = Number(dateOfBirth.slice(0, 4)) + age;
     const day = Number(dateOfBirth.slice(8, 10));
-    if (Number.isInteger(turns) && turns >= 1000 && turns <= 9999 && day >= 1 && day <= daysInMonth(turns, Number(dateOfBirth.slice(5, 7)))) return `${turns}${dateOfBirth.slice(4, 10)}`;
+    if (
+      Number.isInteger(turns) &&
+      turns >= 1000 &&
+      turns <= 9999 &&
+      day >= 1 &&
+      day <= daysInMonth(turns, Number(dateOfBirth.slice(5, 7)))
+    )
+      return `${turns}${dateOfBirth.slice(4, 10)}`;
   }
   const [year, month, day] = dateOfBirth.slice(0, 10).split('-').map(Number);
   return new Date(Date.UTC(year + age, month - 1, day)).toISOString().slice(0, 10);
@@ -51,7 +58,7 @@ const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** Days in `month` (1-12) of `year`; 0 for a month that does not exist. */
 function daysInMonth(year: number, month: number): number {
-  if (month === 2 && (year % 4 === 0 && year % 100 !== 0 || year % 400 === 0)) return 29;
+  if (month === 2 && ((year % 4 === 0 && year % 100 !== 0) || year % 400 === 0)) return 29;
   return DAYS_IN_MONTH[month] ?? 0;
 }
 

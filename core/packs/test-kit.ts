@@ -65,9 +65,20 @@ const STANDARD_CHECKS: Record<string, (value: string) => boolean> = {
  * What a value promises about another column of its row: the BIC of the IBAN's country, a card number of
  * the row's network.
  */
-const ROW_RELATIONS: Record<string, { column: string; holds: (value: string, other: string) => boolean; broken: string }> = {
-  bic: { column: 'iban_column', holds: (bic, iban) => bicCountry(bic) === iban.slice(0, 2), broken: 'is not of the country of' },
-  pan: { column: 'network_column', holds: (pan, network) => validatePan(pan, network as CardNetwork['name']), broken: 'is not a card number of' },
+const ROW_RELATIONS: Record<
+  string,
+  { column: string; holds: (value: string, other: string) => boolean; broken: string }
+> = {
+  bic: {
+    column: 'iban_column',
+    holds: (bic, iban) => bicCountry(bic) === iban.slice(0, 2),
+    broken: 'is not of the country of',
+  },
+  pan: {
+    column: 'network_column',
+    holds: (pan, network) => validatePan(pan, network as CardNetwork['name']),
+    broken: 'is not a card number of',
+  },
 };
 const FORMAT_PATTERNS: Record<string, RegExp> = {
   date: /^\d{4}-\d{2}-\d{2}$/,
@@ -75,7 +86,10 @@ const FORMAT_PATTERNS: Record<string, RegExp> = {
   uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
 };
 
-export async function checkPack(module: string | URL, { rows = 1500, seed = 1234, locale, options = {} }: CheckPackOptions = {}): Promise<PackCheckReport> {
+export async function checkPack(
+  module: string | URL,
+  { rows = 1500, seed = 1234, locale, options = {} }: CheckPackOptions = {},
+): Promise<PackCheckReport> {
   const path = module instanceof URL ? fileURLToPath(module) : module;
   const loaded = await loadPacks({ builtinDir: '/nonexistent', extra: [path] });
   if (loaded.refused.length) fail(refusalMessage(loaded.refused[0]));
@@ -83,7 +97,15 @@ export async function checkPack(module: string | URL, { rows = 1500, seed = 1234
   const pack = loaded.require(name);
   const registry = new PackRegistry([loaded.loaded(name)]);
   checkDefaultPlans(registry, pack, name, seed);
-  const plan: Plan = { ...planWithin(registry, { sector: name, seed, locale, tables: Object.keys(pack.tables).map((table) => ({ name: table, rows, options: options[table] })) }), chunk_rows: KIT_CHUNK_ROWS };
+  const plan: Plan = {
+    ...planWithin(registry, {
+      sector: name,
+      seed,
+      locale,
+      tables: Object.keys(pack.tables).map((table) => ({ name: table, rows, options: options[table] })),
+    }),
+    chunk_rows: KIT_CHUNK_ROWS,
+  };
   // Whatever a pool emits that no task answered for is a failure of the check, not a passing remark.
   const faults = new CountingUnexpectedErrors();
   const one = new GenerationPool(registry, { size: 1, faults });
@@ -94,7 +116,10 @@ export async function checkPack(module: string | URL, { rows = 1500, seed = 1234
     const generated = new Map<string, Record<string, unknown>[]>();
     for (const table of Object.keys(pack.tables)) {
       const ndjson = await text(one, plan, table, 'ndjson');
-      const parsed = ndjson.split('\n').filter(Boolean).map((line, i) => parseLine(table, line, i));
+      const parsed = ndjson
+        .split('\n')
+        .filter(Boolean)
+        .map((line, i) => parseLine(table, line, i));
       const expected = plan.tables.find((t) => t.name === table)!.rows;
       if (parsed.length !== expected) fail(`table "${table}": ${parsed.length} rows generated, ${expected} planned`);
       checkRows(pack, table, parsed, keys);
@@ -106,10 +131,12 @@ export async function checkPack(module: string | URL, { rows = 1500, seed = 1234
       } catch (error) {
         fail(`table "${table}": JSON output is not valid JSON (${(error as Error).message})`);
       }
-      if (!Array.isArray(array) || array.length !== expected) fail(`table "${table}": JSON output is not one array of ${expected} rows`);
+      if (!Array.isArray(array) || array.length !== expected)
+        fail(`table "${table}": JSON output is not one array of ${expected} rows`);
       const csv = await text(one, plan, table, 'csv');
       const header = csv.slice(0, csv.indexOf('\r\n'));
-      if (header !== Object.keys(pack.tables[table].columns).join(',')) fail(`table "${table}": CSV header "${header}" does not list the columns`);
+      if (header !== Object.keys(pack.tables[table].columns).join(','))
+        fail(`table "${table}": CSV header "${header}" does not list the columns`);
       const hashOne = sha256(ndjson);
       const hashFour = sha256(await text(four, plan, table, 'ndjson'));
       if (hashOne !== hashFour) fail(`table "${table}": seed ${seed} gives different bytes with 1 and with 4 workers`);
@@ -135,7 +162,10 @@ function checkDefaultPlans(registry: PackSource, pack: PackDefinition, sector: s
       if (!(error instanceof ProblemError)) throw error;
       fail(`every table at its default rows does not plan with seed ${seed}: ${error.detail}`);
     }
-    if (planned.join() !== defaults.join()) fail(`every table at its default rows, seed ${seed}, plans ${planned.join(', ')} rows instead of ${defaults.join(', ')}`);
+    if (planned.join() !== defaults.join())
+      fail(
+        `every table at its default rows, seed ${seed}, plans ${planned.join(', ')} rows instead of ${defaults.join(', ')}`,
+      );
   }
 }
 
@@ -150,7 +180,8 @@ export function planWithin(packs: PackSource, request: PlanRequest): Plan {
       return buildPlan(packs, request);
     } catch (error) {
       const available = error instanceof ProblemError ? error.extensions.rows_available : undefined;
-      const table = error instanceof ProblemError ? request.tables.find((t) => t.name === error.extensions.table) : undefined;
+      const table =
+        error instanceof ProblemError ? request.tables.find((t) => t.name === error.extensions.table) : undefined;
       if (typeof available !== 'number' || !table || available >= (table.rows ?? Infinity)) throw error;
       request = { ...request, tables: request.tables.map((t) => (t === table ? { ...t, rows: available } : t)) };
     }
@@ -169,7 +200,12 @@ function parseLine(table: string, line: string, index: number): Record<string, u
   }
 }
 
-function checkRows(pack: PackDefinition, table: string, rows: Record<string, unknown>[], keys: Map<string, Set<string>>): void {
+function checkRows(
+  pack: PackDefinition,
+  table: string,
+  rows: Record<string, unknown>[],
+  keys: Map<string, Set<string>>,
+): void {
   const columns = Object.entries(pack.tables[table].columns);
   const names = columns.map(([name]) => name).join(',');
   const seen = new Set<string>();
@@ -179,24 +215,33 @@ function checkRows(pack: PackDefinition, table: string, rows: Record<string, unk
     for (const [name, column] of columns) {
       const value = row[name];
       if (value === null) {
-        if (!column.nullable && !column.null_rate) fail(`${at}, column "${name}": null in a column not declared nullable`);
+        if (!column.nullable && !column.null_rate)
+          fail(`${at}, column "${name}": null in a column not declared nullable`);
         continue;
       }
       const type = dataTypeByName.get(column.type)!;
       const ok =
-        type.json_type === 'integer' ? Number.isInteger(value) :
-        type.json_type === 'number' ? typeof value === 'number' && Number.isFinite(value) :
-        typeof value === type.json_type;
-      if (!ok) fail(`${at}, column "${name}": ${JSON.stringify(value)} is not of type ${column.type} (${type.json_type})`);
+        type.json_type === 'integer'
+          ? Number.isInteger(value)
+          : type.json_type === 'number'
+            ? typeof value === 'number' && Number.isFinite(value)
+            : typeof value === type.json_type;
+      if (!ok)
+        fail(`${at}, column "${name}": ${JSON.stringify(value)} is not of type ${column.type} (${type.json_type})`);
       const pattern = type.format && FORMAT_PATTERNS[type.format];
-      if (pattern && !pattern.test(String(value))) fail(`${at}, column "${name}": ${JSON.stringify(value)} is not a ${type.format}`);
-      if (column.type === 'enum' && !(column.values as string[]).includes(String(value))) fail(`${at}, column "${name}": ${JSON.stringify(value)} is not one of its values`);
+      if (pattern && !pattern.test(String(value)))
+        fail(`${at}, column "${name}": ${JSON.stringify(value)} is not a ${type.format}`);
+      if (column.type === 'enum' && !(column.values as string[]).includes(String(value)))
+        fail(`${at}, column "${name}": ${JSON.stringify(value)} is not one of its values`);
       const standard = STANDARD_CHECKS[column.type];
-      if (standard && !standard(String(value))) fail(`${at}, column "${name}": ${JSON.stringify(value)} is not a valid ${column.type}`);
+      if (standard && !standard(String(value)))
+        fail(`${at}, column "${name}": ${JSON.stringify(value)} is not a valid ${column.type}`);
       const relation = ROW_RELATIONS[column.type];
       const related = relation && column[relation.column] !== undefined ? row[String(column[relation.column])] : null;
       if (related !== null && related !== undefined && !relation.holds(String(value), String(related))) {
-        fail(`${at}, column "${name}": ${JSON.stringify(value)} ${relation.broken} "${String(column[relation.column])}" (${String(related)})`);
+        fail(
+          `${at}, column "${name}": ${JSON.stringify(value)} ${relation.broken} "${String(column[relation.column])}" (${String(related)})`,
+        );
       }
       if (column.type === 'id') {
         if (seen.has(String(value))) fail(`${at}, column "${name}": key ${String(value)} repeats`);
@@ -207,14 +252,20 @@ function checkRows(pack: PackDefinition, table: string, rows: Record<string, unk
   keys.set(table, seen);
 }
 
-function checkReferences(pack: PackDefinition, generated: Map<string, Record<string, unknown>[]>, keys: Map<string, Set<string>>): void {
+function checkReferences(
+  pack: PackDefinition,
+  generated: Map<string, Record<string, unknown>[]>,
+  keys: Map<string, Set<string>>,
+): void {
   for (const [table, rows] of generated) {
     for (const [name, column] of Object.entries(pack.tables[table].columns)) {
       if (column.type !== 'reference') continue;
       const targets = keys.get(String(column.table))!;
       rows.forEach((row, index) => {
         if (row[name] !== null && !targets.has(String(row[name]))) {
-          fail(`table "${table}", row ${index}, column "${name}": ${String(row[name])} is no key of "${String(column.table)}"`);
+          fail(
+            `table "${table}", row ${index}, column "${name}": ${String(row[name])} is no key of "${String(column.table)}"`,
+          );
         }
       });
     }

@@ -14,8 +14,7 @@ export interface ChargeRequest {
 }
 
 export type ChargeOutcome =
-  | { outcome: 'approved'; payment_id: string }
-  | { outcome: 'declined'; decline_code: string; message: string };
+  { outcome: 'approved'; payment_id: string } | { outcome: 'declined'; decline_code: string; message: string };
 
 /**
  * The port to a payment provider. An approval or a decline is an answer; a provider that cannot
@@ -39,14 +38,16 @@ export const PaymentDeclined = defineProblem({
   slug: 'payment-declined',
   title: 'Payment Required',
   status: 402,
-  description: 'The payment provider declined the payment; `decline_code` says why. No credit was granted and nothing was charged. The decline is listed in the billing history.',
+  description:
+    'The payment provider declined the payment; `decline_code` says why. No credit was granted and nothing was charged. The decline is listed in the billing history.',
 });
 
 export const PaymentProviderUnavailable = defineProblem({
   slug: 'payment-provider-unavailable',
   title: 'Bad Gateway',
   status: 502,
-  description: 'The payment provider could not process the payment. Nothing was charged and no credit was granted; retry later.',
+  description:
+    'The payment provider could not process the payment. Nothing was charged and no credit was granted; retry later.',
 });
 
 export const UnknownCreditPack = defineProblem({
@@ -60,12 +61,14 @@ export const UnknownPaymentMethod = defineProblem({
   slug: 'unknown-payment-method',
   title: 'Bad Request',
   status: 400,
-  description: 'The payment provider holds no such payment method: `payment_token` comes from its client library (the sandbox tokens are listed in docs/credits.md). Nothing was changed.',
+  description:
+    'The payment provider holds no such payment method: `payment_token` comes from its client library (the sandbox tokens are listed in docs/credits.md). Nothing was changed.',
 });
 
 export const PaymentMethodRequired = defineProblem({
   slug: 'payment-method-required',
   title: 'Payment Required',
   status: 402,
-  description: 'A paid tier\'s fee is charged to the payment method on file, and there is none: set one (PUT /v1/billing/payment-method, or `payment_token` in the tier change).',
+  description:
+    "A paid tier's fee is charged to the payment method on file, and there is none: set one (PUT /v1/billing/payment-method, or `payment_token` in the tier change).",
 });

@@ -13,9 +13,18 @@ export const SANDBOX_CARDS: ReadonlyMap<string, SandboxCardBehaviour> = new Map<
   ['tok_mastercard', { result: 'approve' }],
   ['tok_amex', { result: 'approve' }],
   ['tok_chargeDeclined', { result: 'decline', decline_code: 'generic_decline', message: 'The card was declined.' }],
-  ['tok_chargeDeclinedInsufficientFunds', { result: 'decline', decline_code: 'insufficient_funds', message: 'The card has insufficient funds.' }],
-  ['tok_chargeDeclinedExpiredCard', { result: 'decline', decline_code: 'expired_card', message: 'The card has expired.' }],
-  ['tok_chargeDeclinedFraudulent', { result: 'decline', decline_code: 'fraudulent', message: 'The payment was declined as suspected fraud.' }],
+  [
+    'tok_chargeDeclinedInsufficientFunds',
+    { result: 'decline', decline_code: 'insufficient_funds', message: 'The card has insufficient funds.' },
+  ],
+  [
+    'tok_chargeDeclinedExpiredCard',
+    { result: 'decline', decline_code: 'expired_card', message: 'The card has expired.' },
+  ],
+  [
+    'tok_chargeDeclinedFraudulent',
+    { result: 'decline', decline_code: 'fraudulent', message: 'The payment was declined as suspected fraud.' },
+  ],
   ['tok_processingError', { result: 'fail', message: 'The payment provider had a processing error.' }],
 ]);
 

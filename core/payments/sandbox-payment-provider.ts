@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { PaymentProviderError, type ChargeOutcome, type ChargeRequest, type PaymentProvider } from './payment-provider.js';
+import {
+  PaymentProviderError,
+  type ChargeOutcome,
+  type ChargeRequest,
+  type PaymentProvider,
+} from './payment-provider.js';
 import { SANDBOX_CARDS, UNKNOWN_TOKEN } from './sandbox-cards.js';
 
 /**
@@ -34,7 +39,10 @@ export class SandboxPaymentProvider implements PaymentProvider {
     const behaviour = SANDBOX_CARDS.get(request.paymentToken) ?? UNKNOWN_TOKEN;
     switch (behaviour.result) {
       case 'approve':
-        return { outcome: 'approved', payment_id: `pay_sandbox_${createHash('sha256').update(request.reference).digest('hex').slice(0, 24)}` };
+        return {
+          outcome: 'approved',
+          payment_id: `pay_sandbox_${createHash('sha256').update(request.reference).digest('hex').slice(0, 24)}`,
+        };
       case 'decline':
         return { outcome: 'declined', decline_code: behaviour.decline_code, message: behaviour.message };
       case 'fail':

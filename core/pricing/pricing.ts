@@ -75,6 +75,7 @@ export function loadPricing(file: string | URL = defaultPricingFile): Pricing {
   const document: unknown = parse(readFileSync(file, 'utf8'));
   const ajv = createAjv();
   const validate = ajv.compile(schema);
-  if (!validate(document)) throw new Error(`pricing file ${String(file)} is invalid: ${ajv.errorsText(validate.errors)}`);
+  if (!validate(document))
+    throw new Error(`pricing file ${String(file)} is invalid: ${ajv.errorsText(validate.errors)}`);
   return document as unknown as Pricing;
 }

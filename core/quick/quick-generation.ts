@@ -71,12 +71,23 @@ export async function quickGenerate(deps: QuickDeps, call: QuickCall): Promise<Q
   });
   try {
     const tables = [];
-    for (const { name, rows } of config.tables) tables.push({ name, rows, bytes: await collect(deps.pool.generate(plan, name, { format: call.format })) });
-    return { sector: plan.sector, seed: plan.seed, tables, rows: estimate.rows, credits_charged: call.owner.mode === 'live' ? estimate.credits : 0 };
+    for (const { name, rows } of config.tables)
+      tables.push({ name, rows, bytes: await collect(deps.pool.generate(plan, name, { format: call.format })) });
+    return {
+      sector: plan.sector,
+      seed: plan.seed,
+      tables,
+      rows: estimate.rows,
+      credits_charged: call.owner.mode === 'live' ? estimate.credits : 0,
+    };
   } catch (error) {
     // Also in test mode: the sandbox usage record is given back like a live charge. Kept on disk until
     // the store takes it, so that neither a store that is down nor a process that dies now keeps the charge.
-    await deps.refunds.refund({ accountId: call.owner.accountId, reference, reason: `quick generation failed: ${(error as Error).message}` });
+    await deps.refunds.refund({
+      accountId: call.owner.accountId,
+      reference,
+      reason: `quick generation failed: ${(error as Error).message}`,
+    });
     throw error;
   }
 }
@@ -89,5 +100,7 @@ export async function quickGenerate(deps: QuickDeps, call: QuickCall): Promise<Q
 async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const parts: Uint8Array[] = [];
   for await (const chunk of chunks) parts.push(chunk);
-  return parts.length === 1 ? Buffer.from(parts[0].buffer, parts[0].byteOffset, parts[0].byteLength) : Buffer.concat(parts);
+  return parts.length === 1
+    ? Buffer.from(parts[0].buffer, parts[0].byteOffset, parts[0].byteLength)
+    : Buffer.concat(parts);
 }

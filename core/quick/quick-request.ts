@@ -10,7 +10,12 @@ import { locateIssues } from '../configs/validate.js';
  * Quick generation answers in the same exchange, so it is bounded: above these, the jobs API
  * (POST /v1/jobs) streams results of any size. The catalog and the OpenAPI document publish them.
  */
-export const QUICK_LIMITS = { max_rows_per_table: 10_000, max_rows_per_request: 50_000, max_tables: 10, max_walked_parents: 100_000 } as const;
+export const QUICK_LIMITS = {
+  max_rows_per_table: 10_000,
+  max_rows_per_request: 50_000,
+  max_tables: 10,
+  max_walked_parents: 100_000,
+} as const;
 
 export const QuickLimitExceeded = defineProblem({
   slug: 'quick-limit-exceeded',
@@ -34,7 +39,12 @@ export const quickRequestSchema: JsonSchema = {
   required: ['sector', 'tables'],
   additionalProperties: false,
   properties: {
-    sector: { type: 'string', pattern: identifierPattern, description: 'A sector of GET /v1/catalog.', examples: ['cards'] },
+    sector: {
+      type: 'string',
+      pattern: identifierPattern,
+      description: 'A sector of GET /v1/catalog.',
+      examples: ['cards'],
+    },
     tables: {
       type: 'array',
       minItems: 1,
@@ -46,15 +56,25 @@ export const quickRequestSchema: JsonSchema = {
         additionalProperties: false,
         properties: {
           name: { type: 'string', pattern: identifierPattern, examples: ['transactions'] },
-          rows: { type: 'integer', minimum: 1, description: `At most ${QUICK_LIMITS.max_rows_per_table}.`, examples: [1000] },
+          rows: {
+            type: 'integer',
+            minimum: 1,
+            description: `At most ${QUICK_LIMITS.max_rows_per_table}.`,
+            examples: [1000],
+          },
         },
       },
     },
-    seed: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'The same seed gives the same rows; drawn and returned when absent.' },
+    seed: {
+      type: 'integer',
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'The same seed gives the same rows; drawn and returned when absent.',
+    },
     locale: { type: 'string', pattern: localePattern },
     options: {
       type: 'object',
-      description: "The pack's table options by table name, e.g. `{ \"transactions\": { \"fraud_rate\": 0.01 } }`.",
+      description: 'The pack\'s table options by table name, e.g. `{ "transactions": { "fraud_rate": 0.01 } }`.',
       additionalProperties: { type: 'object' },
     },
   },
@@ -65,17 +85,32 @@ export const quickRequestSchema: JsonSchema = {
  * answer can be reproduced. Its limits are checked once it is a valid config (`requireQuickLimits`).
  */
 export function quickConfig(request: QuickRequest, source?: SourceMap): GenerationConfig {
-  const stray = Object.keys(request.options ?? {}).filter((name) => !request.tables.some((table) => table.name === name));
+  const stray = Object.keys(request.options ?? {}).filter(
+    (name) => !request.tables.some((table) => table.name === name),
+  );
   if (stray.length > 0) {
-    const issues = locateIssues(stray.map((name) => ({ pointer: `/options/${name}`, message: `"${name}" is not a table of this request`, key: true })), source);
-    throw problem(ConfigProblems.invalidConfig, `options are given for a table not requested: ${stray.join(', ')}`, { ...issues });
+    const issues = locateIssues(
+      stray.map((name) => ({
+        pointer: `/options/${name}`,
+        message: `"${name}" is not a table of this request`,
+        key: true,
+      })),
+      source,
+    );
+    throw problem(ConfigProblems.invalidConfig, `options are given for a table not requested: ${stray.join(', ')}`, {
+      ...issues,
+    });
   }
   return {
     version: CONFIG_VERSION,
     sector: request.sector,
     seed: request.seed ?? randomInt(0, 2 ** 31),
     ...(request.locale ? { locale: request.locale } : {}),
-    tables: request.tables.map((table) => ({ name: table.name, rows: table.rows, ...(request.options?.[table.name] ? { options: request.options[table.name] } : {}) })),
+    tables: request.tables.map((table) => ({
+      name: table.name,
+      rows: table.rows,
+      ...(request.options?.[table.name] ? { options: request.options[table.name] } : {}),
+    })),
   };
 }
 
@@ -87,14 +122,21 @@ export function quickConfig(request: QuickRequest, source?: SourceMap): Generati
 export function requireQuickLimits(config: GenerationConfig): void {
   const tooLarge = config.tables.find((table) => table.rows > QUICK_LIMITS.max_rows_per_table);
   if (tooLarge) {
-    throw limitProblem(`the table "${tooLarge.name}" asks for ${tooLarge.rows} rows; quick generation returns at most ${QUICK_LIMITS.max_rows_per_table} per table`);
+    throw limitProblem(
+      `the table "${tooLarge.name}" asks for ${tooLarge.rows} rows; quick generation returns at most ${QUICK_LIMITS.max_rows_per_table} per table`,
+    );
   }
   const rows = config.tables.reduce((sum, table) => sum + table.rows, 0);
   if (rows > QUICK_LIMITS.max_rows_per_request) {
-    throw limitProblem(`the request asks for ${rows} rows; quick generation returns at most ${QUICK_LIMITS.max_rows_per_request} per request`);
+    throw limitProblem(
+      `the request asks for ${rows} rows; quick generation returns at most ${QUICK_LIMITS.max_rows_per_request} per request`,
+    );
   }
 }
 
 function limitProblem(detail: string) {
-  return problem(QuickLimitExceeded, `${detail}. Use the jobs API (POST /v1/jobs) for more.`, { jobs_url: '/v1/jobs', limits: QUICK_LIMITS });
+  return problem(QuickLimitExceeded, `${detail}. Use the jobs API (POST /v1/jobs) for more.`, {
+    jobs_url: '/v1/jobs',
+    limits: QUICK_LIMITS,
+  });
 }

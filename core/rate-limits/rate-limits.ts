@@ -52,7 +52,11 @@ export class RateLimits {
   /** Set while Redis is failing: when to try it again. */
   private redisRetryAt: number | null = null;
 
-  constructor(pricing: Pricing, redis?: Redis, private readonly options: RateLimitsOptions = {}) {
+  constructor(
+    pricing: Pricing,
+    redis?: Redis,
+    private readonly options: RateLimitsOptions = {},
+  ) {
     const policies = TIERS.map((tier) => [tier, gcraPolicy(pricing.tiers[tier].rate_limit_per_s)] as const);
     this.policies = Object.fromEntries(policies) as Record<Tier, GcraPolicy>;
     this.shared = redis && new RedisGcra(redis, 'finsynth-rate:');

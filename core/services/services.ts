@@ -106,7 +106,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const store = overrides.store ?? (await openEventStore(config, { faults }));
   const registry = new EventRegistry(eventDefinitions);
   const logFailure = backgroundFailureLog(logger);
-  const runner = new ProjectionRunner(store, registry, projections, undefined, { onError: logFailure('projection catch-up failed') });
+  const runner = new ProjectionRunner(store, registry, projections, undefined, {
+    onError: logFailure('projection catch-up failed'),
+  });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, faults) : undefined;
   try {
     await runner.start();
@@ -127,13 +129,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     onError: (error, context) => faults.report('refund-outbox', error, context),
   });
   const billing = new BillingService(credits, overrides.payments ?? new SandboxPaymentProvider(), pricing, clock);
-  const renewals = background ? scheduleBillingRun({
-    billing,
-    clock,
-    dueAccounts: (now) => accountsWithBillingWork(runner.state<BillingModel>(BILLING_PROJECTION), now),
-    intervalMs: 60_000,
-    onError: logFailure('billing run failed'),
-  }) : undefined;
+  const renewals = background
+    ? scheduleBillingRun({
+        billing,
+        clock,
+        dueAccounts: (now) => accountsWithBillingWork(runner.state<BillingModel>(BILLING_PROJECTION), now),
+        intervalMs: 60_000,
+        onError: logFailure('billing run failed'),
+      })
+    : undefined;
   const configs = new ConfigService({ catalog: packCatalog(engine.packs), commands, credits, clock });
   const jobs = createJobs({
     config,
@@ -194,7 +198,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
  * They are reported once per outage: ioredis emits one for every attempt to reconnect.
  */
 export async function connectRedis(url: string, faults: UnexpectedErrors): Promise<Redis> {
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, connectTimeout: 2000 });
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    lazyConnect: true,
+    connectTimeout: 2000,
+  });
   let reported = false;
   redis.on('error', (error: unknown) => {
     if (reported) return;

@@ -47,7 +47,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     keyPrefix: setting('FINSYNTH_KEY_PREFIX') ?? 'svc',
     errorTypeBase: (setting('FINSYNTH_ERROR_TYPE_BASE') ?? 'https://errors.finsynth.dev').replace(/\/+$/, ''),
     poolSize: Number(setting('FINSYNTH_POOL_SIZE') ?? availableParallelism()),
-    packs: (setting('FINSYNTH_PACKS') ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
+    packs: (setting('FINSYNTH_PACKS') ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
     resultsDir: resolve(setting('FINSYNTH_RESULTS_DIR') ?? resolve(dataDir, 'results')),
     resultsRetentionMs: Number(setting('FINSYNTH_RESULTS_RETENTION_HOURS') ?? 24 * 7) * 3_600_000,
     jobLeaseMs: Number(setting('FINSYNTH_JOB_LEASE_MS') ?? 15_000),
@@ -84,14 +87,17 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /** A mistyped variable stops the service at start, naming it, rather than serving on port NaN. */
 function checkConfig(config: Config): void {
   const wholeNumber = (value: number, variable: string, min: number, max = Number.MAX_SAFE_INTEGER) => {
-    if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${variable} must be a whole number from ${min} to ${max}`);
+    if (!Number.isInteger(value) || value < min || value > max)
+      throw new Error(`${variable} must be a whole number from ${min} to ${max}`);
   };
   wholeNumber(config.port, 'PORT', 0, 65535);
   wholeNumber(config.poolSize, 'FINSYNTH_POOL_SIZE', 1, 1024);
   wholeNumber(config.resultsRetentionMs, 'FINSYNTH_RESULTS_RETENTION_HOURS', 0);
   wholeNumber(config.jobLeaseMs, 'FINSYNTH_JOB_LEASE_MS', 1);
   wholeNumber(config.jobsPerInstance, 'FINSYNTH_JOBS_PER_INSTANCE', 0, 1024);
-  if (!/^[a-z][a-z0-9]{0,15}$/.test(config.keyPrefix)) throw new Error('FINSYNTH_KEY_PREFIX must be 1 to 16 lowercase letters and digits, starting with a letter');
+  if (!/^[a-z][a-z0-9]{0,15}$/.test(config.keyPrefix))
+    throw new Error('FINSYNTH_KEY_PREFIX must be 1 to 16 lowercase letters and digits, starting with a letter');
   if (!URL.canParse(config.errorTypeBase)) throw new Error('FINSYNTH_ERROR_TYPE_BASE must be an absolute URI');
-  if (!LOG_LEVELS.includes(config.logLevel)) throw new Error(`FINSYNTH_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  if (!LOG_LEVELS.includes(config.logLevel))
+    throw new Error(`FINSYNTH_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 }

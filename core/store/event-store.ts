@@ -50,7 +50,11 @@ export interface EventStore {
   /** Where the events are kept, so that the tables that belong beside them go there too. */
   readonly storage: StoreStorage;
   /** Atomic: all events are written with consecutive revisions, or none (WrongExpectedRevisionError). */
-  append(stream: string, events: readonly NewEvent[], options?: { expectedRevision?: ExpectedRevision }): Promise<AppendResult>;
+  append(
+    stream: string,
+    events: readonly NewEvent[],
+    options?: { expectedRevision?: ExpectedRevision },
+  ): Promise<AppendResult>;
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** In global position order, never skipping a position that a slower transaction will still fill. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;

@@ -1,11 +1,31 @@
 import {
-  BACKWARDS, END, FORWARDS, NO_STREAM, START, KurrentDBClient, StreamNotFoundError, WrongExpectedVersionError,
-  excludeSystemEvents, jsonEvent, type AllStreamResolvedEvent, type AppendStreamState, type ResolvedEvent,
+  BACKWARDS,
+  END,
+  FORWARDS,
+  NO_STREAM,
+  START,
+  KurrentDBClient,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  excludeSystemEvents,
+  jsonEvent,
+  type AllStreamResolvedEvent,
+  type AppendStreamState,
+  type ResolvedEvent,
 } from '@kurrent/kurrentdb-client';
 import type { EventMetadata, NewEvent, RecordedEvent } from '../events/envelope.js';
 import { GENESIS_HASH } from '../events/envelope.js';
 import { verifyChain, type ChainVerification } from '../events/hash-chain.js';
-import { WrongExpectedRevisionError, type AppendResult, type EventStore, type ExpectedRevision, type ReadAllOptions, type ReadStreamOptions, type SubscribeOptions, type Subscription } from './event-store.js';
+import {
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type SubscribeOptions,
+  type Subscription,
+} from './event-store.js';
 import type { StoreStorage } from './storage.js';
 import { checkExpectedRevision, sealEvents } from './seal.js';
 import { CountingUnexpectedErrors, type UnexpectedErrors } from '../faults/unexpected-errors.js';
@@ -44,13 +64,20 @@ export class KurrentDbEventStore implements EventStore {
   readonly storage: StoreStorage = { kind: 'kurrentdb' };
 
   /** `faults` hears the errors that no call awaits: a subscription's stream failing after it was closed. */
-  constructor(readonly client: KurrentDBClient, private readonly faults: UnexpectedErrors = new CountingUnexpectedErrors()) {}
+  constructor(
+    readonly client: KurrentDBClient,
+    private readonly faults: UnexpectedErrors = new CountingUnexpectedErrors(),
+  ) {}
 
   static open(connectionString: string, faults?: UnexpectedErrors): KurrentDbEventStore {
     return new KurrentDbEventStore(KurrentDBClient.connectionString(connectionString), faults);
   }
 
-  async append(stream: string, events: readonly NewEvent[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+  async append(
+    stream: string,
+    events: readonly NewEvent[],
+    options: { expectedRevision?: ExpectedRevision } = {},
+  ): Promise<AppendResult> {
     const expected = options.expectedRevision ?? 'any';
     for (;;) {
       const head = (await this.readStream(stream, { direction: 'backwards', maxCount: 1 }))[0];
@@ -62,15 +89,18 @@ export class KurrentDbEventStore implements EventStore {
       try {
         const result = await this.client.appendToStream(
           stream,
-          sealed.map((event) => jsonEvent({
-            id: event.id,
-            type: event.type,
-            data: event.data as Record<string, unknown>,
-            metadata: toStoredMetadata(event.metadata, event.version, event.recorded_at, event.hash),
-          })),
+          sealed.map((event) =>
+            jsonEvent({
+              id: event.id,
+              type: event.type,
+              data: event.data as Record<string, unknown>,
+              metadata: toStoredMetadata(event.metadata, event.version, event.recorded_at, event.hash),
+            }),
+          ),
           { streamState },
         );
-        if (!result.position) throw new Error('KurrentDB did not return the position of the append (server older than 22.6?)');
+        if (!result.position)
+          throw new Error('KurrentDB did not return the position of the append (server older than 22.6?)');
         return { nextRevision: Number(result.nextExpectedRevision), position: Number(result.position.commit) };
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError)) throw error;
@@ -120,7 +150,12 @@ export class KurrentDbEventStore implements EventStore {
   }
 
   async headPosition(): Promise<number> {
-    for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, filter: excludeSystemEvents() })) {
+    for await (const resolved of this.client.readAll({
+      direction: BACKWARDS,
+      fromPosition: END,
+      maxCount: 1,
+      filter: excludeSystemEvents(),
+    })) {
       const event = toRecordedEvent(resolved);
       if (event) return event.position;
     }
@@ -128,7 +163,10 @@ export class KurrentDbEventStore implements EventStore {
   }
 
   /** KurrentDB's own catch-up subscription: it reads from the checkpoint and turns live without polling. */
-  subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options: SubscribeOptions = {}): Subscription {
+  subscribeToAll(
+    handler: (event: RecordedEvent) => Promise<void> | void,
+    options: SubscribeOptions = {},
+  ): Subscription {
     const after = options.after ?? 0;
     const subscription = this.client.subscribeToAll({
       fromPosition: after === 0 ? START : { commit: BigInt(after), prepare: BigInt(after) },
@@ -167,7 +205,12 @@ export class KurrentDbEventStore implements EventStore {
   }
 }
 
-export function toStoredMetadata(metadata: EventMetadata, version: number, recordedAt: string, hash: string): StoredMetadata {
+export function toStoredMetadata(
+  metadata: EventMetadata,
+  version: number,
+  recordedAt: string,
+  hash: string,
+): StoredMetadata {
   const stored: StoredMetadata = { metadata, schema_version: version, recorded_at: recordedAt, hash };
   if (metadata.correlation_id) stored.$correlationId = metadata.correlation_id;
   if (metadata.causation_id) stored.$causationId = metadata.causation_id;

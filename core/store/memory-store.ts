@@ -1,7 +1,15 @@
 import type { NewEvent, RecordedEvent } from '../events/envelope.js';
 import { GENESIS_HASH } from '../events/envelope.js';
 import { verifyChain, type ChainVerification } from '../events/hash-chain.js';
-import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, ReadStreamOptions, SubscribeOptions, Subscription } from './event-store.js';
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  ReadAllOptions,
+  ReadStreamOptions,
+  SubscribeOptions,
+  Subscription,
+} from './event-store.js';
 import type { StoreStorage } from './storage.js';
 import { checkExpectedRevision, sealEvents } from './seal.js';
 import { readStreamSlice } from './read-stream-slice.js';
@@ -16,7 +24,11 @@ export class MemoryEventStore implements EventStore {
   private readonly streams = new Map<string, RecordedEvent[]>();
   private readonly appended = new EventTarget();
 
-  async append(stream: string, events: readonly NewEvent[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+  async append(
+    stream: string,
+    events: readonly NewEvent[],
+    options: { expectedRevision?: ExpectedRevision } = {},
+  ): Promise<AppendResult> {
     const existing = this.streams.get(stream) ?? [];
     const last = existing.at(-1);
     checkExpectedRevision(stream, options.expectedRevision ?? 'any', last?.revision ?? -1);
@@ -38,14 +50,19 @@ export class MemoryEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? 0;
-    return this.log.slice(after, after + (options.maxCount ?? Number.MAX_SAFE_INTEGER)).map((event) => structuredClone(event));
+    return this.log
+      .slice(after, after + (options.maxCount ?? Number.MAX_SAFE_INTEGER))
+      .map((event) => structuredClone(event));
   }
 
   async headPosition(): Promise<number> {
     return this.log.length;
   }
 
-  subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options: SubscribeOptions = {}): Subscription {
+  subscribeToAll(
+    handler: (event: RecordedEvent) => Promise<void> | void,
+    options: SubscribeOptions = {},
+  ): Subscription {
     return pollingSubscription(this, handler, options, (signal) => wakeOrTimeout(this.appended, signal, 50));
   }
 

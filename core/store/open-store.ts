@@ -14,11 +14,15 @@ import { SqliteEventStore } from './sqlite-store.js';
  * Setting both server URLs is refused: a fleet whose instances pick different stores would split its history.
  * `faults` hears the errors of the store's connections that no call awaits (a connection lost while idle).
  */
-export async function openEventStore(config: Config, options: { postgresSchema?: string; faults?: UnexpectedErrors } = {}): Promise<EventStore> {
+export async function openEventStore(
+  config: Config,
+  options: { postgresSchema?: string; faults?: UnexpectedErrors } = {},
+): Promise<EventStore> {
   if (config.postgresUrl && config.kurrentdbUrl) {
     throw new Error('set FINSYNTH_POSTGRES_URL or FINSYNTH_KURRENTDB_URL, not both: the events must live in one store');
   }
-  if (config.postgresUrl) return PostgresEventStore.open(config.postgresUrl, { schema: options.postgresSchema, faults: options.faults });
+  if (config.postgresUrl)
+    return PostgresEventStore.open(config.postgresUrl, { schema: options.postgresSchema, faults: options.faults });
   if (config.kurrentdbUrl) return KurrentDbEventStore.open(config.kurrentdbUrl, options.faults);
   await mkdir(config.dataDir, { recursive: true });
   return new SqliteEventStore(join(config.dataDir, 'events.db'));

@@ -77,7 +77,8 @@ export class AppendNotifications {
     const drop = (error?: unknown) => {
       if (dropped) return;
       dropped = true;
-      if (error !== undefined && !this.closed) this.faults.report('postgres-notifications', error, { schema: this.schemaName });
+      if (error !== undefined && !this.closed)
+        this.faults.report('postgres-notifications', error, { schema: this.schemaName });
       client.end().catch(() => undefined);
       // Only this attempt is forgotten (a newer connection may stand in its place already); subscriptions
       // waiting for a notification would not ask again, so the connection is opened again for them.

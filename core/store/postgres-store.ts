@@ -3,7 +3,16 @@ import pg from 'pg';
 import type { EventMetadata, NewEvent, RecordedEvent } from '../events/envelope.js';
 import { GENESIS_HASH } from '../events/envelope.js';
 import { verifyChain, type ChainVerification } from '../events/hash-chain.js';
-import { WrongExpectedRevisionError, type AppendResult, type EventStore, type ExpectedRevision, type ReadAllOptions, type ReadStreamOptions, type SubscribeOptions, type Subscription } from './event-store.js';
+import {
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type SubscribeOptions,
+  type Subscription,
+} from './event-store.js';
 import type { StoreStorage } from './storage.js';
 import { checkExpectedRevision, sealEvents } from './seal.js';
 import { pollingSubscription } from './polling-subscription.js';
@@ -135,7 +144,13 @@ export class PostgresEventStore implements EventStore {
   static async open(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresEventStore> {
     const pool = options.pool ?? postgresPool(connectionString, options.poolSize ?? 10);
     const faults = options.faults ?? new CountingUnexpectedErrors();
-    const store = new PostgresEventStore(pool, options.schema ?? 'public', connectionString, options.pollIntervalMs ?? POLL_INTERVAL_MS, faults);
+    const store = new PostgresEventStore(
+      pool,
+      options.schema ?? 'public',
+      connectionString,
+      options.pollIntervalMs ?? POLL_INTERVAL_MS,
+      faults,
+    );
     try {
       await store.migrate();
     } catch (error) {
@@ -167,26 +182,34 @@ export class PostgresEventStore implements EventStore {
     });
   }
 
-  async append(stream: string, events: readonly NewEvent[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+  async append(
+    stream: string,
+    events: readonly NewEvent[],
+    options: { expectedRevision?: ExpectedRevision } = {},
+  ): Promise<AppendResult> {
     const expected = options.expectedRevision ?? 'any';
-    if (events.length > MAX_EVENTS_PER_APPEND) throw new RangeError(`an append holds at most ${MAX_EVENTS_PER_APPEND} events`);
+    if (events.length > MAX_EVENTS_PER_APPEND)
+      throw new RangeError(`an append holds at most ${MAX_EVENTS_PER_APPEND} events`);
     for (;;) {
       const head = await this.headOf(stream, expected);
       checkExpectedRevision(stream, expected, head.revision);
       if (events.length === 0) return { nextRevision: head.revision, position: await this.headPosition() };
       const sealed = sealEvents(stream, head.revision, head.hash, events);
       try {
-        const inserted = await this.pool.query<{ position: string }>({ ...this.sql.insert, values: [
-          stream,
-          sealed.map((e) => e.event.id),
-          sealed.map((e) => e.event.revision),
-          sealed.map((e) => e.event.type),
-          sealed.map((e) => e.event.version),
-          sealed.map((e) => e.json.data),
-          sealed.map((e) => e.json.metadata),
-          sealed.map((e) => e.event.recorded_at),
-          sealed.map((e) => e.event.hash),
-        ] });
+        const inserted = await this.pool.query<{ position: string }>({
+          ...this.sql.insert,
+          values: [
+            stream,
+            sealed.map((e) => e.event.id),
+            sealed.map((e) => e.event.revision),
+            sealed.map((e) => e.event.type),
+            sealed.map((e) => e.event.version),
+            sealed.map((e) => e.json.data),
+            sealed.map((e) => e.json.metadata),
+            sealed.map((e) => e.event.recorded_at),
+            sealed.map((e) => e.event.hash),
+          ],
+        });
         const last = sealed[sealed.length - 1].event;
         this.heads.remember(stream, last.revision, last.hash);
         this.notifications.announce();
@@ -208,26 +231,47 @@ export class PostgresEventStore implements EventStore {
    * The stream's last revision (-1: none) and hash. A remembered head is used only when it satisfies the
    * expectation: if it does not, the stream may have moved on since, and only the database can tell.
    */
-  private async headOf(stream: string, expected: ExpectedRevision): Promise<{ revision: number; hash: string; remembered: boolean }> {
+  private async headOf(
+    stream: string,
+    expected: ExpectedRevision,
+  ): Promise<{ revision: number; hash: string; remembered: boolean }> {
     const known = this.heads.get(stream);
-    if (known && (expected === 'any' || expected === 'exists' || expected === known.revision)) return { ...known, remembered: true };
-    const row = (await this.pool.query<{ revision: string; hash: string }>({ ...this.sql.head, values: [stream] })).rows[0];
-    return row ? { revision: Number(row.revision), hash: row.hash, remembered: false } : { revision: -1, hash: GENESIS_HASH, remembered: false };
+    if (known && (expected === 'any' || expected === 'exists' || expected === known.revision))
+      return { ...known, remembered: true };
+    const row = (await this.pool.query<{ revision: string; hash: string }>({ ...this.sql.head, values: [stream] }))
+      .rows[0];
+    return row
+      ? { revision: Number(row.revision), hash: row.hash, remembered: false }
+      : { revision: -1, hash: GENESIS_HASH, remembered: false };
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const backwards = options.direction === 'backwards';
     const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
-    const result = await this.pool.query<Row>({ ...(backwards ? this.sql.backwards : this.sql.forwards), values: [stream, from, options.maxCount ?? null], rowMode: 'array' });
+    const result = await this.pool.query<Row>({
+      ...(backwards ? this.sql.backwards : this.sql.forwards),
+      values: [stream, from, options.maxCount ?? null],
+      rowMode: 'array',
+    });
     const events = result.rows.map(toRecordedEvent);
     // A read to the end of the stream saw its head: the command handler's read before it appends.
-    const head = backwards ? (options.fromRevision === undefined ? events[0] : undefined) : (options.maxCount === undefined ? events.at(-1) : undefined);
+    const head = backwards
+      ? options.fromRevision === undefined
+        ? events[0]
+        : undefined
+      : options.maxCount === undefined
+        ? events.at(-1)
+        : undefined;
     if (head) this.heads.remember(stream, head.revision, head.hash);
     return events;
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    const result = await this.pool.query<Row>({ ...this.sql.all, values: [options.after ?? 0, options.maxCount ?? null], rowMode: 'array' });
+    const result = await this.pool.query<Row>({
+      ...this.sql.all,
+      values: [options.after ?? 0, options.maxCount ?? null],
+      rowMode: 'array',
+    });
     return result.rows.map(toRecordedEvent);
   }
 
@@ -235,9 +279,14 @@ export class PostgresEventStore implements EventStore {
     return Number((await this.pool.query<{ position: string }>(this.sql.headPosition)).rows[0].position);
   }
 
-  subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options: SubscribeOptions = {}): Subscription {
+  subscribeToAll(
+    handler: (event: RecordedEvent) => Promise<void> | void,
+    options: SubscribeOptions = {},
+  ): Subscription {
     this.notifications.listen();
-    return pollingSubscription(this, handler, options, (signal) => wakeOrTimeout(this.notifications.appended, signal, this.pollIntervalMs));
+    return pollingSubscription(this, handler, options, (signal) =>
+      wakeOrTimeout(this.notifications.appended, signal, this.pollIntervalMs),
+    );
   }
 
   async verifyStream(stream: string): Promise<ChainVerification> {
@@ -251,7 +300,18 @@ export class PostgresEventStore implements EventStore {
 }
 
 /** Rows come as arrays (no object per row to build and throw away), in the order of the selected columns. */
-type Row = [position: string, id: string, stream: string, revision: string, type: string, version: number, data: unknown, metadata: EventMetadata, recorded_at: string, hash: string];
+type Row = [
+  position: string,
+  id: string,
+  stream: string,
+  revision: string,
+  type: string,
+  version: number,
+  data: unknown,
+  metadata: EventMetadata,
+  recorded_at: string,
+  hash: string,
+];
 
 function toRecordedEvent(row: Row): RecordedEvent {
   return {
@@ -274,7 +334,10 @@ function toRecordedEvent(row: Row): RecordedEvent {
  */
 function prepared<Names extends string>(texts: Record<Names, string>): Record<Names, { name: string; text: string }> {
   return Object.fromEntries(
-    Object.entries<string>(texts).map(([key, text]) => [key, { name: `finsynth_${hash('sha1', text, 'hex').slice(0, 16)}`, text }]),
+    Object.entries<string>(texts).map(([key, text]) => [
+      key,
+      { name: `finsynth_${hash('sha1', text, 'hex').slice(0, 16)}`, text },
+    ]),
   ) as Record<Names, { name: string; text: string }>;
 }
 

@@ -44,7 +44,10 @@ export function migrateUnderLock(pool: pg.Pool, migrate: (client: pg.PoolClient)
  * A migration run by the first caller and shared by the others; one that failed (the database was
  * unreachable a moment) is run again by the next caller instead of failing every later one.
  */
-export function migrationOnce(pool: pg.Pool, migrate: (client: pg.PoolClient) => Promise<unknown>): () => Promise<void> {
+export function migrationOnce(
+  pool: pg.Pool,
+  migrate: (client: pg.PoolClient) => Promise<unknown>,
+): () => Promise<void> {
   let ready: Promise<void> | undefined;
   return () =>
     (ready ??= migrateUnderLock(pool, migrate).catch((error: unknown) => {

@@ -2,7 +2,15 @@ import Database from 'better-sqlite3';
 import type { NewEvent, RecordedEvent } from '../events/envelope.js';
 import { GENESIS_HASH } from '../events/envelope.js';
 import { verifyChain, type ChainVerification, type StoredEvent } from '../events/hash-chain.js';
-import type { AppendResult, EventStore, ExpectedRevision, ReadAllOptions, ReadStreamOptions, SubscribeOptions, Subscription } from './event-store.js';
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  ReadAllOptions,
+  ReadStreamOptions,
+  SubscribeOptions,
+  Subscription,
+} from './event-store.js';
 import type { StoreStorage } from './storage.js';
 import { checkExpectedRevision, sealEvents } from './seal.js';
 import { pollingSubscription } from './polling-subscription.js';
@@ -38,13 +46,15 @@ const COLUMNS = 'position, id, stream, revision, type, version, data, metadata, 
  * text holds the separator itself is read again column by column.
  */
 const SEPARATOR = '\x1f';
-const JOINED_COLUMNS = 'position, revision, version, concat_ws(char(31), id, stream, type, data, metadata, recorded_at, hash)';
+const JOINED_COLUMNS =
+  'position, revision, version, concat_ws(char(31), id, stream, type, data, metadata, recorded_at, hash)';
 const TEXT_COLUMNS = 7;
 /**
  * A read as stored (the audit's) hands back one value per row, its numbers joined in too: better-sqlite3
  * builds no array per row for a plucked column, which makes a row cheaper again (see docs/performance.md).
  */
-const STORED_ROW = 'concat_ws(char(31), position, revision, version, id, stream, type, data, metadata, recorded_at, hash)';
+const STORED_ROW =
+  'concat_ws(char(31), position, revision, version, id, stream, type, data, metadata, recorded_at, hash)';
 const STORED_COLUMNS = 3 + TEXT_COLUMNS;
 
 /** Another process (the CLI) may append to the same file; a subscription looks for its events this often. */
@@ -93,14 +103,26 @@ export class SqliteEventStore implements EventStore {
     this.statements = {
       head: this.db.prepare('SELECT revision, hash FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1'),
       insert: this.db.prepare(`INSERT INTO events (${COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      forwards: this.db.prepare(`SELECT ${JOINED_COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`).raw(),
-      backwards: this.db.prepare(`SELECT ${JOINED_COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`).raw(),
+      forwards: this.db
+        .prepare(`SELECT ${JOINED_COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`)
+        .raw(),
+      backwards: this.db
+        .prepare(
+          `SELECT ${JOINED_COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+        )
+        .raw(),
       all: this.db.prepare(`SELECT ${JOINED_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(),
-      allStored: this.db.prepare(`SELECT ${STORED_ROW} FROM events WHERE position > ? ORDER BY position LIMIT ?`).pluck(),
-      textAt: this.db.prepare(`SELECT id, stream, type, data, metadata, recorded_at, hash FROM events WHERE position = ?`).raw(),
+      allStored: this.db
+        .prepare(`SELECT ${STORED_ROW} FROM events WHERE position > ? ORDER BY position LIMIT ?`)
+        .pluck(),
+      textAt: this.db
+        .prepare(`SELECT id, stream, type, data, metadata, recorded_at, hash FROM events WHERE position = ?`)
+        .raw(),
       headPosition: this.db.prepare('SELECT coalesce(max(position), 0) FROM events').pluck(),
     };
-    this.commitGroup = this.db.transaction((group: readonly PendingAppend[]) => group.map((append) => this.appendInGroup(append)));
+    this.commitGroup = this.db.transaction((group: readonly PendingAppend[]) =>
+      group.map((append) => this.appendInGroup(append)),
+    );
   }
 
   /**
@@ -109,7 +131,11 @@ export class SqliteEventStore implements EventStore {
    * only its own append; a database error fails the group, and nothing of it is written.
    * A microtask, not setImmediate: a caller that loops on awaited reads must not starve the commit.
    */
-  append(stream: string, events: readonly NewEvent[], options: { expectedRevision?: ExpectedRevision } = {}): Promise<AppendResult> {
+  append(
+    stream: string,
+    events: readonly NewEvent[],
+    options: { expectedRevision?: ExpectedRevision } = {},
+  ): Promise<AppendResult> {
     return new Promise((resolve, reject) => {
       this.queue.push({ stream, events, expected: options.expectedRevision ?? 'any', resolve, reject });
       if (this.queue.length === 1) queueMicrotask(() => this.flush());
@@ -128,7 +154,9 @@ export class SqliteEventStore implements EventStore {
       for (const append of group) append.reject(error);
       return;
     }
-    group.forEach((append, i) => (outcomes[i].error === undefined ? append.resolve(outcomes[i].result!) : append.reject(outcomes[i].error)));
+    group.forEach((append, i) =>
+      outcomes[i].error === undefined ? append.resolve(outcomes[i].result!) : append.reject(outcomes[i].error),
+    );
     this.appended.dispatchEvent(new Event('append'));
   }
 
@@ -145,12 +173,21 @@ export class SqliteEventStore implements EventStore {
       lastRevision = head?.revision ?? -1;
       checkExpectedRevision(stream, expected, lastRevision);
       rows = sealEvents(stream, lastRevision, head?.hash ?? GENESIS_HASH, events).map(({ event, json }) => [
-        event.id, event.stream, event.revision, event.type, event.version, json.data, json.metadata, event.recorded_at, event.hash,
+        event.id,
+        event.stream,
+        event.revision,
+        event.type,
+        event.version,
+        json.data,
+        json.metadata,
+        event.recorded_at,
+        event.hash,
       ]);
     } catch (error) {
       return { error };
     }
-    if (rows.length === 0) return { result: { nextRevision: lastRevision, position: this.statements.headPosition.get() as number } };
+    if (rows.length === 0)
+      return { result: { nextRevision: lastRevision, position: this.statements.headPosition.get() as number } };
     let position = 0;
     for (const row of rows) position = Number(this.statements.insert.run(...row).lastInsertRowid);
     return { result: { nextRevision: lastRevision + rows.length, position } };
@@ -158,14 +195,18 @@ export class SqliteEventStore implements EventStore {
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const limit = options.maxCount ?? -1;
-    const rows = options.direction === 'backwards'
-      ? this.statements.backwards.all(stream, options.fromRevision ?? Number.MAX_SAFE_INTEGER, limit)
-      : this.statements.forwards.all(stream, options.fromRevision ?? 0, limit);
+    const rows =
+      options.direction === 'backwards'
+        ? this.statements.backwards.all(stream, options.fromRevision ?? Number.MAX_SAFE_INTEGER, limit)
+        : this.statements.forwards.all(stream, options.fromRevision ?? 0, limit);
     return this.toEvents(rows as JoinedRow[], toRecordedEvent);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return this.toEvents(this.statements.all.all(options.after ?? 0, options.maxCount ?? -1) as JoinedRow[], toRecordedEvent);
+    return this.toEvents(
+      this.statements.all.all(options.after ?? 0, options.maxCount ?? -1) as JoinedRow[],
+      toRecordedEvent,
+    );
   }
 
   /**
@@ -176,14 +217,26 @@ export class SqliteEventStore implements EventStore {
     return (this.statements.allStored.all(options.after ?? 0, options.maxCount ?? -1) as string[]).map((row) => {
       const columns = row.split(SEPARATOR);
       // The numbers come first, so they are whole even when a text column held the separator.
-      return toStoredEvent(columns.length === STORED_COLUMNS ? columns : [...columns.slice(0, 3), ...(this.statements.textAt.get(Number(columns[0])) as string[])]);
+      return toStoredEvent(
+        columns.length === STORED_COLUMNS
+          ? columns
+          : [...columns.slice(0, 3), ...(this.statements.textAt.get(Number(columns[0])) as string[])],
+      );
     });
   }
 
-  private toEvents<Event>(rows: JoinedRow[], toEvent: (position: number, revision: number, version: number, text: string[]) => Event): Event[] {
+  private toEvents<Event>(
+    rows: JoinedRow[],
+    toEvent: (position: number, revision: number, version: number, text: string[]) => Event,
+  ): Event[] {
     return rows.map(([position, revision, version, joined]) => {
       const text = joined.split(SEPARATOR);
-      return toEvent(position, revision, version, text.length === TEXT_COLUMNS ? text : (this.statements.textAt.get(position) as string[]));
+      return toEvent(
+        position,
+        revision,
+        version,
+        text.length === TEXT_COLUMNS ? text : (this.statements.textAt.get(position) as string[]),
+      );
     });
   }
 
@@ -191,8 +244,13 @@ export class SqliteEventStore implements EventStore {
     return this.statements.headPosition.get() as number;
   }
 
-  subscribeToAll(handler: (event: RecordedEvent) => Promise<void> | void, options: SubscribeOptions = {}): Subscription {
-    return pollingSubscription(this, handler, options, (signal) => wakeOrTimeout(this.appended, signal, POLL_INTERVAL_MS));
+  subscribeToAll(
+    handler: (event: RecordedEvent) => Promise<void> | void,
+    options: SubscribeOptions = {},
+  ): Subscription {
+    return pollingSubscription(this, handler, options, (signal) =>
+      wakeOrTimeout(this.appended, signal, POLL_INTERVAL_MS),
+    );
   }
 
   async verifyStream(stream: string): Promise<ChainVerification> {
@@ -208,15 +266,31 @@ export class SqliteEventStore implements EventStore {
 // The columns by index rather than destructured: this runs for every event read.
 function toStoredEvent(columns: string[]): StoredEvent {
   return {
-    position: Number(columns[0]), id: columns[3], stream: columns[4], revision: Number(columns[1]), type: columns[5],
-    version: Number(columns[2]), data: columns[6], metadata: columns[7], recorded_at: columns[8], hash: columns[9],
+    position: Number(columns[0]),
+    id: columns[3],
+    stream: columns[4],
+    revision: Number(columns[1]),
+    type: columns[5],
+    version: Number(columns[2]),
+    data: columns[6],
+    metadata: columns[7],
+    recorded_at: columns[8],
+    hash: columns[9],
   };
 }
 
 function toRecordedEvent(position: number, revision: number, version: number, text: string[]): RecordedEvent {
   const metadata = text[4];
   return {
-    position, id: text[0], stream: text[1], revision, type: text[2], version,
-    data: JSON.parse(text[3]), metadata: metadata === '{}' ? {} : JSON.parse(metadata), recorded_at: text[5], hash: text[6],
+    position,
+    id: text[0],
+    stream: text[1],
+    revision,
+    type: text[2],
+    version,
+    data: JSON.parse(text[3]),
+    metadata: metadata === '{}' ? {} : JSON.parse(metadata),
+    recorded_at: text[5],
+    hash: text[6],
   };
 }

@@ -12,7 +12,16 @@ export const STORE_RETRY_AFTER_SECONDS = 2;
 const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300|57014)$/;
 
 /** Socket errors of a connection that could not be made or was lost. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
 
 /** pg's own errors for a connection that is lost, cannot be opened in time, or does not answer in time. */
 const PG_CONNECTION_MESSAGES = new Set([

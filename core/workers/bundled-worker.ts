@@ -59,7 +59,12 @@ const packagesByUrl: Plugin = {
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, async (args) => {
       if (args.pluginData === packagesByUrl) return undefined;
-      const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: packagesByUrl });
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: packagesByUrl,
+      });
       if (resolved.errors.length > 0) return { errors: resolved.errors };
       if (resolved.external) return { path: args.path, external: true };
       return { path: pathToFileURL(resolved.path).href, external: true };
@@ -74,7 +79,9 @@ async function privateDirectory(): Promise<string> {
   await mkdir(directory, { recursive: true, mode: 0o700 });
   const { uid: owner, mode } = await stat(directory);
   if (uid !== undefined && (owner !== uid || (mode & 0o022) !== 0)) {
-    throw new Error(`${directory} belongs to another user or others may write to it; remove it so that finsynth can make its own`);
+    throw new Error(
+      `${directory} belongs to another user or others may write to it; remove it so that finsynth can make its own`,
+    );
   }
   return directory;
 }
@@ -97,4 +104,8 @@ async function writeAtomically(directory: string, files: { path: string; content
   }
 }
 
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );

@@ -1,5 +1,14 @@
 import { birthday, definePack, drawOnOrAfter, type Rng, type RowContext } from '../../core/packs/sdk.js';
-import { BALANCE_FACTOR, BOOKING_KINDS, CUSTOMER_COUNTRIES, PRICE_LEVEL, SAVINGS_BALANCE_FACTOR, SALARY, TRANSACTION_TYPES, type BookingKind } from './reference-data.js';
+import {
+  BALANCE_FACTOR,
+  BOOKING_KINDS,
+  CUSTOMER_COUNTRIES,
+  PRICE_LEVEL,
+  SAVINGS_BALANCE_FACTOR,
+  SALARY,
+  TRANSACTION_TYPES,
+  type BookingKind,
+} from './reference-data.js';
 
 /**
  * Retail banking: customers, their accounts (IBAN with valid ISO 13616 and national check digits, the
@@ -54,7 +63,8 @@ function pickKind(rng: Rng, cumulativeWeights: readonly number[]): BookingKind {
 /** A booking's amount in minor units: a log-normal draw in euro terms, scaled to the local currency. */
 function drawAmount(ctx: RowContext<unknown>, kind: BookingKind, account: AccountState): number {
   // Card payments go through the column's definition, so a config's override of `amount` reaches them.
-  const euros = kind.type === 'card_payment' ? Number(ctx.draw.amount()) : Math.exp(ctx.rng.normal(kind.mu, kind.sigma));
+  const euros =
+    kind.type === 'card_payment' ? Number(ctx.draw.amount()) : Math.exp(ctx.rng.normal(kind.mu, kind.sigma));
   const major = euros * account.scale;
   const rounded = kind.round_to ? Math.max(kind.round_to, Math.round(major / kind.round_to) * kind.round_to) : major;
   return Math.max(1, ctx.helpers.toMinor(rounded, account.currency));
@@ -63,7 +73,8 @@ function drawAmount(ctx: RowContext<unknown>, kind: BookingKind, account: Accoun
 export default definePack({
   name: 'banking',
   version: '1.0.0',
-  description: 'Retail banking: customers, current and savings accounts (valid IBANs with national check digits, the BIC of the IBAN\'s bank, local currency) and booked transactions with running balances that add up per account.',
+  description:
+    "Retail banking: customers, current and savings accounts (valid IBANs with national check digits, the BIC of the IBAN's bank, local currency) and booked transactions with running balances that add up per account.",
   tables: {
     customers: {
       description: 'Personal and business customers of the bank.',
@@ -71,17 +82,47 @@ export default definePack({
       credits_per_1000_rows: 1,
       columns: {
         customer_id: { type: 'id', prefix: 'cus', description: 'Key of the customer.' },
-        name: { type: 'person_name', description: 'Full name of the customer (the account holder).', example: 'Amelia Clarke' },
-        email: { type: 'email', name_column: 'name', description: 'E-mail address.', example: 'amelia.clarke@outlook.com' },
+        name: {
+          type: 'person_name',
+          description: 'Full name of the customer (the account holder).',
+          example: 'Amelia Clarke',
+        },
+        email: {
+          type: 'email',
+          name_column: 'name',
+          description: 'E-mail address.',
+          example: 'amelia.clarke@outlook.com',
+        },
         phone: { type: 'phone', description: 'Phone number, international format.', nullable: true, null_rate: 0.04 },
         date_of_birth: { type: 'date', from: '1940-01-01', to: '2006-12-31', description: 'Date of birth.' },
-        country: { type: 'country', codes: COUNTRIES, weights: CUSTOMER_COUNTRIES, description: 'Country of residence (ISO 3166-1 alpha-2); the accounts are held there.', example: 'GB' },
+        country: {
+          type: 'country',
+          codes: COUNTRIES,
+          weights: CUSTOMER_COUNTRIES,
+          description: 'Country of residence (ISO 3166-1 alpha-2); the accounts are held there.',
+          example: 'GB',
+        },
         street_address: { type: 'street_address', description: 'Street address.' },
         city: { type: 'city', description: 'City.' },
         postcode: { type: 'postcode', description: 'Postal code.' },
-        segment: { type: 'enum', values: ['retail', 'premier', 'private', 'small_business'], weights: { retail: 78, premier: 12, private: 2, small_business: 8 }, description: 'Customer segment.' },
-        risk_rating: { type: 'enum', values: ['low', 'medium', 'high'], weights: { low: 82, medium: 15, high: 3 }, description: 'Anti-money-laundering (KYC) risk rating.' },
-        customer_since: { type: 'date', from: '2005-01-01', to: '2024-12-31', description: "When the relationship began: on or after the customer's 18th birthday." },
+        segment: {
+          type: 'enum',
+          values: ['retail', 'premier', 'private', 'small_business'],
+          weights: { retail: 78, premier: 12, private: 2, small_business: 8 },
+          description: 'Customer segment.',
+        },
+        risk_rating: {
+          type: 'enum',
+          values: ['low', 'medium', 'high'],
+          weights: { low: 82, medium: 15, high: 3 },
+          description: 'Anti-money-laundering (KYC) risk rating.',
+        },
+        customer_since: {
+          type: 'date',
+          from: '2005-01-01',
+          to: '2024-12-31',
+          description: "When the relationship began: on or after the customer's 18th birthday.",
+        },
       },
       row: (ctx) => {
         const born = String(ctx.draw.date_of_birth());
@@ -89,22 +130,83 @@ export default definePack({
       },
     },
     accounts: {
-      description: "Current and savings accounts, each held by one customer, in the currency of the customer's country, with an IBAN and the BIC of the same bank.",
+      description:
+        "Current and savings accounts, each held by one customer, in the currency of the customer's country, with an IBAN and the BIC of the same bank.",
       default_rows: 1600,
       credits_per_1000_rows: 1,
       columns: {
         account_id: { type: 'id', prefix: 'acc', description: 'Key of the account.' },
         customer_id: { type: 'reference', table: 'customers', description: 'The account holder.' },
-        iban: { type: 'iban', description: "IBAN (ISO 13616) in the holder's country: valid check digits, the country's BBAN structure and national check digits.", example: 'DE89370400440532013000' },
-        bic: { type: 'bic', iban_column: 'iban', description: "BIC (ISO 9362) of the IBAN's bank.", example: 'DEUTDEFF' },
-        bank_name: { type: 'string', description: 'Name of the bank that the IBAN and BIC identify.', example: 'Deutsche Bank' },
-        currency: { type: 'currency', description: "Account currency (ISO 4217): the currency of the holder's country." },
-        account_type: { type: 'enum', values: ['current', 'savings'], weights: { current: 68, savings: 32 }, description: 'Current (payment) or savings account.' },
-        opened_on: { type: 'date', from: '2005-01-01', to: '2024-12-31', description: 'Opening date; never before the customer relationship began.' },
-        status: { type: 'enum', values: ['active', 'dormant', 'blocked'], weights: { active: 94, dormant: 5, blocked: 1 }, description: 'Account status.' },
-        overdraft_limit: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 7.1, sigma: 0.7, min: 100, max: 25000, description: 'Arranged overdraft in euro terms, scaled to the account currency: how far below zero the balance may go (0 for savings accounts and a third of current accounts).', example: 1500 },
-        interest_rate: { type: 'decimal', scale: 4, distribution: 'uniform', min: 0, max: 0.045, description: 'Credit interest rate per year, as a fraction (0.0325 = 3.25%).', example: 0.0325 },
-        opening_balance: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 7.4, sigma: 1.2, description: "Balance before the account's first transaction in the transactions table; drawn in euro terms, scaled to the account currency, larger for savings and wealthier segments.", example: 2450.17 },
+        iban: {
+          type: 'iban',
+          description:
+            "IBAN (ISO 13616) in the holder's country: valid check digits, the country's BBAN structure and national check digits.",
+          example: 'DE89370400440532013000',
+        },
+        bic: {
+          type: 'bic',
+          iban_column: 'iban',
+          description: "BIC (ISO 9362) of the IBAN's bank.",
+          example: 'DEUTDEFF',
+        },
+        bank_name: {
+          type: 'string',
+          description: 'Name of the bank that the IBAN and BIC identify.',
+          example: 'Deutsche Bank',
+        },
+        currency: {
+          type: 'currency',
+          description: "Account currency (ISO 4217): the currency of the holder's country.",
+        },
+        account_type: {
+          type: 'enum',
+          values: ['current', 'savings'],
+          weights: { current: 68, savings: 32 },
+          description: 'Current (payment) or savings account.',
+        },
+        opened_on: {
+          type: 'date',
+          from: '2005-01-01',
+          to: '2024-12-31',
+          description: 'Opening date; never before the customer relationship began.',
+        },
+        status: {
+          type: 'enum',
+          values: ['active', 'dormant', 'blocked'],
+          weights: { active: 94, dormant: 5, blocked: 1 },
+          description: 'Account status.',
+        },
+        overdraft_limit: {
+          type: 'money',
+          currency_column: 'currency',
+          distribution: 'lognormal',
+          mu: 7.1,
+          sigma: 0.7,
+          min: 100,
+          max: 25000,
+          description:
+            'Arranged overdraft in euro terms, scaled to the account currency: how far below zero the balance may go (0 for savings accounts and a third of current accounts).',
+          example: 1500,
+        },
+        interest_rate: {
+          type: 'decimal',
+          scale: 4,
+          distribution: 'uniform',
+          min: 0,
+          max: 0.045,
+          description: 'Credit interest rate per year, as a fraction (0.0325 = 3.25%).',
+          example: 0.0325,
+        },
+        opening_balance: {
+          type: 'money',
+          currency_column: 'currency',
+          distribution: 'lognormal',
+          mu: 7.4,
+          sigma: 1.2,
+          description:
+            "Balance before the account's first transaction in the transactions table; drawn in euro terms, scaled to the account currency, larger for savings and wealthier segments.",
+          example: 2450.17,
+        },
       },
       row: (ctx) => {
         const { rng, helpers } = ctx;
@@ -124,34 +226,94 @@ export default definePack({
           currency,
           account_type: type,
           opened_on: drawnOpening < since ? since : drawnOpening,
-          overdraft_limit: savings || rng.chance(0.35) ? 0 : helpers.round(Math.round(Number(ctx.draw.overdraft_limit()) / 50) * 50 * scale, currency),
+          overdraft_limit:
+            savings || rng.chance(0.35)
+              ? 0
+              : helpers.round(Math.round(Number(ctx.draw.overdraft_limit()) / 50) * 50 * scale, currency),
           interest_rate: savings ? Number(ctx.draw.interest_rate()) : Math.round(rng.float(0, 0.005) * 10_000) / 10_000,
-          opening_balance: helpers.round(Number(ctx.draw.opening_balance()) * BALANCE_FACTOR[String(customer.segment)] * (savings ? SAVINGS_BALANCE_FACTOR : 1) * scale, currency),
+          opening_balance: helpers.round(
+            Number(ctx.draw.opening_balance()) *
+              BALANCE_FACTOR[String(customer.segment)] *
+              (savings ? SAVINGS_BALANCE_FACTOR : 1) *
+              scale,
+            currency,
+          ),
         };
       },
     },
     transactions: {
-      description: 'Booked transactions per account, in time order: salaries, card payments, direct debits, standing orders, transfers, cash, fees and interest, with the running balance after each one.',
+      description:
+        'Booked transactions per account, in time order: salaries, card payments, direct debits, standing orders, transfers, cash, fees and interest, with the running balance after each one.',
       default_rows: 50000,
       credits_per_1000_rows: 2,
       per_parent: 'accounts',
       options: {
-        start_date: { description: 'First day of the period the transactions cover (YYYY-MM-DD, 1970 to 2100); an account opened later starts on its opening date.', schema: { type: 'string', format: 'date', formatMinimum: '1970-01-01', formatMaximum: '2100-12-31' }, default: '2025-01-01' },
-        days: { description: 'Length of the period in days.', schema: { type: 'integer', minimum: 1, maximum: 3660 }, default: 180 },
+        start_date: {
+          description:
+            'First day of the period the transactions cover (YYYY-MM-DD, 1970 to 2100); an account opened later starts on its opening date.',
+          schema: { type: 'string', format: 'date', formatMinimum: '1970-01-01', formatMaximum: '2100-12-31' },
+          default: '2025-01-01',
+        },
+        days: {
+          description: 'Length of the period in days.',
+          schema: { type: 'integer', minimum: 1, maximum: 3660 },
+          default: 180,
+        },
       },
       columns: {
         transaction_id: { type: 'id', prefix: 'txn', description: 'Key of the transaction.' },
         account_id: { type: 'reference', table: 'accounts', description: 'The account booked.' },
-        booked_at: { type: 'timestamp', from: '2000-01-01T00:00:00Z', to: '2100-12-31T23:59:59Z', description: 'Booking time (UTC): within the period the options set, non-decreasing per account.' },
-        value_date: { type: 'date', from: '2000-01-01', to: '2100-12-31', description: 'Value date: the day interest starts or stops counting (the next business day for bookings on a weekend).' },
+        booked_at: {
+          type: 'timestamp',
+          from: '2000-01-01T00:00:00Z',
+          to: '2100-12-31T23:59:59Z',
+          description: 'Booking time (UTC): within the period the options set, non-decreasing per account.',
+        },
+        value_date: {
+          type: 'date',
+          from: '2000-01-01',
+          to: '2100-12-31',
+          description:
+            'Value date: the day interest starts or stops counting (the next business day for bookings on a weekend).',
+        },
         type: { type: 'enum', values: TRANSACTION_TYPES, description: 'Kind of booking.', example: 'card_payment' },
-        direction: { type: 'enum', values: ['credit', 'debit'], description: 'Credit (money in) or debit (money out).' },
-        amount: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 3.2, sigma: 0.95, description: 'Signed amount in the account currency: positive for credits, negative for debits. The distribution (in euro terms) is that of card payments; other kinds of booking have their own.', example: -42.5 },
+        direction: {
+          type: 'enum',
+          values: ['credit', 'debit'],
+          description: 'Credit (money in) or debit (money out).',
+        },
+        amount: {
+          type: 'money',
+          currency_column: 'currency',
+          distribution: 'lognormal',
+          mu: 3.2,
+          sigma: 0.95,
+          description:
+            'Signed amount in the account currency: positive for credits, negative for debits. The distribution (in euro terms) is that of card payments; other kinds of booking have their own.',
+          example: -42.5,
+        },
         currency: { type: 'currency', description: 'Account currency (ISO 4217).' },
-        balance_after: { type: 'money', currency_column: 'currency', description: "Running balance after this booking: the account's opening balance plus every amount so far.", example: 2407.67 },
-        counterparty_name: { type: 'company', description: 'Employer, merchant, biller, payee or payer; null for cash, fees and interest.', nullable: true },
-        counterparty_iban: { type: 'iban', nullable: true, description: "Counterparty's IBAN for transfers, direct debits and salaries; null otherwise." },
-        description: { type: 'string', description: 'Booking text as the statement shows it.', example: 'DIRECT DEBIT ENERGY' },
+        balance_after: {
+          type: 'money',
+          currency_column: 'currency',
+          description: "Running balance after this booking: the account's opening balance plus every amount so far.",
+          example: 2407.67,
+        },
+        counterparty_name: {
+          type: 'company',
+          description: 'Employer, merchant, biller, payee or payer; null for cash, fees and interest.',
+          nullable: true,
+        },
+        counterparty_iban: {
+          type: 'iban',
+          nullable: true,
+          description: "Counterparty's IBAN for transfers, direct debits and salaries; null otherwise.",
+        },
+        description: {
+          type: 'string',
+          description: 'Booking text as the statement shows it.',
+          example: 'DIRECT DEBIT ENERGY',
+        },
       },
       start: (ctx: RowContext<TransactionOptions>): AccountState => {
         const { rng, helpers } = ctx;
@@ -171,7 +333,10 @@ export default definePack({
           mean_gap_ms,
           payday: start + rng.float(0, MONTH),
           salary: Math.exp(rng.normal(SALARY.mu, SALARY.sigma)),
-          employer: { name: String(ctx.draw.counterparty_name()), iban: helpers.iban(rng, String(customer.country)).iban },
+          employer: {
+            name: String(ctx.draw.counterparty_name()),
+            iban: helpers.iban(rng, String(customer.country)).iban,
+          },
           scale: PRICE_LEVEL[currency] ?? 1,
         };
       },
@@ -200,8 +365,18 @@ export default definePack({
           amount: helpers.fromMinor(signed, account.currency),
           currency: account.currency,
           balance_after: helpers.fromMinor(account.balance, account.currency),
-          counterparty_name: kind === SALARY ? account.employer.name : kind.counterparty === 'none' ? null : ctx.draw.counterparty_name(),
-          counterparty_iban: kind === SALARY ? account.employer.iban : kind.counterparty === 'account' ? counterpartyIban(ctx, account.country) : null,
+          counterparty_name:
+            kind === SALARY
+              ? account.employer.name
+              : kind.counterparty === 'none'
+                ? null
+                : ctx.draw.counterparty_name(),
+          counterparty_iban:
+            kind === SALARY
+              ? account.employer.iban
+              : kind.counterparty === 'account'
+                ? counterpartyIban(ctx, account.country)
+                : null,
           description: rng.pick(kind.descriptions),
         };
       },

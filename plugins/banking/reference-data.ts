@@ -4,7 +4,22 @@
  */
 
 /** Customers' countries (all with an IBAN format the engine knows) and their share of the book. */
-export const CUSTOMER_COUNTRIES = { GB: 24, DE: 18, FR: 14, ES: 10, IT: 9, NL: 7, BE: 4, IE: 3, AT: 3, PT: 3, PL: 3, FI: 1, NO: 1, CH: 1 } as const;
+export const CUSTOMER_COUNTRIES = {
+  GB: 24,
+  DE: 18,
+  FR: 14,
+  ES: 10,
+  IT: 9,
+  NL: 7,
+  BE: 4,
+  IE: 3,
+  AT: 3,
+  PT: 3,
+  PL: 3,
+  FI: 1,
+  NO: 1,
+  CH: 1,
+} as const;
 
 /**
  * Roughly how many units of each local currency buy what one euro buys, so that a salary or a grocery
@@ -13,7 +28,12 @@ export const CUSTOMER_COUNTRIES = { GB: 24, DE: 18, FR: 14, ES: 10, IT: 9, NL: 7
 export const PRICE_LEVEL: Readonly<Record<string, number>> = { EUR: 1, GBP: 0.86, CHF: 0.95, NOK: 11.5, PLN: 4.3 };
 
 /** How much larger balances run in each customer segment than in retail, and on savings accounts. */
-export const BALANCE_FACTOR: Readonly<Record<string, number>> = { retail: 1, premier: 4, private: 12, small_business: 3.3 };
+export const BALANCE_FACTOR: Readonly<Record<string, number>> = {
+  retail: 1,
+  premier: 4,
+  private: 12,
+  small_business: 3.3,
+};
 export const SAVINGS_BALANCE_FACTOR = 3.3;
 
 /**
@@ -36,19 +56,98 @@ export interface BookingKind {
 }
 
 export const SALARY: BookingKind = {
-  type: 'salary', direction: 'credit', weight: 0, savings_weight: 0, mu: 7.8, sigma: 0.45, counterparty: 'account',
+  type: 'salary',
+  direction: 'credit',
+  weight: 0,
+  savings_weight: 0,
+  mu: 7.8,
+  sigma: 0.45,
+  counterparty: 'account',
   descriptions: ['SALARY', 'PAYROLL', 'MONTHLY PAY'],
 };
 
 export const BOOKING_KINDS: readonly BookingKind[] = [
-  { type: 'card_payment', direction: 'debit', weight: 560, savings_weight: 0, mu: 3.2, sigma: 0.95, counterparty: 'merchant', descriptions: ['CARD PAYMENT', 'POS PURCHASE', 'CONTACTLESS'] },
-  { type: 'direct_debit', direction: 'debit', weight: 110, savings_weight: 0, mu: 4.2, sigma: 0.7, counterparty: 'account', descriptions: ['DIRECT DEBIT ENERGY', 'DIRECT DEBIT MOBILE', 'DIRECT DEBIT INSURANCE', 'DIRECT DEBIT BROADBAND'] },
-  { type: 'standing_order', direction: 'debit', weight: 35, savings_weight: 0, mu: 6.4, sigma: 0.45, counterparty: 'account', descriptions: ['RENT', 'STANDING ORDER', 'SAVINGS TRANSFER'] },
-  { type: 'transfer_out', direction: 'debit', weight: 70, savings_weight: 40, mu: 4.4, sigma: 1.1, counterparty: 'account', descriptions: ['TRANSFER', 'SEPA CREDIT TRANSFER', 'PAYMENT TO'] },
-  { type: 'atm_withdrawal', direction: 'debit', weight: 60, savings_weight: 0, mu: 4.1, sigma: 0.6, round_to: 10, counterparty: 'none', descriptions: ['ATM WITHDRAWAL', 'CASH WITHDRAWAL'] },
-  { type: 'transfer_in', direction: 'credit', weight: 90, savings_weight: 45, mu: 4.6, sigma: 1.0, counterparty: 'account', descriptions: ['TRANSFER FROM', 'SEPA CREDIT RECEIVED', 'REFUND'] },
-  { type: 'fee', direction: 'debit', weight: 15, savings_weight: 0, mu: 1.4, sigma: 0.5, counterparty: 'none', descriptions: ['ACCOUNT FEE', 'CARD FEE', 'FOREIGN TRANSACTION FEE'] },
-  { type: 'interest', direction: 'credit', weight: 10, savings_weight: 15, mu: 0.8, sigma: 0.9, counterparty: 'none', descriptions: ['CREDIT INTEREST'] },
+  {
+    type: 'card_payment',
+    direction: 'debit',
+    weight: 560,
+    savings_weight: 0,
+    mu: 3.2,
+    sigma: 0.95,
+    counterparty: 'merchant',
+    descriptions: ['CARD PAYMENT', 'POS PURCHASE', 'CONTACTLESS'],
+  },
+  {
+    type: 'direct_debit',
+    direction: 'debit',
+    weight: 110,
+    savings_weight: 0,
+    mu: 4.2,
+    sigma: 0.7,
+    counterparty: 'account',
+    descriptions: ['DIRECT DEBIT ENERGY', 'DIRECT DEBIT MOBILE', 'DIRECT DEBIT INSURANCE', 'DIRECT DEBIT BROADBAND'],
+  },
+  {
+    type: 'standing_order',
+    direction: 'debit',
+    weight: 35,
+    savings_weight: 0,
+    mu: 6.4,
+    sigma: 0.45,
+    counterparty: 'account',
+    descriptions: ['RENT', 'STANDING ORDER', 'SAVINGS TRANSFER'],
+  },
+  {
+    type: 'transfer_out',
+    direction: 'debit',
+    weight: 70,
+    savings_weight: 40,
+    mu: 4.4,
+    sigma: 1.1,
+    counterparty: 'account',
+    descriptions: ['TRANSFER', 'SEPA CREDIT TRANSFER', 'PAYMENT TO'],
+  },
+  {
+    type: 'atm_withdrawal',
+    direction: 'debit',
+    weight: 60,
+    savings_weight: 0,
+    mu: 4.1,
+    sigma: 0.6,
+    round_to: 10,
+    counterparty: 'none',
+    descriptions: ['ATM WITHDRAWAL', 'CASH WITHDRAWAL'],
+  },
+  {
+    type: 'transfer_in',
+    direction: 'credit',
+    weight: 90,
+    savings_weight: 45,
+    mu: 4.6,
+    sigma: 1.0,
+    counterparty: 'account',
+    descriptions: ['TRANSFER FROM', 'SEPA CREDIT RECEIVED', 'REFUND'],
+  },
+  {
+    type: 'fee',
+    direction: 'debit',
+    weight: 15,
+    savings_weight: 0,
+    mu: 1.4,
+    sigma: 0.5,
+    counterparty: 'none',
+    descriptions: ['ACCOUNT FEE', 'CARD FEE', 'FOREIGN TRANSACTION FEE'],
+  },
+  {
+    type: 'interest',
+    direction: 'credit',
+    weight: 10,
+    savings_weight: 15,
+    mu: 0.8,
+    sigma: 0.9,
+    counterparty: 'none',
+    descriptions: ['CREDIT INTEREST'],
+  },
 ];
 
 export const TRANSACTION_TYPES = [SALARY, ...BOOKING_KINDS].map((kind) => kind.type);

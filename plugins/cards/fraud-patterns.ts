@@ -20,15 +20,37 @@ export interface FraudPattern {
 }
 
 export const fraudPatterns: readonly FraudPattern[] = [
-  { name: 'card_testing', weight: 30, burst: [3, 6], amount_factor: [0.02, 0.08], gap_minutes: [1, 4], decline_rate: 0.35 },
-  { name: 'foreign_country', weight: 30, burst: [1, 4], amount_factor: [3, 10], gap_minutes: [5, 45], decline_rate: 0.25 },
-  { name: 'unusual_category', weight: 25, burst: [1, 3], amount_factor: [4, 15], gap_minutes: [10, 90], decline_rate: 0.3 },
+  {
+    name: 'card_testing',
+    weight: 30,
+    burst: [3, 6],
+    amount_factor: [0.02, 0.08],
+    gap_minutes: [1, 4],
+    decline_rate: 0.35,
+  },
+  {
+    name: 'foreign_country',
+    weight: 30,
+    burst: [1, 4],
+    amount_factor: [3, 10],
+    gap_minutes: [5, 45],
+    decline_rate: 0.25,
+  },
+  {
+    name: 'unusual_category',
+    weight: 25,
+    burst: [1, 3],
+    amount_factor: [4, 15],
+    gap_minutes: [10, 90],
+    decline_rate: 0.3,
+  },
   { name: 'odd_hours', weight: 15, burst: [2, 4], amount_factor: [1.5, 5], gap_minutes: [3, 20], decline_rate: 0.2 },
 ];
 
 /** Mean episode length, used to turn the configured fraud rate (a share of rows) into an episode start rate. */
-export const meanBurst = fraudPatterns.reduce((sum, p) => sum + p.weight * (p.burst[0] + p.burst[1]) / 2, 0)
-  / fraudPatterns.reduce((sum, p) => sum + p.weight, 0);
+export const meanBurst =
+  fraudPatterns.reduce((sum, p) => sum + (p.weight * (p.burst[0] + p.burst[1])) / 2, 0) /
+  fraudPatterns.reduce((sum, p) => sum + p.weight, 0);
 
 /**
  * The episodes a card's history may be in the middle of, as (pattern, length) with the weight of meeting

@@ -1,6 +1,13 @@
 import { birthday, definePack, drawOnOrAfter, type Helpers, type Row, type RowContext } from '../../core/packs/sdk.js';
 import { UNITS_PER_EURO } from './euro-rates.js';
-import { FRAUD_ABROAD, HOME_COUNTRIES, episodesUnderWay, fraudPatterns, meanBurst, type FraudPattern } from './fraud-patterns.js';
+import {
+  FRAUD_ABROAD,
+  HOME_COUNTRIES,
+  episodesUnderWay,
+  fraudPatterns,
+  meanBurst,
+  type FraudPattern,
+} from './fraud-patterns.js';
 
 /**
  * Card payments: cardholders, their cards, merchants, and card transactions with authorisation and
@@ -85,7 +92,8 @@ function findMerchant(ctx: RowContext<unknown>, fits: (merchant: Row) => boolean
 export default definePack({
   name: 'cards',
   version: '1.0.0',
-  description: 'Card payments: cardholders, cards (PAN, network, expiry), merchants (ISO 18245 MCC) and card transactions with authorisation, settlement and labelled fraud.',
+  description:
+    'Card payments: cardholders, cards (PAN, network, expiry), merchants (ISO 18245 MCC) and card transactions with authorisation, settlement and labelled fraud.',
   tables: {
     cardholders: {
       description: 'People who hold payment cards.',
@@ -94,12 +102,27 @@ export default definePack({
       columns: {
         cardholder_id: { type: 'id', prefix: 'chd', description: 'Key of the cardholder.' },
         name: { type: 'person_name', description: 'Full name.', example: 'Olivia Hughes' },
-        email: { type: 'email', name_column: 'name', description: 'E-mail address.', example: 'olivia.hughes42@gmail.com' },
+        email: {
+          type: 'email',
+          name_column: 'name',
+          description: 'E-mail address.',
+          example: 'olivia.hughes42@gmail.com',
+        },
         phone: { type: 'phone', description: 'Phone number, international format.', nullable: true, null_rate: 0.05 },
-        country: { type: 'country', codes: homeCountries, weights: HOME_COUNTRIES, description: 'Country of residence (ISO 3166-1 alpha-2).' },
+        country: {
+          type: 'country',
+          codes: homeCountries,
+          weights: HOME_COUNTRIES,
+          description: 'Country of residence (ISO 3166-1 alpha-2).',
+        },
         city: { type: 'city', description: 'City of residence.' },
         date_of_birth: { type: 'date', from: '1945-01-01', to: '2006-12-31', description: 'Date of birth.' },
-        created_at: { type: 'timestamp', from: '2015-01-01T00:00:00Z', to: '2024-12-31T23:59:59Z', description: "When the customer relationship began: on or after the holder's 18th birthday." },
+        created_at: {
+          type: 'timestamp',
+          from: '2015-01-01T00:00:00Z',
+          to: '2024-12-31T23:59:59Z',
+          description: "When the customer relationship began: on or after the holder's 18th birthday.",
+        },
       },
       row: (ctx) => {
         const born = String(ctx.draw.date_of_birth());
@@ -114,13 +137,42 @@ export default definePack({
         card_id: { type: 'id', prefix: 'card', description: 'Key of the card.' },
         cardholder_id: { type: 'reference', table: 'cardholders', description: 'The cardholder.' },
         network: { type: 'card_network', description: 'Card network.' },
-        pan: { type: 'pan', network_column: 'network', description: "Primary account number: Luhn-valid, in the network's IIN ranges and length." },
-        card_type: { type: 'enum', values: ['debit', 'credit', 'prepaid'], weights: { debit: 62, credit: 33, prepaid: 5 }, description: 'Debit, credit or prepaid.' },
+        pan: {
+          type: 'pan',
+          network_column: 'network',
+          description: "Primary account number: Luhn-valid, in the network's IIN ranges and length.",
+        },
+        card_type: {
+          type: 'enum',
+          values: ['debit', 'credit', 'prepaid'],
+          weights: { debit: 62, credit: 33, prepaid: 5 },
+          description: 'Debit, credit or prepaid.',
+        },
         currency: { type: 'currency', description: "Billing currency (ISO 4217): the holder's country's currency." },
-        credit_limit: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 8.1, sigma: 0.6, min: 250, max: 50000, nullable: true, description: 'Credit limit; null for debit and prepaid cards.' },
-        issued_on: { type: 'date', from: '2021-01-01', to: '2025-06-30', description: 'Issue date: on or after the day the relationship began.' },
+        credit_limit: {
+          type: 'money',
+          currency_column: 'currency',
+          distribution: 'lognormal',
+          mu: 8.1,
+          sigma: 0.6,
+          min: 250,
+          max: 50000,
+          nullable: true,
+          description: 'Credit limit; null for debit and prepaid cards.',
+        },
+        issued_on: {
+          type: 'date',
+          from: '2021-01-01',
+          to: '2025-06-30',
+          description: 'Issue date: on or after the day the relationship began.',
+        },
         expiry: { type: 'string', description: 'Expiry month, MM/YY: four years after issue.', example: '09/28' },
-        status: { type: 'enum', values: ['active', 'blocked', 'closed'], weights: { active: 92, blocked: 3, closed: 5 }, description: 'Card status.' },
+        status: {
+          type: 'enum',
+          values: ['active', 'blocked', 'closed'],
+          weights: { active: 92, blocked: 3, closed: 5 },
+          description: 'Card status.',
+        },
       },
       row: (ctx) => {
         const holder = ctx.lookup('cardholders', ctx.ref('cardholder_id'));
@@ -143,8 +195,17 @@ export default definePack({
         merchant_id: { type: 'id', prefix: 'mer', description: 'Key of the merchant.' },
         name: { type: 'company', description: 'Trading name.' },
         mcc: { type: 'mcc', description: 'ISO 18245 merchant category code.' },
-        category: { type: 'string', description: 'Description of the merchant category code.', example: 'Grocery Stores, Supermarkets' },
-        country: { type: 'country', codes: Object.keys(merchantCountries), weights: merchantCountries, description: 'Country of the merchant (ISO 3166-1 alpha-2).' },
+        category: {
+          type: 'string',
+          description: 'Description of the merchant category code.',
+          example: 'Grocery Stores, Supermarkets',
+        },
+        country: {
+          type: 'country',
+          codes: Object.keys(merchantCountries),
+          weights: merchantCountries,
+          description: 'Country of the merchant (ISO 3166-1 alpha-2).',
+        },
         city: { type: 'city', description: 'City of the merchant.' },
       },
       row: (ctx) => {
@@ -153,14 +214,28 @@ export default definePack({
       },
     },
     transactions: {
-      description: 'Card transactions per card, in time order: authorisation, settlement, and fraud labels in bursts (card testing, spending abroad, unusual categories, odd hours).',
+      description:
+        'Card transactions per card, in time order: authorisation, settlement, and fraud labels in bursts (card testing, spending abroad, unusual categories, odd hours).',
       default_rows: 60000,
       credits_per_1000_rows: 2,
       per_parent: 'cards',
       options: {
-        fraud_rate: { description: 'Share of transactions that are fraudulent.', schema: { type: 'number', minimum: 0, maximum: 0.5 }, default: 0.002 },
-        start_date: { description: 'First day of the period the transactions cover (YYYY-MM-DD, 1970 to 2100); a card issued later starts on its issue date.', schema: { type: 'string', format: 'date', formatMinimum: '1970-01-01', formatMaximum: '2100-12-31' }, default: '2025-01-01' },
-        days: { description: 'Length of the period in days.', schema: { type: 'integer', minimum: 1, maximum: 3660 }, default: 90 },
+        fraud_rate: {
+          description: 'Share of transactions that are fraudulent.',
+          schema: { type: 'number', minimum: 0, maximum: 0.5 },
+          default: 0.002,
+        },
+        start_date: {
+          description:
+            'First day of the period the transactions cover (YYYY-MM-DD, 1970 to 2100); a card issued later starts on its issue date.',
+          schema: { type: 'string', format: 'date', formatMinimum: '1970-01-01', formatMaximum: '2100-12-31' },
+          default: '2025-01-01',
+        },
+        days: {
+          description: 'Length of the period in days.',
+          schema: { type: 'integer', minimum: 1, maximum: 3660 },
+          default: 90,
+        },
       },
       columns: {
         transaction_id: { type: 'id', prefix: 'txn', description: 'Key of the transaction.' },
@@ -168,15 +243,53 @@ export default definePack({
         merchant_id: { type: 'reference', table: 'merchants', description: 'The merchant.' },
         mcc: { type: 'mcc', description: "The merchant's category code (ISO 18245)." },
         merchant_country: { type: 'country', description: "The merchant's country." },
-        amount: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 3.2, sigma: 1.1, min: 0.5, description: 'Amount in the transaction currency: heavy-tailed; drawn in euros (distribution overrides are in euros) and converted.' },
-        currency: { type: 'currency', description: "Transaction currency (ISO 4217): the merchant country's currency." },
-        entry_mode: { type: 'enum', values: ['chip', 'contactless', 'online', 'magstripe'], weights: { chip: 30, contactless: 45, online: 23, magstripe: 2 }, description: 'How the card was presented.' },
-        authorized_at: { type: 'timestamp', from: '2025-01-01T00:00:00Z', to: '2025-12-31T23:59:59Z', description: 'Authorisation time (UTC).' },
-        status: { type: 'enum', values: ['approved', 'declined', 'reversed'], weights: { approved: 955, declined: 35, reversed: 10 }, description: "The issuer's decision; always declined once the card has expired." },
+        amount: {
+          type: 'money',
+          currency_column: 'currency',
+          distribution: 'lognormal',
+          mu: 3.2,
+          sigma: 1.1,
+          min: 0.5,
+          description:
+            'Amount in the transaction currency: heavy-tailed; drawn in euros (distribution overrides are in euros) and converted.',
+        },
+        currency: {
+          type: 'currency',
+          description: "Transaction currency (ISO 4217): the merchant country's currency.",
+        },
+        entry_mode: {
+          type: 'enum',
+          values: ['chip', 'contactless', 'online', 'magstripe'],
+          weights: { chip: 30, contactless: 45, online: 23, magstripe: 2 },
+          description: 'How the card was presented.',
+        },
+        authorized_at: {
+          type: 'timestamp',
+          from: '2025-01-01T00:00:00Z',
+          to: '2025-12-31T23:59:59Z',
+          description: 'Authorisation time (UTC).',
+        },
+        status: {
+          type: 'enum',
+          values: ['approved', 'declined', 'reversed'],
+          weights: { approved: 955, declined: 35, reversed: 10 },
+          description: "The issuer's decision; always declined once the card has expired.",
+        },
         auth_code: { type: 'code', length: 6, nullable: true, description: 'Authorisation code; null when declined.' },
-        settled_at: { type: 'timestamp', from: '2025-01-01T00:00:00Z', to: '2026-01-31T23:59:59Z', nullable: true, description: 'Settlement time: one to three days after authorisation; null unless approved.' },
+        settled_at: {
+          type: 'timestamp',
+          from: '2025-01-01T00:00:00Z',
+          to: '2026-01-31T23:59:59Z',
+          nullable: true,
+          description: 'Settlement time: one to three days after authorisation; null unless approved.',
+        },
         is_fraud: { type: 'boolean', rate: 0, description: 'Labelled fraudulent.' },
-        fraud_pattern: { type: 'enum', values: fraudPatterns.map((pattern) => pattern.name), nullable: true, description: 'The fraud pattern of a fraudulent transaction; null otherwise.' },
+        fraud_pattern: {
+          type: 'enum',
+          values: fraudPatterns.map((pattern) => pattern.name),
+          nullable: true,
+          description: 'The fraud pattern of a fraudulent transaction; null otherwise.',
+        },
       },
       start: (ctx: RowContext<TransactionOptions>): CardState => {
         const card = ctx.lookup('cards', ctx.parent);
@@ -197,7 +310,9 @@ export default definePack({
           currency: String(card.currency),
           home,
           regular_merchants: regular,
-          clock: Math.max(Date.parse(ctx.options.start_date), Date.parse(issued)) + ctx.rng.next() * (period / Math.max(1, ctx.count)),
+          clock:
+            Math.max(Date.parse(ctx.options.start_date), Date.parse(issued)) +
+            ctx.rng.next() * (period / Math.max(1, ctx.count)),
           // Month numbers count from 1 and Date.UTC's from 0: the expiry month's number is the next month's index.
           expires: Date.UTC(Number(issued.slice(0, 4)) + CARD_LIFE_YEARS, Number(issued.slice(5, 7)), 1),
           merchants: ctx.rowsOf('merchants'),
@@ -227,7 +342,10 @@ export default definePack({
           if (--episode.left === 0) card.episode = null;
         } else {
           card.clock += rng.exponential(1) * card.mean_gap_ms;
-          merchantIndex = card.regular_merchants.length && rng.next() < 0.7 ? rng.pick(card.regular_merchants) : rng.int(0, card.merchants - 1);
+          merchantIndex =
+            card.regular_merchants.length && rng.next() < 0.7
+              ? rng.pick(card.regular_merchants)
+              : rng.int(0, card.merchants - 1);
         }
         if (card.clock >= card.expires) status = 'declined';
         const merchant = merchantFact(ctx, card.merchant_facts, merchantIndex);
@@ -264,7 +382,11 @@ const moneyByCurrency = new Map<string, Money>();
 
 function moneyOf(helpers: Helpers, currency: string): Money {
   let money = moneyByCurrency.get(currency);
-  if (!money) moneyByCurrency.set(currency, (money = { rate: UNITS_PER_EURO[currency] ?? 1, minor: 10 ** helpers.minorUnits(currency) }));
+  if (!money)
+    moneyByCurrency.set(
+      currency,
+      (money = { rate: UNITS_PER_EURO[currency] ?? 1, minor: 10 ** helpers.minorUnits(currency) }),
+    );
   return money;
 }
 
@@ -277,7 +399,11 @@ const merchantFactsByTable = new WeakMap<object, MerchantFacts>();
 
 function merchantFactsOf(ctx: RowContext<unknown>): MerchantFacts {
   let facts = merchantFactsByTable.get(ctx);
-  if (!facts) merchantFactsByTable.set(ctx, (facts = { slots: new Array<MerchantFact | undefined>(MERCHANT_FACT_SLOTS).fill(undefined) }));
+  if (!facts)
+    merchantFactsByTable.set(
+      ctx,
+      (facts = { slots: new Array<MerchantFact | undefined>(MERCHANT_FACT_SLOTS).fill(undefined) }),
+    );
   return facts;
 }
 
@@ -288,7 +414,13 @@ function merchantFact(ctx: RowContext<unknown>, facts: MerchantFacts, index: num
   const merchant = ctx.lookup('merchants', index);
   const country = String(merchant.country);
   const currency = ctx.helpers.countryByCode.get(country)?.currency;
-  const fact = { index, mcc: merchant.mcc, country, currency, money: currency === undefined ? undefined : moneyOf(ctx.helpers, currency) };
+  const fact = {
+    index,
+    mcc: merchant.mcc,
+    country,
+    currency,
+    money: currency === undefined ? undefined : moneyOf(ctx.helpers, currency),
+  };
   facts.slots[slot] = fact;
   return fact;
 }

@@ -64,7 +64,8 @@ function severity(rng: Rng, product: InsuranceProduct, options: ClaimOptions, su
 export default definePack({
   name: 'insurance',
   version: '1.1.0',
-  description: 'Insurance: policyholders, one-year motor, home, travel, health and life policies, premium instalments that add up to each policy\'s premium, and claims inside the policy period with reporting and settlement delays and heavy-tailed severity (log-normal body, Pareto tail).',
+  description:
+    "Insurance: policyholders, one-year motor, home, travel, health and life policies, premium instalments that add up to each policy's premium, and claims inside the policy period with reporting and settlement delays and heavy-tailed severity (log-normal body, Pareto tail).",
   tables: {
     policyholders: {
       description: 'People who hold insurance policies.',
@@ -76,7 +77,13 @@ export default definePack({
         email: { type: 'email', name_column: 'name', description: 'E-mail address.' },
         phone: { type: 'phone', description: 'Phone number, international format.', nullable: true, null_rate: 0.06 },
         date_of_birth: { type: 'date', from: '1942-01-01', to: '2006-12-31', description: 'Date of birth.' },
-        country: { type: 'country', codes: COUNTRIES, weights: POLICYHOLDER_COUNTRIES, description: 'Country of residence (ISO 3166-1 alpha-2); policies are in its currency.', example: 'GB' },
+        country: {
+          type: 'country',
+          codes: COUNTRIES,
+          weights: POLICYHOLDER_COUNTRIES,
+          description: 'Country of residence (ISO 3166-1 alpha-2); policies are in its currency.',
+          example: 'GB',
+        },
         street_address: { type: 'street_address', description: 'Street address.' },
         city: { type: 'city', description: 'City.' },
         postcode: { type: 'postcode', description: 'Postal code.' },
@@ -89,16 +96,68 @@ export default definePack({
       columns: {
         policy_id: { type: 'id', prefix: 'pol', description: 'Key of the policy.' },
         policyholder_id: { type: 'reference', table: 'policyholders', description: 'The policyholder.' },
-        policy_number: { type: 'string', computed: true, description: 'Policy number as printed on the schedule: product code, start year, sequence.', example: 'MOT-2024-4821937' },
-        product: { type: 'enum', values: INSURANCE_PRODUCTS.map((p) => p.product), weights: Object.fromEntries(INSURANCE_PRODUCTS.map((p) => [p.product, p.weight])), description: 'Line of business.' },
-        start_date: { type: 'date', from: '2022-01-01', to: '2025-06-30', description: "First day of cover: on or after the policyholder's 18th birthday." },
-        end_date: { type: 'date', computed: true, description: 'Last day of cover: one year after the start, less a day.' },
-        currency: { type: 'currency', computed: true, description: "Policy currency (ISO 4217): the policyholder's country's." },
-        sum_insured: { type: 'money', currency_column: 'currency', computed: true, description: 'Most the insurer pays on one claim (for life cover, the benefit).', example: 250000 },
-        deductible: { type: 'money', currency_column: 'currency', computed: true, description: 'Excess: the part of each claim the policyholder bears.', example: 250 },
-        annual_premium: { type: 'money', currency_column: 'currency', computed: true, description: 'Premium for the year of cover.', example: 612.4 },
-        premium_instalments: { type: 'integer', computed: true, description: 'Instalments the premium is paid in (1 annually, 2, 4 quarterly, 12 monthly), by product: its rows in premiums.', example: 12 },
-        channel: { type: 'enum', values: ['direct', 'broker', 'aggregator', 'bancassurance'], weights: { direct: 35, broker: 25, aggregator: 30, bancassurance: 10 }, description: 'How the policy was sold.' },
+        policy_number: {
+          type: 'string',
+          computed: true,
+          description: 'Policy number as printed on the schedule: product code, start year, sequence.',
+          example: 'MOT-2024-4821937',
+        },
+        product: {
+          type: 'enum',
+          values: INSURANCE_PRODUCTS.map((p) => p.product),
+          weights: Object.fromEntries(INSURANCE_PRODUCTS.map((p) => [p.product, p.weight])),
+          description: 'Line of business.',
+        },
+        start_date: {
+          type: 'date',
+          from: '2022-01-01',
+          to: '2025-06-30',
+          description: "First day of cover: on or after the policyholder's 18th birthday.",
+        },
+        end_date: {
+          type: 'date',
+          computed: true,
+          description: 'Last day of cover: one year after the start, less a day.',
+        },
+        currency: {
+          type: 'currency',
+          computed: true,
+          description: "Policy currency (ISO 4217): the policyholder's country's.",
+        },
+        sum_insured: {
+          type: 'money',
+          currency_column: 'currency',
+          computed: true,
+          description: 'Most the insurer pays on one claim (for life cover, the benefit).',
+          example: 250000,
+        },
+        deductible: {
+          type: 'money',
+          currency_column: 'currency',
+          computed: true,
+          description: 'Excess: the part of each claim the policyholder bears.',
+          example: 250,
+        },
+        annual_premium: {
+          type: 'money',
+          currency_column: 'currency',
+          computed: true,
+          description: 'Premium for the year of cover.',
+          example: 612.4,
+        },
+        premium_instalments: {
+          type: 'integer',
+          computed: true,
+          description:
+            'Instalments the premium is paid in (1 annually, 2, 4 quarterly, 12 monthly), by product: its rows in premiums.',
+          example: 12,
+        },
+        channel: {
+          type: 'enum',
+          values: ['direct', 'broker', 'aggregator', 'bancassurance'],
+          weights: { direct: 35, broker: 25, aggregator: 30, bancassurance: 10 },
+          description: 'How the policy was sold.',
+        },
       },
       row: (ctx) => {
         const { rng, helpers } = ctx;
@@ -107,38 +166,72 @@ export default definePack({
         const currency = helpers.countryByCode.get(String(holder.country))?.currency ?? 'EUR';
         const scale = PRICE_LEVEL[currency] ?? 1;
         const start = drawOnOrAfter(ctx.draw.start_date, birthday(String(holder.date_of_birth), 18));
-        const end = Date.UTC(Number(start.slice(0, 4)) + 1, Number(start.slice(5, 7)) - 1, Number(start.slice(8, 10))) - DAY;
+        const end =
+          Date.UTC(Number(start.slice(0, 4)) + 1, Number(start.slice(5, 7)) - 1, Number(start.slice(8, 10))) - DAY;
         return {
           policy_number: `${product.product.slice(0, 3).toUpperCase()}-${start.slice(0, 4)}-${rng.digits(7)}`,
           product: product.product,
           start_date: start,
           end_date: helpers.isoDate(end),
           currency,
-          sum_insured: helpers.round(Math.round(Math.exp(rng.normal(product.sum_insured.mu, product.sum_insured.sigma)) * scale / 500) * 500, currency),
+          sum_insured: helpers.round(
+            Math.round((Math.exp(rng.normal(product.sum_insured.mu, product.sum_insured.sigma)) * scale) / 500) * 500,
+            currency,
+          ),
           deductible: helpers.round(rng.pick(product.deductible) * scale, currency),
-          annual_premium: helpers.round(Math.exp(rng.normal(product.annual_premium.mu, product.annual_premium.sigma)) * scale, currency),
+          annual_premium: helpers.round(
+            Math.exp(rng.normal(product.annual_premium.mu, product.annual_premium.sigma)) * scale,
+            currency,
+          ),
           premium_instalments: Number(helpers.weightedPick(rng, product.instalments)),
         };
       },
     },
     premiums: {
-      description: "Premium instalments per policy (its premium_instalments), due at even intervals over the policy year from its first day; a policy's instalments add up to its annual premium exactly (the last absorbs the rounding). Policies come in order with all their instalments, up to the rows requested.",
+      description:
+        "Premium instalments per policy (its premium_instalments), due at even intervals over the policy year from its first day; a policy's instalments add up to its annual premium exactly (the last absorbs the rounding). Policies come in order with all their instalments, up to the rows requested.",
       default_rows: 9600,
       credits_per_1000_rows: 1,
       per_parent: 'policies',
       options: {
-        late_payment_rate: { description: 'Share of instalments paid after their due date.', schema: { type: 'number', minimum: 0, maximum: 1 }, default: 0.04 },
+        late_payment_rate: {
+          description: 'Share of instalments paid after their due date.',
+          schema: { type: 'number', minimum: 0, maximum: 1 },
+          default: 0.04,
+        },
       },
       columns: {
         premium_id: { type: 'id', prefix: 'prm', description: 'Key of the instalment.' },
         policy_id: { type: 'reference', table: 'policies', description: 'The policy.' },
-        instalment_number: { type: 'integer', computed: true, description: 'Position of the instalment, from 1.', example: 1 },
-        instalments: { type: 'integer', computed: true, description: "How many instalments the policy pays its premium in (its premium_instalments: 1 = annually, 12 = monthly).", example: 12 },
+        instalment_number: {
+          type: 'integer',
+          computed: true,
+          description: 'Position of the instalment, from 1.',
+          example: 1,
+        },
+        instalments: {
+          type: 'integer',
+          computed: true,
+          description:
+            'How many instalments the policy pays its premium in (its premium_instalments: 1 = annually, 12 = monthly).',
+          example: 12,
+        },
         due_date: { type: 'date', computed: true, description: 'Due date, within the policy period.' },
-        amount: { type: 'money', currency_column: 'currency', computed: true, description: 'Amount due: the annual premium divided by the instalments.', example: 51.03 },
+        amount: {
+          type: 'money',
+          currency_column: 'currency',
+          computed: true,
+          description: 'Amount due: the annual premium divided by the instalments.',
+          example: 51.03,
+        },
         currency: { type: 'currency', computed: true, description: 'Policy currency (ISO 4217).' },
         paid_on: { type: 'date', computed: true, description: 'Date the payment arrived.' },
-        days_late: { type: 'integer', computed: true, description: 'Days between the due date and the payment (0 when on time).', example: 0 },
+        days_late: {
+          type: 'integer',
+          computed: true,
+          description: 'Days between the due date and the payment (0 when on time).',
+          example: 0,
+        },
       },
       rows_per_parent: (ctx) => Number(ctx.lookup('policies', ctx.parent).premium_instalments),
       start: (ctx: RowContext<PremiumOptions>): PremiumState => {
@@ -171,28 +264,82 @@ export default definePack({
       },
     },
     claims: {
-      description: "Claims per policy, in order of loss: as many as a negative binomial count with the product's claim frequency gives the policy (most have none), the loss inside the policy period, reported and settled after it, with heavy-tailed severity (log-normal body, Pareto tail) net of the deductible and capped at the sum insured. Policies come in order with all their claims, up to the rows requested.",
+      description:
+        "Claims per policy, in order of loss: as many as a negative binomial count with the product's claim frequency gives the policy (most have none), the loss inside the policy period, reported and settled after it, with heavy-tailed severity (log-normal body, Pareto tail) net of the deductible and capped at the sum insured. Policies come in order with all their claims, up to the rows requested.",
       default_rows: 220,
       credits_per_1000_rows: 3,
       per_parent: 'policies',
       options: {
-        frequency_factor: { description: "Multiplies every product's claim frequency (claims per policy-year: motor 0.12, home 0.08, travel 0.06, health 0.9, life 0.004).", schema: { type: 'number', minimum: 0, maximum: 20 }, default: 1 },
-        tail_share: { description: 'Share of claims drawn from the Pareto tail (large losses).', schema: { type: 'number', minimum: 0, maximum: 1 }, default: 0.05 },
-        tail_alpha: { description: 'Pareto shape of the tail: the lower, the heavier (below 2 the variance is infinite).', schema: { type: 'number', minimum: 0.5, maximum: 10 }, default: 1.6 },
-        rejection_rate: { description: 'Share of claims the insurer rejects.', schema: { type: 'number', minimum: 0, maximum: 1 }, default: 0.08 },
+        frequency_factor: {
+          description:
+            "Multiplies every product's claim frequency (claims per policy-year: motor 0.12, home 0.08, travel 0.06, health 0.9, life 0.004).",
+          schema: { type: 'number', minimum: 0, maximum: 20 },
+          default: 1,
+        },
+        tail_share: {
+          description: 'Share of claims drawn from the Pareto tail (large losses).',
+          schema: { type: 'number', minimum: 0, maximum: 1 },
+          default: 0.05,
+        },
+        tail_alpha: {
+          description: 'Pareto shape of the tail: the lower, the heavier (below 2 the variance is infinite).',
+          schema: { type: 'number', minimum: 0.5, maximum: 10 },
+          default: 1.6,
+        },
+        rejection_rate: {
+          description: 'Share of claims the insurer rejects.',
+          schema: { type: 'number', minimum: 0, maximum: 1 },
+          default: 0.08,
+        },
       },
       columns: {
         claim_id: { type: 'id', prefix: 'clm', description: 'Key of the claim.' },
         policy_id: { type: 'reference', table: 'policies', description: 'The policy claimed on.' },
-        claim_number: { type: 'integer', computed: true, description: "Position of the claim among the policy's, from 1.", example: 1 },
-        peril: { type: 'enum', values: PERILS, computed: true, description: "What caused the loss (the product's perils)." },
+        claim_number: {
+          type: 'integer',
+          computed: true,
+          description: "Position of the claim among the policy's, from 1.",
+          example: 1,
+        },
+        peril: {
+          type: 'enum',
+          values: PERILS,
+          computed: true,
+          description: "What caused the loss (the product's perils).",
+        },
         loss_date: { type: 'date', computed: true, description: 'Date of the loss: within the policy period.' },
-        reported_date: { type: 'date', computed: true, description: 'Date the claim was reported: on or after the loss (possibly after the policy ended).' },
-        status: { type: 'enum', values: ['open', 'settled', 'rejected'], computed: true, description: 'Settled (paid), rejected, or still open.' },
-        settled_date: { type: 'date', computed: true, nullable: true, description: 'Date the claim was settled or rejected; null while open.' },
+        reported_date: {
+          type: 'date',
+          computed: true,
+          description: 'Date the claim was reported: on or after the loss (possibly after the policy ended).',
+        },
+        status: {
+          type: 'enum',
+          values: ['open', 'settled', 'rejected'],
+          computed: true,
+          description: 'Settled (paid), rejected, or still open.',
+        },
+        settled_date: {
+          type: 'date',
+          computed: true,
+          nullable: true,
+          description: 'Date the claim was settled or rejected; null while open.',
+        },
         currency: { type: 'currency', computed: true, description: 'Policy currency (ISO 4217).' },
-        incurred_amount: { type: 'money', currency_column: 'currency', computed: true, description: 'Gross loss: heavy-tailed, capped at the sum insured.', example: 1840.5 },
-        paid_amount: { type: 'money', currency_column: 'currency', computed: true, description: 'Paid: the incurred amount less the deductible for a settled claim; 0 when open or rejected.', example: 1590.5 },
+        incurred_amount: {
+          type: 'money',
+          currency_column: 'currency',
+          computed: true,
+          description: 'Gross loss: heavy-tailed, capped at the sum insured.',
+          example: 1840.5,
+        },
+        paid_amount: {
+          type: 'money',
+          currency_column: 'currency',
+          computed: true,
+          description: 'Paid: the incurred amount less the deductible for a settled claim; 0 when open or rejected.',
+          example: 1590.5,
+        },
       },
       rows_per_parent: (ctx: RowContext<ClaimOptions>) => {
         const product = productByName.get(String(ctx.lookup('policies', ctx.parent).product))!;
@@ -219,7 +366,13 @@ export default definePack({
         const { product, currency } = policy;
         const loss = policy.losses[ctx.position];
         const reported = loss + Math.floor(rng.exponential(1) * product.reporting_delay_days) * DAY;
-        const incurred = helpers.toMinor(Math.min(policy.sum_insured, severity(rng, product, options, policy.sum_insured / policy.scale) * policy.scale), currency);
+        const incurred = helpers.toMinor(
+          Math.min(
+            policy.sum_insured,
+            severity(rng, product, options, policy.sum_insured / policy.scale) * policy.scale,
+          ),
+          currency,
+        );
         const status = rng.chance(options.rejection_rate) ? 'rejected' : rng.chance(0.12) ? 'open' : 'settled';
         return {
           claim_number: ctx.position + 1,
@@ -227,10 +380,16 @@ export default definePack({
           loss_date: helpers.isoDate(loss),
           reported_date: helpers.isoDate(reported),
           status,
-          settled_date: status === 'open' ? null : helpers.isoDate(reported + Math.ceil(rng.exponential(1) * product.settlement_days) * DAY),
+          settled_date:
+            status === 'open'
+              ? null
+              : helpers.isoDate(reported + Math.ceil(rng.exponential(1) * product.settlement_days) * DAY),
           currency,
           incurred_amount: helpers.fromMinor(incurred, currency),
-          paid_amount: helpers.fromMinor(status === 'settled' ? Math.max(0, incurred - policy.deductible) : 0, currency),
+          paid_amount: helpers.fromMinor(
+            status === 'settled' ? Math.max(0, incurred - policy.deductible) : 0,
+            currency,
+          ),
         };
       },
     },

@@ -38,7 +38,8 @@ const MISSED_BEFORE_DEFAULT = 3;
 export default definePack({
   name: 'lending',
   version: '1.1.0',
-  description: 'Lending: borrowers with credit scores, loans (personal, auto, mortgage, small business) priced by risk, and repayment schedules by the annuity formula with the repayments made against them: late payments, missed payments and defaults at configurable rates.',
+  description:
+    'Lending: borrowers with credit scores, loans (personal, auto, mortgage, small business) priced by risk, and repayment schedules by the annuity formula with the repayments made against them: late payments, missed payments and defaults at configurable rates.',
   tables: {
     borrowers: {
       description: 'People and sole traders who borrow from the lender.',
@@ -49,12 +50,41 @@ export default definePack({
         name: { type: 'person_name', description: 'Full name.', example: 'Thomas Reid' },
         email: { type: 'email', name_column: 'name', description: 'E-mail address.' },
         date_of_birth: { type: 'date', from: '1950-01-01', to: '2005-12-31', description: 'Date of birth.' },
-        country: { type: 'country', codes: COUNTRIES, weights: BORROWER_COUNTRIES, description: 'Country of residence (ISO 3166-1 alpha-2); loans are in its currency.', example: 'GB' },
+        country: {
+          type: 'country',
+          codes: COUNTRIES,
+          weights: BORROWER_COUNTRIES,
+          description: 'Country of residence (ISO 3166-1 alpha-2); loans are in its currency.',
+          example: 'GB',
+        },
         city: { type: 'city', description: 'City of residence.' },
-        employment_status: { type: 'enum', values: ['employed', 'self_employed', 'retired', 'unemployed', 'student'], weights: { employed: 68, self_employed: 14, retired: 12, unemployed: 3, student: 3 }, description: 'Employment status at application.' },
-        annual_income: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 10.55, sigma: 0.5, min: 6000, description: 'Gross annual income in the local currency (drawn in euro terms, scaled).', example: 42000 },
+        employment_status: {
+          type: 'enum',
+          values: ['employed', 'self_employed', 'retired', 'unemployed', 'student'],
+          weights: { employed: 68, self_employed: 14, retired: 12, unemployed: 3, student: 3 },
+          description: 'Employment status at application.',
+        },
+        annual_income: {
+          type: 'money',
+          currency_column: 'currency',
+          distribution: 'lognormal',
+          mu: 10.55,
+          sigma: 0.5,
+          min: 6000,
+          description: 'Gross annual income in the local currency (drawn in euro terms, scaled).',
+          example: 42000,
+        },
         currency: { type: 'currency', computed: true, description: "Currency of the borrower's country (ISO 4217)." },
-        credit_score: { type: 'integer', distribution: 'normal', mean: 690, sd: 75, min: SCORE_RANGE[0], max: SCORE_RANGE[1], description: 'Credit bureau score, 300 (worst) to 850 (best).', example: 712 },
+        credit_score: {
+          type: 'integer',
+          distribution: 'normal',
+          mean: 690,
+          sd: 75,
+          min: SCORE_RANGE[0],
+          max: SCORE_RANGE[1],
+          description: 'Credit bureau score, 300 (worst) to 850 (best).',
+          example: 712,
+        },
       },
       row: (ctx) => {
         const country = String(ctx.draw.country());
@@ -69,15 +99,61 @@ export default definePack({
       columns: {
         loan_id: { type: 'id', prefix: 'loan', description: 'Key of the loan.' },
         borrower_id: { type: 'reference', table: 'borrowers', description: 'The borrower.' },
-        product: { type: 'enum', values: PRODUCTS, weights: Object.fromEntries(LOAN_PRODUCTS.map((p) => [p.product, p.weight])), description: 'Loan product.' },
-        purpose: { type: 'string', computed: true, description: 'What the money is for: one of its product\'s purposes.', example: 'debt_consolidation' },
-        principal: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 9, sigma: 0.7, description: "Amount lent, in the loan currency: log-normal per product (a config's override applies to every product).", example: 12000 },
+        product: {
+          type: 'enum',
+          values: PRODUCTS,
+          weights: Object.fromEntries(LOAN_PRODUCTS.map((p) => [p.product, p.weight])),
+          description: 'Loan product.',
+        },
+        purpose: {
+          type: 'string',
+          computed: true,
+          description: "What the money is for: one of its product's purposes.",
+          example: 'debt_consolidation',
+        },
+        principal: {
+          type: 'money',
+          currency_column: 'currency',
+          distribution: 'lognormal',
+          mu: 9,
+          sigma: 0.7,
+          description:
+            "Amount lent, in the loan currency: log-normal per product (a config's override applies to every product).",
+          example: 12000,
+        },
         currency: { type: 'currency', computed: true, description: "Loan currency (ISO 4217): the borrower's." },
-        annual_rate: { type: 'decimal', scale: 4, computed: true, description: "Nominal annual interest rate as a fraction: the product's base rate plus a spread that grows as the credit score falls.", example: 0.0749 },
-        origination_date: { type: 'date', from: '2018-01-01', to: '2025-06-30', description: 'Date the money was paid out: on or after the borrower\'s 18th birthday.' },
-        first_due_date: { type: 'date', computed: true, description: 'Due date of the first monthly instalment: one month after origination.' },
-        term_months: { type: 'integer', computed: true, description: 'Term in months, by product (personal 1–5 years, mortgages 10–30): the number of monthly instalments of its repayment schedule.', example: 60 },
-        channel: { type: 'enum', values: ['branch', 'online', 'broker', 'dealer'], weights: { branch: 25, online: 45, broker: 18, dealer: 12 }, description: 'How the loan was sold.' },
+        annual_rate: {
+          type: 'decimal',
+          scale: 4,
+          computed: true,
+          description:
+            "Nominal annual interest rate as a fraction: the product's base rate plus a spread that grows as the credit score falls.",
+          example: 0.0749,
+        },
+        origination_date: {
+          type: 'date',
+          from: '2018-01-01',
+          to: '2025-06-30',
+          description: "Date the money was paid out: on or after the borrower's 18th birthday.",
+        },
+        first_due_date: {
+          type: 'date',
+          computed: true,
+          description: 'Due date of the first monthly instalment: one month after origination.',
+        },
+        term_months: {
+          type: 'integer',
+          computed: true,
+          description:
+            'Term in months, by product (personal 1–5 years, mortgages 10–30): the number of monthly instalments of its repayment schedule.',
+          example: 60,
+        },
+        channel: {
+          type: 'enum',
+          values: ['branch', 'online', 'broker', 'dealer'],
+          weights: { branch: 25, online: 45, broker: 18, dealer: 12 },
+          description: 'How the loan was sold.',
+        },
       },
       row: (ctx) => {
         const { rng, helpers } = ctx;
@@ -94,9 +170,10 @@ export default definePack({
         return {
           product: product.product,
           purpose: rng.pick(product.purposes),
-          principal: helpers.round(Math.round(principal * (PRICE_LEVEL[currency] ?? 1) / 50) * 50, currency),
+          principal: helpers.round(Math.round((principal * (PRICE_LEVEL[currency] ?? 1)) / 50) * 50, currency),
           currency,
-          annual_rate: Math.round((product.base_rate + product.risk_spread * risk * rng.float(0.8, 1.2)) * 10_000) / 10_000,
+          annual_rate:
+            Math.round((product.base_rate + product.risk_spread * risk * rng.float(0.8, 1.2)) * 10_000) / 10_000,
           origination_date: originated,
           first_due_date: helpers.isoDate(addMonths(originated, 1)),
           term_months: Number(helpers.weightedPick(rng, product.terms)),
@@ -105,30 +182,107 @@ export default definePack({
       },
     },
     repayment_schedule: {
-      description: 'Each loan\'s repayment schedule by the annuity formula, one row per monthly instalment over the loan\'s term_months (its principal and interest, the balance before and after), and the repayment made against it: on time, late, missed, or not collected after the loan defaulted. Per loan the principals sum to the loan\'s principal and the payments to principal plus interest; the last instalment absorbs the rounding. Loans come in order with their whole schedules, up to the rows requested (the last loan\'s schedule may stop there).',
+      description:
+        "Each loan's repayment schedule by the annuity formula, one row per monthly instalment over the loan's term_months (its principal and interest, the balance before and after), and the repayment made against it: on time, late, missed, or not collected after the loan defaulted. Per loan the principals sum to the loan's principal and the payments to principal plus interest; the last instalment absorbs the rounding. Loans come in order with their whole schedules, up to the rows requested (the last loan's schedule may stop there).",
       default_rows: 110_000,
       credits_per_1000_rows: 2,
       per_parent: 'loans',
       options: {
-        delinquency_rate: { description: 'Share of the instalments of performing loans that are paid late (1 to 89 days past due).', schema: { type: 'number', minimum: 0, maximum: 1 }, default: 0.06 },
-        default_rate: { description: 'Share of loans that default during their term: three missed instalments (90 days past due), then nothing more is collected.', schema: { type: 'number', minimum: 0, maximum: 1 }, default: 0.03 },
+        delinquency_rate: {
+          description: 'Share of the instalments of performing loans that are paid late (1 to 89 days past due).',
+          schema: { type: 'number', minimum: 0, maximum: 1 },
+          default: 0.06,
+        },
+        default_rate: {
+          description:
+            'Share of loans that default during their term: three missed instalments (90 days past due), then nothing more is collected.',
+          schema: { type: 'number', minimum: 0, maximum: 1 },
+          default: 0.03,
+        },
       },
       columns: {
         instalment_id: { type: 'id', prefix: 'ins', description: 'Key of the instalment.' },
         loan_id: { type: 'reference', table: 'loans', description: 'The loan.' },
-        instalment_number: { type: 'integer', computed: true, description: 'Position of the instalment in the schedule, from 1.', example: 1 },
-        instalments: { type: 'integer', computed: true, description: "The loan's number of monthly instalments: its term_months.", example: 36 },
-        due_date: { type: 'date', computed: true, description: 'Due date: the first due date plus one month per instalment (the last day of a shorter month).' },
+        instalment_number: {
+          type: 'integer',
+          computed: true,
+          description: 'Position of the instalment in the schedule, from 1.',
+          example: 1,
+        },
+        instalments: {
+          type: 'integer',
+          computed: true,
+          description: "The loan's number of monthly instalments: its term_months.",
+          example: 36,
+        },
+        due_date: {
+          type: 'date',
+          computed: true,
+          description: 'Due date: the first due date plus one month per instalment (the last day of a shorter month).',
+        },
         currency: { type: 'currency', computed: true, description: 'Loan currency (ISO 4217).' },
-        opening_balance: { type: 'money', currency_column: 'currency', computed: true, description: 'Principal outstanding before the instalment.', example: 12000 },
-        payment: { type: 'money', currency_column: 'currency', computed: true, description: 'Scheduled payment: the level annuity payment (the last one repays what remains).', example: 373.04 },
-        interest: { type: 'money', currency_column: 'currency', computed: true, description: 'Interest part: the monthly rate on the opening balance.', example: 74.9 },
-        principal: { type: 'money', currency_column: 'currency', computed: true, description: 'Principal part: the payment less the interest.', example: 298.14 },
-        closing_balance: { type: 'money', currency_column: 'currency', computed: true, description: 'Principal outstanding after the instalment (zero after the last).', example: 11701.86 },
-        status: { type: 'enum', values: ['paid', 'paid_late', 'missed', 'defaulted'], computed: true, description: 'What happened: paid by the due date, paid late, missed (unpaid; three in a row is a default), or not collected because the loan defaulted.' },
-        paid_on: { type: 'date', computed: true, nullable: true, description: 'Date the payment arrived; null when unpaid.' },
-        amount_paid: { type: 'money', currency_column: 'currency', computed: true, description: 'Amount received against the instalment (0 when unpaid).', example: 373.04 },
-        days_past_due: { type: 'integer', computed: true, description: 'Days between the due date and the payment; for a missed instalment, 30 days for each instalment that fell due since, up to the default.', example: 0 },
+        opening_balance: {
+          type: 'money',
+          currency_column: 'currency',
+          computed: true,
+          description: 'Principal outstanding before the instalment.',
+          example: 12000,
+        },
+        payment: {
+          type: 'money',
+          currency_column: 'currency',
+          computed: true,
+          description: 'Scheduled payment: the level annuity payment (the last one repays what remains).',
+          example: 373.04,
+        },
+        interest: {
+          type: 'money',
+          currency_column: 'currency',
+          computed: true,
+          description: 'Interest part: the monthly rate on the opening balance.',
+          example: 74.9,
+        },
+        principal: {
+          type: 'money',
+          currency_column: 'currency',
+          computed: true,
+          description: 'Principal part: the payment less the interest.',
+          example: 298.14,
+        },
+        closing_balance: {
+          type: 'money',
+          currency_column: 'currency',
+          computed: true,
+          description: 'Principal outstanding after the instalment (zero after the last).',
+          example: 11701.86,
+        },
+        status: {
+          type: 'enum',
+          values: ['paid', 'paid_late', 'missed', 'defaulted'],
+          computed: true,
+          description:
+            'What happened: paid by the due date, paid late, missed (unpaid; three in a row is a default), or not collected because the loan defaulted.',
+        },
+        paid_on: {
+          type: 'date',
+          computed: true,
+          nullable: true,
+          description: 'Date the payment arrived; null when unpaid.',
+        },
+        amount_paid: {
+          type: 'money',
+          currency_column: 'currency',
+          computed: true,
+          description: 'Amount received against the instalment (0 when unpaid).',
+          example: 373.04,
+        },
+        days_past_due: {
+          type: 'integer',
+          computed: true,
+          description:
+            'Days between the due date and the payment; for a missed instalment, 30 days for each instalment that fell due since, up to the default.',
+          example: 0,
+        },
       },
       rows_per_parent: (ctx) => Number(ctx.lookup('loans', ctx.parent).term_months),
       start: (ctx: RowContext<ScheduleOptions>): LoanState => {
@@ -185,7 +339,8 @@ export default definePack({
 function repayment(ctx: RowContext<ScheduleOptions>, sinceDefault: number): { status: string; days_past_due: number } {
   if (sinceDefault >= MISSED_BEFORE_DEFAULT) return { status: 'defaulted', days_past_due: 0 };
   if (sinceDefault >= 0) return { status: 'missed', days_past_due: 30 * (MISSED_BEFORE_DEFAULT - sinceDefault) };
-  if (ctx.rng.chance(ctx.options.delinquency_rate)) return { status: 'paid_late', days_past_due: Math.min(89, 1 + Math.floor(ctx.rng.exponential(1 / 11))) };
+  if (ctx.rng.chance(ctx.options.delinquency_rate))
+    return { status: 'paid_late', days_past_due: Math.min(89, 1 + Math.floor(ctx.rng.exponential(1 / 11))) };
   return { status: 'paid', days_past_due: 0 };
 }
 

@@ -1,6 +1,14 @@
 import { definePack, type Row, type RowContext } from '../../core/packs/sdk.js';
 import { dayOf, PricePath, type Bar } from './price-path.js';
-import { ETF_DOMICILES, ETF_EXPOSURES, ETF_PROVIDERS, EXCHANGES, GICS_SECTORS, PRICE_LEVEL, type Exchange } from './reference-data.js';
+import {
+  ETF_DOMICILES,
+  ETF_EXPOSURES,
+  ETF_PROVIDERS,
+  EXCHANGES,
+  GICS_SECTORS,
+  PRICE_LEVEL,
+  type Exchange,
+} from './reference-data.js';
 
 /**
  * Capital markets: listed instruments (shares and ETFs, with valid ISINs), their daily price bars by
@@ -52,7 +60,8 @@ function pathOf(ctx: RowContext<SeriesOptions>): { path: PricePath; instrument: 
 }
 
 const startDate = {
-  description: 'First day shown (YYYY-MM-DD, 2000 to 2100); an instrument listed later starts on its listing day. Prices before it are simulated, not shown.',
+  description:
+    'First day shown (YYYY-MM-DD, 2000 to 2100); an instrument listed later starts on its listing day. Prices before it are simulated, not shown.',
   schema: { type: 'string', format: 'date', formatMinimum: '2000-01-01', formatMaximum: '2100-12-31' },
   default: '2024-01-01',
 };
@@ -60,7 +69,8 @@ const startDate = {
 export default definePack({
   name: 'markets',
   version: '1.1.0',
-  description: 'Capital markets: shares and ETFs on nine exchanges (valid ISINs, MICs, trading currencies), daily OHLCV price bars by geometric Brownian motion with consistent OHLC, and trades within each day\'s range during the exchange\'s session.',
+  description:
+    "Capital markets: shares and ETFs on nine exchanges (valid ISINs, MICs, trading currencies), daily OHLCV price bars by geometric Brownian motion with consistent OHLC, and trades within each day's range during the exchange's session.",
   tables: {
     instruments: {
       description: 'Listed shares and exchange-traded funds, with the parameters of their price paths.',
@@ -68,19 +78,87 @@ export default definePack({
       credits_per_1000_rows: 1,
       columns: {
         instrument_id: { type: 'id', prefix: 'inst', description: 'Key of the instrument.' },
-        isin: { type: 'isin', description: "ISIN (ISO 6166) with a valid check digit: the issuer's country for shares, Ireland or Luxembourg for UCITS ETFs.", example: 'US0378331005' },
-        ticker: { type: 'string', description: 'Ticker symbol on its exchange: letters, or four digits in Tokyo and Hong Kong.', example: 'KLMR' },
+        isin: {
+          type: 'isin',
+          description:
+            "ISIN (ISO 6166) with a valid check digit: the issuer's country for shares, Ireland or Luxembourg for UCITS ETFs.",
+          example: 'US0378331005',
+        },
+        ticker: {
+          type: 'string',
+          description: 'Ticker symbol on its exchange: letters, or four digits in Tokyo and Hong Kong.',
+          example: 'KLMR',
+        },
         name: { type: 'company', description: 'Issuer (shares) or fund name (ETFs).' },
-        asset_class: { type: 'enum', values: ['equity', 'etf'], weights: { equity: 82, etf: 18 }, description: 'Share or exchange-traded fund.' },
-        sector: { type: 'string', values: [...GICS_SECTORS], nullable: true, description: 'GICS sector of a share; null for ETFs.', example: 'Information Technology' },
-        exchange: { type: 'enum', values: EXCHANGES.map((e) => e.mic), weights: Object.fromEntries(EXCHANGES.map((e) => [e.mic, e.weight])), description: 'Listing exchange (ISO 10383 MIC).', example: 'XNYS' },
+        asset_class: {
+          type: 'enum',
+          values: ['equity', 'etf'],
+          weights: { equity: 82, etf: 18 },
+          description: 'Share or exchange-traded fund.',
+        },
+        sector: {
+          type: 'string',
+          values: [...GICS_SECTORS],
+          nullable: true,
+          description: 'GICS sector of a share; null for ETFs.',
+          example: 'Information Technology',
+        },
+        exchange: {
+          type: 'enum',
+          values: EXCHANGES.map((e) => e.mic),
+          weights: Object.fromEntries(EXCHANGES.map((e) => [e.mic, e.weight])),
+          description: 'Listing exchange (ISO 10383 MIC).',
+          example: 'XNYS',
+        },
         country: { type: 'country', description: "The exchange's country (ISO 3166-1 alpha-2)." },
         currency: { type: 'currency', description: 'Trading currency (ISO 4217); prices tick in its minor units.' },
-        listed_on: { type: 'date', from: '2005-01-03', to: '2023-12-29', business_days: true, description: 'First trading day.' },
-        reference_price: { type: 'money', currency_column: 'currency', distribution: 'lognormal', mu: 3.6, sigma: 1, min: 1, description: 'Price on the listing day, the start of the price path (drawn in dollar terms, scaled to the currency).', example: 36.5 },
-        annual_drift: { type: 'decimal', scale: 4, distribution: 'normal', mean: 0.07, sd: 0.06, description: 'Drift μ of the geometric Brownian motion, per year.', example: 0.0712 },
-        annual_volatility: { type: 'decimal', scale: 4, distribution: 'lognormal', mu: -1.27, sigma: 0.35, min: 0.06, max: 1.2, description: 'Volatility σ of the geometric Brownian motion, per year (ETFs at half a share\'s).', example: 0.2815 },
-        average_daily_volume: { type: 'integer', distribution: 'lognormal', mu: 12.5, sigma: 1.3, min: 1000, description: 'Typical shares traded per day.', example: 268000 },
+        listed_on: {
+          type: 'date',
+          from: '2005-01-03',
+          to: '2023-12-29',
+          business_days: true,
+          description: 'First trading day.',
+        },
+        reference_price: {
+          type: 'money',
+          currency_column: 'currency',
+          distribution: 'lognormal',
+          mu: 3.6,
+          sigma: 1,
+          min: 1,
+          description:
+            'Price on the listing day, the start of the price path (drawn in dollar terms, scaled to the currency).',
+          example: 36.5,
+        },
+        annual_drift: {
+          type: 'decimal',
+          scale: 4,
+          distribution: 'normal',
+          mean: 0.07,
+          sd: 0.06,
+          description: 'Drift μ of the geometric Brownian motion, per year.',
+          example: 0.0712,
+        },
+        annual_volatility: {
+          type: 'decimal',
+          scale: 4,
+          distribution: 'lognormal',
+          mu: -1.27,
+          sigma: 0.35,
+          min: 0.06,
+          max: 1.2,
+          description: "Volatility σ of the geometric Brownian motion, per year (ETFs at half a share's).",
+          example: 0.2815,
+        },
+        average_daily_volume: {
+          type: 'integer',
+          distribution: 'lognormal',
+          mu: 12.5,
+          sigma: 1.3,
+          min: 1000,
+          description: 'Typical shares traded per day.',
+          example: 268000,
+        },
       },
       row: (ctx) => {
         const { rng, helpers } = ctx;
@@ -90,19 +168,24 @@ export default definePack({
         return {
           isin: helpers.isin(rng, issuerCountry),
           ticker: exchange.ticker === 'digits' ? rng.digits(4) : rng.chars(LETTERS, rng.int(2, 4)),
-          name: etf ? `${rng.pick(ETF_PROVIDERS)} ${rng.pick(ETF_EXPOSURES)}${exchange.country === 'US' ? '' : ' UCITS'} ETF` : ctx.draw.name(),
+          name: etf
+            ? `${rng.pick(ETF_PROVIDERS)} ${rng.pick(ETF_EXPOSURES)}${exchange.country === 'US' ? '' : ' UCITS'} ETF`
+            : ctx.draw.name(),
           asset_class: etf ? 'etf' : 'equity',
           sector: etf ? null : rng.pick(GICS_SECTORS),
           exchange: exchange.mic,
           country: exchange.country,
           currency: exchange.currency,
           reference_price: Number(ctx.draw.reference_price()) * (PRICE_LEVEL[exchange.currency] ?? 1),
-          annual_volatility: etf ? Math.round(Number(ctx.draw.annual_volatility()) * 5000) / 10_000 : ctx.draw.annual_volatility(),
+          annual_volatility: etf
+            ? Math.round(Number(ctx.draw.annual_volatility()) * 5000) / 10_000
+            : ctx.draw.annual_volatility(),
         };
       },
     },
     price_bars: {
-      description: "Daily OHLCV bars per instrument on consecutive business days from the start date: closes follow geometric Brownian motion with the instrument's drift and volatility; low ≤ open, close ≤ high, and the VWAP lies within the range.",
+      description:
+        "Daily OHLCV bars per instrument on consecutive business days from the start date: closes follow geometric Brownian motion with the instrument's drift and volatility; low ≤ open, close ≤ high, and the VWAP lies within the range.",
       default_rows: 125_000,
       credits_per_1000_rows: 1,
       per_parent: 'instruments',
@@ -114,7 +197,12 @@ export default definePack({
         high: { type: 'money', currency_column: 'currency', description: 'Highest price of the day.', example: 103.1 },
         low: { type: 'money', currency_column: 'currency', description: 'Lowest price of the day.', example: 100.4 },
         close: { type: 'money', currency_column: 'currency', description: 'Last price of the day.', example: 102.7 },
-        vwap: { type: 'money', currency_column: 'currency', description: 'Volume-weighted average price (approximated by the typical price, within the range).', example: 102.07 },
+        vwap: {
+          type: 'money',
+          currency_column: 'currency',
+          description: 'Volume-weighted average price (approximated by the typical price, within the range).',
+          example: 102.07,
+        },
         volume: { type: 'integer', description: 'Shares traded: higher on days with large moves.', example: 312000 },
         currency: { type: 'currency', description: 'Trading currency (ISO 4217).' },
       },
@@ -122,35 +210,85 @@ export default definePack({
       row: (ctx: RowContext<SeriesOptions>, series: { path: PricePath; instrument: Row }) => {
         const bar = series.path.currentBar();
         series.path.step();
-        return { date: ctx.helpers.isoDate(bar.day * DAY), ...prices(bar), volume: bar.volume, currency: series.instrument.currency };
+        return {
+          date: ctx.helpers.isoDate(bar.day * DAY),
+          ...prices(bar),
+          volume: bar.volume,
+          currency: series.instrument.currency,
+        };
       },
     },
     trades: {
-      description: "Trades per instrument in time order during the exchange's regular session, each at a price within that day's low and high (the same path as price_bars).",
+      description:
+        "Trades per instrument in time order during the exchange's regular session, each at a price within that day's low and high (the same path as price_bars).",
       default_rows: 200_000,
       credits_per_1000_rows: 2,
       per_parent: 'instruments',
       options: {
         start_date: startDate,
-        trades_per_day: { description: 'Average trades per instrument per trading day: with the table\'s rows, it sets how many days the trades span.', schema: { type: 'number', minimum: 0.1, maximum: 100_000 }, default: 40 },
+        trades_per_day: {
+          description:
+            "Average trades per instrument per trading day: with the table's rows, it sets how many days the trades span.",
+          schema: { type: 'number', minimum: 0.1, maximum: 100_000 },
+          default: 40,
+        },
       },
       columns: {
         trade_id: { type: 'id', prefix: 'trd', description: 'Key of the trade.' },
         instrument_id: { type: 'reference', table: 'instruments', description: 'The instrument traded.' },
-        traded_at: { type: 'timestamp', from: '2000-01-03T00:00:00Z', to: '2100-12-31T23:59:59Z', description: "Execution time (UTC), within the exchange's regular session." },
-        trade_date: { type: 'date', from: '2000-01-03', to: '2100-12-31', business_days: true, description: 'Trading day.' },
-        price: { type: 'money', currency_column: 'currency', description: "Execution price, on the currency's tick, within the day's low and high.", example: 102.31 },
-        quantity: { type: 'integer', distribution: 'lognormal', mu: 4.6, sigma: 1.4, min: 1, description: 'Shares traded: heavy-tailed (many small prints, a few blocks).', example: 100 },
+        traded_at: {
+          type: 'timestamp',
+          from: '2000-01-03T00:00:00Z',
+          to: '2100-12-31T23:59:59Z',
+          description: "Execution time (UTC), within the exchange's regular session.",
+        },
+        trade_date: {
+          type: 'date',
+          from: '2000-01-03',
+          to: '2100-12-31',
+          business_days: true,
+          description: 'Trading day.',
+        },
+        price: {
+          type: 'money',
+          currency_column: 'currency',
+          description: "Execution price, on the currency's tick, within the day's low and high.",
+          example: 102.31,
+        },
+        quantity: {
+          type: 'integer',
+          distribution: 'lognormal',
+          mu: 4.6,
+          sigma: 1.4,
+          min: 1,
+          description: 'Shares traded: heavy-tailed (many small prints, a few blocks).',
+          example: 100,
+        },
         notional: { type: 'money', currency_column: 'currency', description: 'Price times quantity.', example: 10231 },
         currency: { type: 'currency', description: 'Trading currency (ISO 4217).' },
-        side: { type: 'enum', values: ['buy', 'sell'], description: 'Side of the aggressor (the order that took liquidity).' },
-        venue: { type: 'string', description: 'Execution venue: the listing exchange (ISO 10383 MIC).', example: 'XNYS' },
+        side: {
+          type: 'enum',
+          values: ['buy', 'sell'],
+          description: 'Side of the aggressor (the order that took liquidity).',
+        },
+        venue: {
+          type: 'string',
+          description: 'Execution venue: the listing exchange (ISO 10383 MIC).',
+          example: 'XNYS',
+        },
       },
       start: (ctx: RowContext<TradeOptions>): TradeState => {
         const { path, instrument, tick } = pathOf(ctx);
         const exchange = exchangeByMic.get(String(instrument.exchange))!;
         const mean_gap = (exchange.closes - exchange.opens) / ctx.options.trades_per_day;
-        return { path, exchange, currency: String(instrument.currency), tick, minute: ctx.rng.exponential(1) * mean_gap, mean_gap };
+        return {
+          path,
+          exchange,
+          currency: String(instrument.currency),
+          tick,
+          minute: ctx.rng.exponential(1) * mean_gap,
+          mean_gap,
+        };
       },
       row: (ctx: RowContext<TradeOptions>, trade: TradeState) => {
         const { rng, helpers } = ctx;

@@ -105,8 +105,16 @@ export class PricePath {
     const round = (value: number) => Math.max(tick, Math.round(value / tick) * tick);
     const open = round(openExact);
     const close = round(closeExact);
-    const high = Math.max(open, close, round(Math.max(openExact, closeExact) * Math.exp(Math.abs(0.6 * this.sd * rng.normal()))));
-    const low = Math.min(open, close, round(Math.min(openExact, closeExact) * Math.exp(-Math.abs(0.6 * this.sd * rng.normal()))));
+    const high = Math.max(
+      open,
+      close,
+      round(Math.max(openExact, closeExact) * Math.exp(Math.abs(0.6 * this.sd * rng.normal()))),
+    );
+    const low = Math.min(
+      open,
+      close,
+      round(Math.min(openExact, closeExact) * Math.exp(-Math.abs(0.6 * this.sd * rng.normal()))),
+    );
     const vwap = Math.min(high, Math.max(low, round((high + low + close) / 3)));
     const surprise = Math.abs(move - this.drift) / this.sd;
     const volume = Math.max(1, Math.round(average_volume * Math.exp(0.5 * rng.normal() - 0.125) * (1 + 2 * surprise)));
@@ -118,7 +126,8 @@ export class PricePath {
   private peekNextLog(): number {
     if (this.nextLog === null) {
       const left = PERIOD - this.position;
-      this.nextLog = this.log + (this.nextAnchor - this.log) / left + this.sd * Math.sqrt((left - 1) / left) * this.steps.normal();
+      this.nextLog =
+        this.log + (this.nextAnchor - this.log) / left + this.sd * Math.sqrt((left - 1) / left) * this.steps.normal();
     }
     return this.nextLog;
   }

@@ -79,15 +79,32 @@ export type BillingModel = Map<string, BillingAccount>;
 
 export const BILLING_PROJECTION = 'billing';
 
-type BillingEvent = SubscriptionEvent | CreditsPurchased | CreditPurchaseDeclined | CreditPurchaseStarted | CreditPurchaseAbandoned | AccountOpened;
+type BillingEvent =
+  | SubscriptionEvent
+  | CreditsPurchased
+  | CreditPurchaseDeclined
+  | CreditPurchaseStarted
+  | CreditPurchaseAbandoned
+  | AccountOpened;
 
 /** Every account's billing state (what the billing run needs to find its work) and billing history. */
 export const billingProjection: Projection<BillingModel> = {
   name: BILLING_PROJECTION,
   version: 3,
   handles: [
-    'AccountOpened', 'SubscriptionUpgraded', 'SubscriptionDowngradeScheduled', 'SubscriptionDowngradeCancelled', 'SubscriptionRenewed', 'SubscriptionLapsed',
-    'PaymentMethodSet', 'SubscriptionFeePaid', 'SubscriptionFeeDeclined', 'CreditPurchaseStarted', 'CreditsPurchased', 'CreditPurchaseDeclined', 'CreditPurchaseAbandoned',
+    'AccountOpened',
+    'SubscriptionUpgraded',
+    'SubscriptionDowngradeScheduled',
+    'SubscriptionDowngradeCancelled',
+    'SubscriptionRenewed',
+    'SubscriptionLapsed',
+    'PaymentMethodSet',
+    'SubscriptionFeePaid',
+    'SubscriptionFeeDeclined',
+    'CreditPurchaseStarted',
+    'CreditsPurchased',
+    'CreditPurchaseDeclined',
+    'CreditPurchaseAbandoned',
   ],
   initialState: () => new Map(),
   apply(state, recorded: RecordedEvent) {
@@ -96,61 +113,140 @@ export const billingProjection: Projection<BillingModel> = {
     const event = recorded as unknown as BillingEvent & { position: number; recorded_at: string };
     if (event.type === 'AccountOpened') {
       const { tier, opened_at } = event.data;
-      state.set(accountId, { tier, period: 0, period_end: periodEnd(opened_at, 0), first_period_billed: false, payment_method: false, currency: null, unpaid_fees: {}, open_purchases: {}, history: [] });
+      state.set(accountId, {
+        tier,
+        period: 0,
+        period_end: periodEnd(opened_at, 0),
+        first_period_billed: false,
+        payment_method: false,
+        currency: null,
+        unpaid_fees: {},
+        open_purchases: {},
+        history: [],
+      });
       return state;
     }
     const account = state.get(accountId);
     if (!account) throw new Error(`${event.type} on account ${accountId}, which was never opened`);
-    const line = { id: `bil_${event.position}`, at: event.recorded_at, position: event.position, reference: null, tier: null, amount: 0, currency: null, credits: 0 };
-    const add = (record: Omit<BillingRecord, keyof typeof line> & Partial<BillingRecord>) => account.history.push({ ...line, ...record });
+    const line = {
+      id: `bil_${event.position}`,
+      at: event.recorded_at,
+      position: event.position,
+      reference: null,
+      tier: null,
+      amount: 0,
+      currency: null,
+      credits: 0,
+    };
+    const add = (record: Omit<BillingRecord, keyof typeof line> & Partial<BillingRecord>) =>
+      account.history.push({ ...line, ...record });
     switch (event.type) {
       case 'SubscriptionUpgraded': {
         const { to_tier, from_tier, credits, amount, currency, at, period_start, charged } = event.data;
         const reference = upgradeFeeReference(period_start, to_tier);
         Object.assign(account, { tier: to_tier, currency });
         if (charged && amount > 0) account.unpaid_fees[reference] = 'due';
-        add({ at, type: 'upgrade', tier: to_tier, amount, currency, credits, reference, description: `Upgrade from ${from_tier} to ${to_tier}, prorated to the end of the period` });
+        add({
+          at,
+          type: 'upgrade',
+          tier: to_tier,
+          amount,
+          currency,
+          credits,
+          reference,
+          description: `Upgrade from ${from_tier} to ${to_tier}, prorated to the end of the period`,
+        });
         break;
       }
       case 'SubscriptionDowngradeScheduled': {
         const { from_tier, to_tier, at, effective_at } = event.data;
-        add({ at, type: 'downgrade_scheduled', tier: to_tier, currency: account.currency, description: `Downgrade from ${from_tier} to ${to_tier}, effective ${effective_at}` });
+        add({
+          at,
+          type: 'downgrade_scheduled',
+          tier: to_tier,
+          currency: account.currency,
+          description: `Downgrade from ${from_tier} to ${to_tier}, effective ${effective_at}`,
+        });
         break;
       }
       case 'SubscriptionDowngradeCancelled': {
         const { tier, cancelled_tier, at } = event.data;
-        add({ at, type: 'downgrade_cancelled', tier, currency: account.currency, description: `Scheduled downgrade to ${cancelled_tier} cancelled` });
+        add({
+          at,
+          type: 'downgrade_cancelled',
+          tier,
+          currency: account.currency,
+          description: `Scheduled downgrade to ${cancelled_tier} cancelled`,
+        });
         break;
       }
       case 'SubscriptionRenewed': {
         const { tier, period, period_start, period_end, amount, currency, credits, charged } = event.data;
         const reference = renewalFeeReference(period_start);
-        Object.assign(account, { tier, period, period_end, first_period_billed: true, currency, unpaid_fees: charged && amount > 0 ? { [reference]: 'due' } : {} });
+        Object.assign(account, {
+          tier,
+          period,
+          period_end,
+          first_period_billed: true,
+          currency,
+          unpaid_fees: charged && amount > 0 ? { [reference]: 'due' } : {},
+        });
         const what = period === 0 ? 'first period' : `${period_start.slice(0, 10)} to ${period_end.slice(0, 10)}`;
-        add({ at: period_start, type: 'renewal', tier, amount, currency, credits, reference, description: `${tier} subscription, ${what}` });
+        add({
+          at: period_start,
+          type: 'renewal',
+          tier,
+          amount,
+          currency,
+          credits,
+          reference,
+          description: `${tier} subscription, ${what}`,
+        });
         break;
       }
       case 'SubscriptionLapsed': {
         const { from_tier, to_tier, unpaid_amount, currency, at } = event.data;
-        add({ at, type: 'lapsed', tier: to_tier, currency, description: `${unpaid_amount} ${currency} (minor units) unpaid at the end of the period: ${from_tier} lapsed to ${to_tier}` });
+        add({
+          at,
+          type: 'lapsed',
+          tier: to_tier,
+          currency,
+          description: `${unpaid_amount} ${currency} (minor units) unpaid at the end of the period: ${from_tier} lapsed to ${to_tier}`,
+        });
         break;
       }
       case 'PaymentMethodSet': {
         account.payment_method = true;
         for (const reference of Object.keys(account.unpaid_fees)) account.unpaid_fees[reference] = 'due';
-        add({ at: event.data.at, type: 'payment_method_set', description: 'Payment method set; unpaid fees are charged to it' });
+        add({
+          at: event.data.at,
+          type: 'payment_method_set',
+          description: 'Payment method set; unpaid fees are charged to it',
+        });
         break;
       }
       case 'SubscriptionFeePaid': {
         const { reference, amount, currency, payment_id } = event.data;
         delete account.unpaid_fees[reference];
-        add({ type: 'fee_paid', amount, currency, reference, description: `Subscription fee ${reference} paid (${payment_id})` });
+        add({
+          type: 'fee_paid',
+          amount,
+          currency,
+          reference,
+          description: `Subscription fee ${reference} paid (${payment_id})`,
+        });
         break;
       }
       case 'SubscriptionFeeDeclined': {
         const { reference, amount, currency, reason, attempt } = event.data;
         if (reference in account.unpaid_fees) account.unpaid_fees[reference] = 'declined';
-        add({ type: 'fee_declined', amount, currency, reference, description: `Subscription fee ${reference} of ${amount} declined (attempt ${attempt}): ${reason}` });
+        add({
+          type: 'fee_declined',
+          amount,
+          currency,
+          reference,
+          description: `Subscription fee ${reference} of ${amount} declined (attempt ${attempt}): ${reason}`,
+        });
         break;
       }
       case 'CreditPurchaseStarted': {
@@ -161,13 +257,26 @@ export const billingProjection: Projection<BillingModel> = {
       case 'CreditsPurchased': {
         const { reference, pack, credits, amount, currency } = event.data;
         delete account.open_purchases[reference];
-        add({ type: 'purchase', reference, amount, currency, credits, description: `Credit pack ${pack}: ${credits} credits` });
+        add({
+          type: 'purchase',
+          reference,
+          amount,
+          currency,
+          credits,
+          description: `Credit pack ${pack}: ${credits} credits`,
+        });
         break;
       }
       case 'CreditPurchaseDeclined': {
         const { reference, pack, reason, amount, currency } = event.data;
         delete account.open_purchases[reference];
-        add({ type: 'purchase_declined', reference, amount, currency, description: `Credit pack ${pack} declined: ${reason}` });
+        add({
+          type: 'purchase_declined',
+          reference,
+          amount,
+          currency,
+          description: `Credit pack ${pack} declined: ${reason}`,
+        });
         break;
       }
       case 'CreditPurchaseAbandoned': {
@@ -175,7 +284,13 @@ export const billingProjection: Projection<BillingModel> = {
         // The price asked when the purchase started; an abandonment records none of its own.
         const asked = account.open_purchases[reference];
         delete account.open_purchases[reference];
-        add({ type: 'purchase_abandoned', reference, amount: asked?.amount ?? 0, currency: asked?.currency ?? null, description: `Credit purchase abandoned: ${reason}` });
+        add({
+          type: 'purchase_abandoned',
+          reference,
+          amount: asked?.amount ?? 0,
+          currency: asked?.currency ?? null,
+          description: `Credit purchase abandoned: ${reason}`,
+        });
         break;
       }
     }
@@ -205,7 +320,9 @@ export function billedTotals(state: BillingModel): Map<string, Record<string, nu
   const totals = new Map<string, Record<string, number>>();
   for (const [accountId, account] of state) {
     const sum: Record<string, number> = {};
-    for (const line of account.history) if (BILLING_TYPES.has(line.type) && line.currency && line.amount > 0) sum[line.currency] = (sum[line.currency] ?? 0) + line.amount;
+    for (const line of account.history)
+      if (BILLING_TYPES.has(line.type) && line.currency && line.amount > 0)
+        sum[line.currency] = (sum[line.currency] ?? 0) + line.amount;
     totals.set(accountId, sum);
   }
   return totals;

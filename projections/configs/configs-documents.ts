@@ -1,5 +1,12 @@
 import type { Mode, RecordedEvent } from '../../core/events/envelope.js';
-import type { DocumentContent, DocumentDeleted, DocumentEvent, DocumentSaved, DocumentUpdated, Owner } from '../../core/configs/document-decider.js';
+import type {
+  DocumentContent,
+  DocumentDeleted,
+  DocumentEvent,
+  DocumentSaved,
+  DocumentUpdated,
+  Owner,
+} from '../../core/configs/document-decider.js';
 import type { Projection } from '../runner/projection.js';
 
 /** A saved config or overlay as the API shows it. */
@@ -38,14 +45,29 @@ export function documentsProjection<Noun extends string>(name: string, noun: Nou
       const existing = state.documents[data.id];
       if (type === saved) {
         const d = data as DocumentSaved<Noun>['data'];
-        state.documents[d.id] = { id: d.id, account_id: d.account_id, name: d.name, mode: d.mode, version: 1, content: d.content, created_at: d.saved_at, updated_at: d.saved_at, deleted_at: null };
+        state.documents[d.id] = {
+          id: d.id,
+          account_id: d.account_id,
+          name: d.name,
+          mode: d.mode,
+          version: 1,
+          content: d.content,
+          created_at: d.saved_at,
+          updated_at: d.saved_at,
+          deleted_at: null,
+        };
         (state.byOwner[ownerKey({ accountId: d.account_id, mode: d.mode })] ??= []).push(d.id);
         return state;
       }
       if (!existing) throw new Error(`${type} for unknown ${noun.toLowerCase()} ${data.id}`);
       if (type === updated) {
         const d = data as DocumentUpdated<Noun>['data'];
-        Object.assign(existing, { name: d.name, content: d.content, version: existing.version + 1, updated_at: d.updated_at });
+        Object.assign(existing, {
+          name: d.name,
+          content: d.content,
+          version: existing.version + 1,
+          updated_at: d.updated_at,
+        });
       } else if (type === deleted) {
         existing.deleted_at = (data as DocumentDeleted<Noun>['data']).deleted_at;
       }

@@ -33,14 +33,20 @@ export function jobMatches(filter: JobListFilter): (job: JobView) => boolean {
 export function claimableJobs(state: JobsState, now: Date): JobView[] {
   const at = now.toISOString();
   return Object.values(state.jobs)
-    .filter((job) => job.state === 'queued' || (job.state === 'running' && job.lease_expires_at !== null && job.lease_expires_at <= at))
+    .filter(
+      (job) =>
+        job.state === 'queued' ||
+        (job.state === 'running' && job.lease_expires_at !== null && job.lease_expires_at <= at),
+    )
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
 }
 
 /** Succeeded jobs whose results were kept for `retentionMs` and are still on disk. */
 export function jobsWithExpiredResults(state: JobsState, now: Date, retentionMs: number): JobView[] {
   const cutoff = new Date(now.getTime() - retentionMs).toISOString();
-  return Object.values(state.jobs).filter((job) => job.state === 'succeeded' && job.results_expired_at === null && job.finished_at! <= cutoff);
+  return Object.values(state.jobs).filter(
+    (job) => job.state === 'succeeded' && job.results_expired_at === null && job.finished_at! <= cutoff,
+  );
 }
 
 /**

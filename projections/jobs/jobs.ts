@@ -1,5 +1,14 @@
 import type { Mode, RecordedEvent } from '../../core/events/envelope.js';
-import { jobEventTypes, type JobEvent, type JobEstimate, type ResultFile, type StoredProblem, type TableProgress, type OutputFormat, type Compression } from '../../core/jobs/events.js';
+import {
+  jobEventTypes,
+  type JobEvent,
+  type JobEstimate,
+  type ResultFile,
+  type StoredProblem,
+  type TableProgress,
+  type OutputFormat,
+  type Compression,
+} from '../../core/jobs/events.js';
 import type { JobStatus } from '../../core/jobs/state.js';
 import type { CreditsReleased, CreditsReserved, CreditsSettled } from '../../core/accounts/credits.js';
 import { accountIdOfStream } from '../../core/accounts/account.js';
@@ -17,12 +26,17 @@ export interface JobsState {
 }
 
 type ReservationEvent = CreditsReserved | CreditsSettled | CreditsReleased;
-const reservationEventTypes: readonly ReservationEvent['type'][] = ['CreditsReserved', 'CreditsSettled', 'CreditsReleased'];
+const reservationEventTypes: readonly ReservationEvent['type'][] = [
+  'CreditsReserved',
+  'CreditsSettled',
+  'CreditsReleased',
+];
 
 export const ownerKey = (accountId: string, mode: Mode): string => `${accountId}:${mode}`;
 
 function apply(state: JobsState, recorded: RecordedEvent): JobsState {
-  if ((reservationEventTypes as readonly string[]).includes(recorded.type)) return applyReservation(state, recorded as unknown as RecordedEvent & ReservationEvent);
+  if ((reservationEventTypes as readonly string[]).includes(recorded.type))
+    return applyReservation(state, recorded as unknown as RecordedEvent & ReservationEvent);
   const event = recorded as unknown as JobEvent;
   if (event.type === 'JobCreated') {
     const data = event.data;
@@ -78,7 +92,12 @@ function apply(state: JobsState, recorded: RecordedEvent): JobsState {
       });
       break;
     case 'JobFailed':
-      Object.assign(job, { state: 'failed', finished_at: event.data.failed_at, failure: event.data.problem, lease_expires_at: null });
+      Object.assign(job, {
+        state: 'failed',
+        finished_at: event.data.failed_at,
+        failure: event.data.problem,
+        lease_expires_at: null,
+      });
       break;
     case 'JobCancelRequested':
       job.cancel_requested = true;
@@ -94,7 +113,8 @@ function apply(state: JobsState, recorded: RecordedEvent): JobsState {
 }
 
 function applyReservation(state: JobsState, event: RecordedEvent & ReservationEvent): JobsState {
-  if (event.type === 'CreditsReserved') state.heldReservations[event.data.reference] = { account_id: accountIdOfStream(event.stream)! };
+  if (event.type === 'CreditsReserved')
+    state.heldReservations[event.data.reference] = { account_id: accountIdOfStream(event.stream)! };
   else delete state.heldReservations[event.data.reference];
   return state;
 }

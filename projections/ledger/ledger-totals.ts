@@ -8,7 +8,12 @@ import { usageCreditTotals } from '../usage/usage-queries.js';
 export function projectedTotals(projections: { state<S>(name: string): S }): ProjectedTotals {
   const ledger = projections.state<LedgerModel>(LEDGER_PROJECTION);
   return {
-    balances: new Map([...ledger].map(([accountId, { credits_available, credits_reserved }]) => [accountId, { credits_available, credits_reserved }])),
+    balances: new Map(
+      [...ledger].map(([accountId, { credits_available, credits_reserved }]) => [
+        accountId,
+        { credits_available, credits_reserved },
+      ]),
+    ),
     usage: usageCreditTotals(projections.state<UsageModel>(USAGE_PROJECTION)),
     billed: billedTotals(projections.state<BillingModel>(BILLING_PROJECTION)),
   };

@@ -10,7 +10,8 @@ export const ProjectionLag = defineProblem({
   slug: 'projection-lag',
   title: 'Service Unavailable',
   status: 503,
-  description: 'A read model did not catch up with this request\'s own write within the bounded wait. Nothing is lost; retry after the Retry-After delay.',
+  description:
+    "A read model did not catch up with this request's own write within the bounded wait. Nothing is lost; retry after the Retry-After delay.",
 });
 
 export interface ProjectionFailure {
@@ -149,7 +150,12 @@ export class ProjectionRunner {
     while (!this.hasPassed(position)) {
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
-        throw problem(ProjectionLag, `read models have not reached position ${position} within ${timeoutMs} ms`, {}, { 'Retry-After': '1' });
+        throw problem(
+          ProjectionLag,
+          `read models have not reached position ${position} within ${timeoutMs} ms`,
+          {},
+          { 'Retry-After': '1' },
+        );
       }
       const finished = await settlesWithin(this.catchUp(), remaining);
       // A full pass did not reach it: the event is not visible yet (another instance's transaction is still
@@ -204,7 +210,11 @@ export class ProjectionRunner {
           upcast ??= this.registry.upcast(event);
           slot.state = slot.projection.apply(slot.state, upcast);
         } catch (error) {
-          slot.failure = { position: event.position, event_type: event.type, message: error instanceof Error ? error.message : String(error) };
+          slot.failure = {
+            position: event.position,
+            event_type: event.type,
+            message: error instanceof Error ? error.message : String(error),
+          };
           continue;
         }
       }

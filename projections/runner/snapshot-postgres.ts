@@ -7,21 +7,28 @@ export class PostgresSnapshotStore implements SnapshotStore {
   private readonly table: string;
   private readonly migrate: () => Promise<void>;
 
-  constructor(private readonly pool: pg.Pool, quotedSchema: string) {
+  constructor(
+    private readonly pool: pg.Pool,
+    quotedSchema: string,
+  ) {
     this.table = `${quotedSchema}.projection_snapshots`;
-    this.migrate = migrationOnce(pool, (client) => client.query(`
+    this.migrate = migrationOnce(pool, (client) =>
+      client.query(`
       CREATE TABLE IF NOT EXISTS ${this.table} (
         name     text    PRIMARY KEY,
         version  integer NOT NULL,
         position bigint  NOT NULL,
         state    jsonb   NOT NULL
-      )`));
+      )`),
+    );
   }
 
   async load(name: string): Promise<ProjectionSnapshot | undefined> {
     await this.migrate();
     const result = await this.pool.query<{ name: string; version: number; position: string; state: unknown }>(
-      `SELECT name, version, position, state FROM ${this.table} WHERE name = $1`, [name]);
+      `SELECT name, version, position, state FROM ${this.table} WHERE name = $1`,
+      [name],
+    );
     const row = result.rows[0];
     return row && { ...row, position: Number(row.position) };
   }
@@ -32,7 +39,12 @@ export class PostgresSnapshotStore implements SnapshotStore {
       `INSERT INTO ${this.table} (name, version, position, state)
        SELECT * FROM unnest($1::text[], $2::int[], $3::bigint[], $4::jsonb[])
        ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position, state = excluded.state`,
-      [snapshots.map((s) => s.name), snapshots.map((s) => s.version), snapshots.map((s) => s.position), snapshots.map((s) => JSON.stringify(s.state))],
+      [
+        snapshots.map((s) => s.name),
+        snapshots.map((s) => s.version),
+        snapshots.map((s) => s.position),
+        snapshots.map((s) => JSON.stringify(s.state)),
+      ],
     );
   }
 }

@@ -63,7 +63,8 @@ class Summary {
     add(bucket(this.days, record.recorded_at.slice(0, 10)), 1, record.rows, record.credits);
     add(bucket(this.sectors, record.sector), 1, record.rows, record.credits);
     add(bucket(this.keys, record.key_id), 1, record.rows, record.credits);
-    for (const table of record.tables) add(bucket(this.tables, `${record.sector}\n${table.name}`), 1, table.rows, table.credits);
+    for (const table of record.tables)
+      add(bucket(this.tables, `${record.sector}\n${table.name}`), 1, table.rows, table.credits);
   }
 
   result(): ModeUsage {

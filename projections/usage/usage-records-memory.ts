@@ -73,13 +73,18 @@ export class MemoryUsageRecordTable implements UsageRecordTable {
         break;
       case 'settle': {
         const reservation = this.reservations.get(key);
-        if (!reservation) throw new Error(`settlement of unknown reservation ${change.record.reference} on account ${change.accountId}`);
+        if (!reservation)
+          throw new Error(
+            `settlement of unknown reservation ${change.record.reference} on account ${change.accountId}`,
+          );
         this.reservations.delete(key);
         this.append(change.accountId, { ...change.record, ...reservation });
         break;
       }
       case 'refund': {
-        const debit = (this.records.get(change.accountId) ?? []).find((record) => record.source === 'debit' && record.reference === change.reference);
+        const debit = (this.records.get(change.accountId) ?? []).find(
+          (record) => record.source === 'debit' && record.reference === change.reference,
+        );
         if (!debit) throw new Error(`refund of unknown debit ${change.reference} on account ${change.accountId}`);
         debit.refunded = true;
         break;
@@ -101,5 +106,10 @@ export class MemoryUsageRecordTable implements UsageRecordTable {
 }
 
 function matches(record: UsageRecord, { mode, from, to, before }: RecordFilter): boolean {
-  return (mode === undefined || record.mode === mode) && (from === undefined || record.recorded_at >= from) && (to === undefined || record.recorded_at < to) && (before === undefined || record.position < before);
+  return (
+    (mode === undefined || record.mode === mode) &&
+    (from === undefined || record.recorded_at >= from) &&
+    (to === undefined || record.recorded_at < to) &&
+    (before === undefined || record.position < before)
+  );
 }

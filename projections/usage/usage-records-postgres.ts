@@ -11,9 +11,14 @@ import {
   type UsageRecordTable,
 } from './usage-records.js';
 
-const COLUMNS = 'position, reference, source, operation, mode, key_id, sector, tables, rows, credits, refunded, recorded_at';
+const COLUMNS =
+  'position, reference, source, operation, mode, key_id, sector, tables, rows, credits, refunded, recorded_at';
 
-type Row = Omit<UsageRecord, 'id' | 'position' | 'rows' | 'credits'> & { position: string; rows: string; credits: string };
+type Row = Omit<UsageRecord, 'id' | 'position' | 'rows' | 'credits'> & {
+  position: string;
+  rows: string;
+  credits: string;
+};
 
 /**
  * The usage records in the events' own schema, shared by the instances of a fleet: a batch takes the
@@ -27,11 +32,16 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
   private readonly migrate: () => Promise<void>;
 
   /** `chunkSize`: rows per read of `inPeriod`. */
-  constructor(private readonly pool: pg.Pool, quotedSchema: string, private readonly chunkSize = 1000) {
+  constructor(
+    private readonly pool: pg.Pool,
+    quotedSchema: string,
+    private readonly chunkSize = 1000,
+  ) {
     this.records = `${quotedSchema}.usage_records`;
     this.reservations = `${quotedSchema}.usage_reservations`;
     this.checkpointTable = `${quotedSchema}.usage_records_checkpoint`;
-    this.migrate = migrationOnce(pool, (client) => client.query(`
+    this.migrate = migrationOnce(pool, (client) =>
+      client.query(`
       CREATE TABLE IF NOT EXISTS ${this.records} (
         account     text    NOT NULL,
         position    bigint  NOT NULL,
@@ -61,7 +71,8 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
         id       integer PRIMARY KEY CHECK (id = 0),
         position bigint  NOT NULL
       );
-      INSERT INTO ${this.checkpointTable} (id, position) VALUES (0, 0) ON CONFLICT DO NOTHING;`));
+      INSERT INTO ${this.checkpointTable} (id, position) VALUES (0, 0) ON CONFLICT DO NOTHING;`),
+    );
   }
 
   async checkpoint(): Promise<number> {
@@ -73,7 +84,9 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
   async apply(after: number, changes: readonly UsageChange[], checkpoint: number): Promise<boolean> {
     await this.migrate();
     return inTransaction(this.pool, async (client) => {
-      const current = await client.query<{ position: string }>(`SELECT position FROM ${this.checkpointTable} FOR UPDATE`);
+      const current = await client.query<{ position: string }>(
+        `SELECT position FROM ${this.checkpointTable} FOR UPDATE`,
+      );
       if (Number(current.rows[0]!.position) !== after) return false;
       for (const change of changes) await this.applyOne(client, change);
       await client.query(`UPDATE ${this.checkpointTable} SET position = $1`, [checkpoint]);
@@ -84,7 +97,10 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
   async page(accountId: string, filter: RecordFilter, limit: number): Promise<UsageRecord[]> {
     await this.migrate();
     const { where, values } = conditions(accountId, filter);
-    const result = await this.pool.query<Row>(`SELECT ${COLUMNS} FROM ${this.records} WHERE ${where} ORDER BY position DESC LIMIT $${values.length + 1}`, [...values, limit]);
+    const result = await this.pool.query<Row>(
+      `SELECT ${COLUMNS} FROM ${this.records} WHERE ${where} ORDER BY position DESC LIMIT $${values.length + 1}`,
+      [...values, limit],
+    );
     return result.rows.map(fromRow);
   }
 
@@ -93,7 +109,7 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
     await this.migrate();
     const { where, values } = conditions(accountId, period);
     const chunk = `SELECT ${COLUMNS} FROM ${this.records} WHERE ${where} AND position > $${values.length + 1} ORDER BY position LIMIT ${this.chunkSize}`;
-    for (let after = -1; ; ) {
+    for (let after = -1; ;) {
       const { rows } = await this.pool.query<Row>(chunk, [...values, after]);
       for (const row of rows) yield fromRow(row);
       if (rows.length < this.chunkSize) return;
@@ -104,7 +120,15 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
   /** One statement, so one snapshot: the checkpoint and the sums (numbers as text: bigint) agree. */
   async totals(accountId?: string): Promise<StoredRecordTotals> {
     await this.migrate();
-    const { rows } = await this.pool.query<{ checkpoint: string; account: string | null; mode: 'live' | 'test'; records: string; credits: string; refunded_records: string; refunded_credits: string }>(
+    const { rows } = await this.pool.query<{
+      checkpoint: string;
+      account: string | null;
+      mode: 'live' | 'test';
+      records: string;
+      credits: string;
+      refunded_records: string;
+      refunded_credits: string;
+    }>(
       `SELECT c.position AS checkpoint, t.* FROM ${this.checkpointTable} c LEFT JOIN (
          SELECT account, mode, count(*) AS records, sum(credits) AS credits,
                 count(*) FILTER (WHERE refunded) AS refunded_records, coalesce(sum(credits) FILTER (WHERE refunded), 0) AS refunded_credits
@@ -112,20 +136,26 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
        ) t ON true`,
       [accountId ?? null],
     );
-    const groups = rows.filter((row) => row.account !== null).map((row) => ({
-      account: row.account!,
-      mode: row.mode,
-      records: Number(row.records),
-      credits: Number(row.credits),
-      refunded_records: Number(row.refunded_records),
-      refunded_credits: Number(row.refunded_credits),
-    }));
+    const groups = rows
+      .filter((row) => row.account !== null)
+      .map((row) => ({
+        account: row.account!,
+        mode: row.mode,
+        records: Number(row.records),
+        credits: Number(row.credits),
+        refunded_records: Number(row.refunded_records),
+        refunded_credits: Number(row.refunded_credits),
+      }));
     return recordTotalsByAccount(Number(rows[0]!.checkpoint), groups);
   }
 
   async reset(): Promise<void> {
     await this.migrate();
-    await inTransaction(this.pool, (client) => client.query(`DELETE FROM ${this.records}; DELETE FROM ${this.reservations}; UPDATE ${this.checkpointTable} SET position = 0`));
+    await inTransaction(this.pool, (client) =>
+      client.query(
+        `DELETE FROM ${this.records}; DELETE FROM ${this.reservations}; UPDATE ${this.checkpointTable} SET position = 0`,
+      ),
+    );
   }
 
   private async applyOne(client: pg.PoolClient, change: UsageChange): Promise<void> {
@@ -135,22 +165,37 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
         break;
       case 'settle': {
         const found = await client.query<{ key_id: string | null; sector: string }>(
-          `DELETE FROM ${this.reservations} WHERE account = $1 AND reference = $2 RETURNING key_id, sector`, [change.accountId, change.record.reference]);
+          `DELETE FROM ${this.reservations} WHERE account = $1 AND reference = $2 RETURNING key_id, sector`,
+          [change.accountId, change.record.reference],
+        );
         const reservation = found.rows[0];
-        if (!reservation) throw new Error(`settlement of unknown reservation ${change.record.reference} on account ${change.accountId}`);
+        if (!reservation)
+          throw new Error(
+            `settlement of unknown reservation ${change.record.reference} on account ${change.accountId}`,
+          );
         await this.insert(client, change.accountId, { ...change.record, ...reservation });
         break;
       }
       case 'refund': {
-        const updated = await client.query(`UPDATE ${this.records} SET refunded = true WHERE account = $1 AND reference = $2 AND source = 'debit'`, [change.accountId, change.reference]);
-        if (updated.rowCount === 0) throw new Error(`refund of unknown debit ${change.reference} on account ${change.accountId}`);
+        const updated = await client.query(
+          `UPDATE ${this.records} SET refunded = true WHERE account = $1 AND reference = $2 AND source = 'debit'`,
+          [change.accountId, change.reference],
+        );
+        if (updated.rowCount === 0)
+          throw new Error(`refund of unknown debit ${change.reference} on account ${change.accountId}`);
         break;
       }
       case 'reserve':
-        await client.query(`INSERT INTO ${this.reservations} (account, reference, key_id, sector) VALUES ($1, $2, $3, $4)`, [change.accountId, change.reference, change.key_id, change.sector]);
+        await client.query(
+          `INSERT INTO ${this.reservations} (account, reference, key_id, sector) VALUES ($1, $2, $3, $4)`,
+          [change.accountId, change.reference, change.key_id, change.sector],
+        );
         break;
       case 'release':
-        await client.query(`DELETE FROM ${this.reservations} WHERE account = $1 AND reference = $2`, [change.accountId, change.reference]);
+        await client.query(`DELETE FROM ${this.reservations} WHERE account = $1 AND reference = $2`, [
+          change.accountId,
+          change.reference,
+        ]);
         break;
     }
   }
@@ -158,7 +203,21 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
   private insert(client: pg.PoolClient, accountId: string, r: UsageRecord): Promise<unknown> {
     return client.query(
       `INSERT INTO ${this.records} (account, ${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-      [accountId, r.position, r.reference, r.source, r.operation, r.mode, r.key_id, r.sector, JSON.stringify(r.tables), r.rows, r.credits, r.refunded, r.recorded_at],
+      [
+        accountId,
+        r.position,
+        r.reference,
+        r.source,
+        r.operation,
+        r.mode,
+        r.key_id,
+        r.sector,
+        JSON.stringify(r.tables),
+        r.rows,
+        r.credits,
+        r.refunded,
+        r.recorded_at,
+      ],
     );
   }
 }

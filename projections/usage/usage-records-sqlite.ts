@@ -44,8 +44,10 @@ const SCHEMA = `
   INSERT OR IGNORE INTO usage_records_checkpoint (id, position) VALUES (0, 0);
 `;
 
-const COLUMNS = 'position, reference, source, operation, mode, key_id, sector, tables, rows, credits, refunded, recorded_at';
-const TOTALS = 'account, mode, count(*) AS records, sum(credits) AS credits, sum(refunded) AS refunded_records, sum(credits * refunded) AS refunded_credits';
+const COLUMNS =
+  'position, reference, source, operation, mode, key_id, sector, tables, rows, credits, refunded, recorded_at';
+const TOTALS =
+  'account, mode, count(*) AS records, sum(credits) AS credits, sum(refunded) AS refunded_records, sum(credits * refunded) AS refunded_credits';
 
 type Row = Omit<UsageRecord, 'id' | 'tables' | 'refunded'> & { tables: string; refunded: number };
 
@@ -57,13 +59,20 @@ export class SqliteUsageRecordTable implements UsageRecordTable {
   private readonly readTotals;
 
   /** `chunkSize`: rows per read of `inPeriod`. */
-  constructor(private readonly db: Database.Database, private readonly chunkSize = 1000) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly chunkSize = 1000,
+  ) {
     db.exec(SCHEMA);
     this.sql = {
       checkpoint: db.prepare('SELECT position FROM usage_records_checkpoint').pluck(),
       setCheckpoint: db.prepare('UPDATE usage_records_checkpoint SET position = ?'),
-      insert: db.prepare(`INSERT INTO usage_records (account, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      refund: db.prepare("UPDATE usage_records SET refunded = 1 WHERE account = ? AND reference = ? AND source = 'debit'"),
+      insert: db.prepare(
+        `INSERT INTO usage_records (account, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      refund: db.prepare(
+        "UPDATE usage_records SET refunded = 1 WHERE account = ? AND reference = ? AND source = 'debit'",
+      ),
       reserve: db.prepare('INSERT INTO usage_reservations (account, reference, key_id, sector) VALUES (?, ?, ?, ?)'),
       reservation: db.prepare('SELECT key_id, sector FROM usage_reservations WHERE account = ? AND reference = ?'),
       release: db.prepare('DELETE FROM usage_reservations WHERE account = ? AND reference = ?'),
@@ -84,7 +93,9 @@ export class SqliteUsageRecordTable implements UsageRecordTable {
       return recordTotalsByAccount(this.sql.checkpoint.get() as number, rows);
     });
     this.clear = db.transaction(() => {
-      db.exec('DELETE FROM usage_records; DELETE FROM usage_reservations; UPDATE usage_records_checkpoint SET position = 0;');
+      db.exec(
+        'DELETE FROM usage_records; DELETE FROM usage_reservations; UPDATE usage_records_checkpoint SET position = 0;',
+      );
     });
   }
 
@@ -98,7 +109,9 @@ export class SqliteUsageRecordTable implements UsageRecordTable {
 
   async page(accountId: string, filter: RecordFilter, limit: number): Promise<UsageRecord[]> {
     const { where, values } = conditions(accountId, filter);
-    const rows = this.db.prepare(`SELECT ${COLUMNS} FROM usage_records WHERE ${where} ORDER BY position DESC LIMIT ?`).all(...values, limit) as Row[];
+    const rows = this.db
+      .prepare(`SELECT ${COLUMNS} FROM usage_records WHERE ${where} ORDER BY position DESC LIMIT ?`)
+      .all(...values, limit) as Row[];
     return rows.map(fromRow);
   }
 
@@ -108,8 +121,10 @@ export class SqliteUsageRecordTable implements UsageRecordTable {
    */
   async *inPeriod(accountId: string, period: PeriodFilter): AsyncIterable<UsageRecord> {
     const { where, values } = conditions(accountId, period);
-    const chunk = this.db.prepare(`SELECT ${COLUMNS} FROM usage_records WHERE ${where} AND position > ? ORDER BY position LIMIT ${this.chunkSize}`);
-    for (let after = -1; ; ) {
+    const chunk = this.db.prepare(
+      `SELECT ${COLUMNS} FROM usage_records WHERE ${where} AND position > ? ORDER BY position LIMIT ${this.chunkSize}`,
+    );
+    for (let after = -1; ;) {
       const rows = chunk.all(...values, after) as Row[];
       for (const row of rows) yield fromRow(row);
       if (rows.length < this.chunkSize) return;
@@ -131,14 +146,19 @@ export class SqliteUsageRecordTable implements UsageRecordTable {
         this.insert(change.accountId, change.record);
         break;
       case 'settle': {
-        const reservation = this.sql.reservation.get(change.accountId, change.record.reference) as { key_id: string | null; sector: string } | undefined;
-        if (!reservation) throw new Error(`settlement of unknown reservation ${change.record.reference} on account ${change.accountId}`);
+        const reservation = this.sql.reservation.get(change.accountId, change.record.reference) as
+          { key_id: string | null; sector: string } | undefined;
+        if (!reservation)
+          throw new Error(
+            `settlement of unknown reservation ${change.record.reference} on account ${change.accountId}`,
+          );
         this.sql.release.run(change.accountId, change.record.reference);
         this.insert(change.accountId, { ...change.record, ...reservation });
         break;
       }
       case 'refund':
-        if (this.sql.refund.run(change.accountId, change.reference).changes === 0) throw new Error(`refund of unknown debit ${change.reference} on account ${change.accountId}`);
+        if (this.sql.refund.run(change.accountId, change.reference).changes === 0)
+          throw new Error(`refund of unknown debit ${change.reference} on account ${change.accountId}`);
         break;
       case 'reserve':
         this.sql.reserve.run(change.accountId, change.reference, change.key_id, change.sector);
@@ -150,7 +170,21 @@ export class SqliteUsageRecordTable implements UsageRecordTable {
   }
 
   private insert(accountId: string, r: UsageRecord): void {
-    this.sql.insert.run(accountId, r.position, r.reference, r.source, r.operation, r.mode, r.key_id, r.sector, JSON.stringify(r.tables), r.rows, r.credits, r.refunded ? 1 : 0, r.recorded_at);
+    this.sql.insert.run(
+      accountId,
+      r.position,
+      r.reference,
+      r.source,
+      r.operation,
+      r.mode,
+      r.key_id,
+      r.sector,
+      JSON.stringify(r.tables),
+      r.rows,
+      r.credits,
+      r.refunded ? 1 : 0,
+      r.recorded_at,
+    );
   }
 }
 

@@ -2,7 +2,13 @@ import type { Mode, RecordedEvent } from '../../core/events/envelope.js';
 import type { EventRegistry } from '../../core/events/registry.js';
 import type { EventStore } from '../../core/store/event-store.js';
 import { accountIdOfStream } from '../../core/accounts/account.js';
-import type { CreditsDebited, CreditsRefunded, CreditsReserved, CreditsSettled, TableCharge } from '../../core/accounts/credits.js';
+import type {
+  CreditsDebited,
+  CreditsRefunded,
+  CreditsReserved,
+  CreditsSettled,
+  TableCharge,
+} from '../../core/accounts/credits.js';
 import { emptyModeRecordTotals, type RecordTotals } from '../../core/audit/audit-range.js';
 import type { StoredRecordTotals } from '../../core/audit/store-audit.js';
 
@@ -50,13 +56,20 @@ export type PeriodFilter = Pick<RecordFilter, 'mode' | 'from' | 'to'>;
  * A filter as SQL conditions, the same for every database but for its placeholders: `placeholder(n)`
  * is the n-th (from 1) value's (`?` for sqlite, `$n` for postgres).
  */
-export function recordConditions(accountId: string, { mode, from, to, before }: RecordFilter, placeholder: (n: number) => string): { where: string; values: unknown[] } {
+export function recordConditions(
+  accountId: string,
+  { mode, from, to, before }: RecordFilter,
+  placeholder: (n: number) => string,
+): { where: string; values: unknown[] } {
   const filters: [string, unknown][] = [['account =', accountId]];
   if (mode !== undefined) filters.push(['mode =', mode]);
   if (from !== undefined) filters.push(['recorded_at >=', from]);
   if (to !== undefined) filters.push(['recorded_at <', to]);
   if (before !== undefined) filters.push(['position <', before]);
-  return { where: filters.map(([clause], index) => `${clause} ${placeholder(index + 1)}`).join(' AND '), values: filters.map(([, value]) => value) };
+  return {
+    where: filters.map(([clause], index) => `${clause} ${placeholder(index + 1)}`).join(' AND '),
+    values: filters.map(([, value]) => value),
+  };
 }
 
 /**
@@ -163,7 +176,9 @@ export class UsageRecords {
       const after = await this.table.checkpoint();
       const events = await this.store.readAll({ after, maxCount: this.batchSize });
       if (events.length === 0) return;
-      const changes = events.flatMap((event) => (HANDLED.has(event.type) ? usageChanges(this.registry.upcast(event)) : []));
+      const changes = events.flatMap((event) =>
+        HANDLED.has(event.type) ? usageChanges(this.registry.upcast(event)) : [],
+      );
       // Refused: another writer moved the checkpoint; read again from where it is now.
       const applied = await this.table.apply(after, changes, events.at(-1)!.position);
       if (applied && events.length < this.batchSize) return;
@@ -174,11 +189,33 @@ export class UsageRecords {
 export function usageChanges(event: RecordedEvent): UsageChange[] {
   const accountId = accountIdOfStream(event.stream);
   if (accountId === null) return [];
-  const common = { id: `usg_${event.position}`, recorded_at: event.recorded_at, position: event.position, refunded: false };
+  const common = {
+    id: `usg_${event.position}`,
+    recorded_at: event.recorded_at,
+    position: event.position,
+    refunded: false,
+  };
   switch (event.type) {
     case 'CreditsDebited': {
       const { reference, operation, mode, key_id, sector, tables, credits } = event.data as CreditsDebited['data'];
-      return [{ kind: 'record', accountId, record: { ...common, reference, source: 'debit', operation, mode, key_id, sector, tables, rows: totalRows(tables), credits } }];
+      return [
+        {
+          kind: 'record',
+          accountId,
+          record: {
+            ...common,
+            reference,
+            source: 'debit',
+            operation,
+            mode,
+            key_id,
+            sector,
+            tables,
+            rows: totalRows(tables),
+            credits,
+          },
+        },
+      ];
     }
     case 'CreditsRefunded':
       return [{ kind: 'refund', accountId, reference: (event.data as CreditsRefunded['data']).reference }];
@@ -188,7 +225,22 @@ export function usageChanges(event: RecordedEvent): UsageChange[] {
     }
     case 'CreditsSettled': {
       const { reference, mode, tables, credits } = event.data as CreditsSettled['data'];
-      return [{ kind: 'settle', accountId, record: { ...common, reference, source: 'settlement', operation: 'job', mode, tables, rows: totalRows(tables), credits } }];
+      return [
+        {
+          kind: 'settle',
+          accountId,
+          record: {
+            ...common,
+            reference,
+            source: 'settlement',
+            operation: 'job',
+            mode,
+            tables,
+            rows: totalRows(tables),
+            credits,
+          },
+        },
+      ];
     }
     case 'CreditsReleased':
       return [{ kind: 'release', accountId, reference: (event.data as { reference: string }).reference }];

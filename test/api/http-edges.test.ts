@@ -13,11 +13,17 @@ function readResponse(socket: Socket): Promise<{ status: number; headers: Record
       const end = received.indexOf('\r\n\r\n');
       if (end === -1) return;
       const [statusLine = '', ...lines] = received.subarray(0, end).toString('latin1').split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       const length = Number(headers['content-length'] ?? 0);
       if (received.length < end + 4 + length) return;
       cleanUp();
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: received.subarray(end + 4, end + 4 + length).toString('utf8') });
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        body: received.subarray(end + 4, end + 4 + length).toString('utf8'),
+      });
     };
     const onEnd = () => {
       cleanUp();
@@ -88,7 +94,9 @@ describe('HTTP edge cases over real sockets', () => {
       const busy = await open(app);
       // Headers without their body: the request is open until the body comes.
       const body = JSON.stringify({ name: 'drained' });
-      busy.write(`POST /v1/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${account.test}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+      busy.write(
+        `POST /v1/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${account.test}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
       await new Promise((resolve) => setTimeout(resolve, 50));
       const drained = app.server.close(5_000);
       await closedByServer(idle);
@@ -139,10 +147,14 @@ describe('HTTP edge cases over real sockets', () => {
     it('reads chunked bodies within the limit, also after a request with a Content-Length on the same connection', async () => {
       const socket = await open(app);
       const first = JSON.stringify({ name: 'first' });
-      socket.write(`POST /v1/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${account.test}\r\nContent-Type: application/json\r\nContent-Length: ${first.length}\r\n\r\n${first}`);
+      socket.write(
+        `POST /v1/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${account.test}\r\nContent-Type: application/json\r\nContent-Length: ${first.length}\r\n\r\n${first}`,
+      );
       expect((await readResponse(socket)).status).to.equal(201);
       // A chunk extension, and a trailer field.
-      socket.write(`${head('/v1/keys')}9;ext=1\r\n{"name": \r\n${chunk('"second"')}${chunk('}')}0\r\nX-Trailer: 1\r\n\r\n`);
+      socket.write(
+        `${head('/v1/keys')}9;ext=1\r\n{"name": \r\n${chunk('"second"')}${chunk('}')}0\r\nX-Trailer: 1\r\n\r\n`,
+      );
       const second = await readResponse(socket);
       expect(second.status, second.body).to.equal(201);
       expect(JSON.parse(second.body).name).to.equal('second');
@@ -203,7 +215,10 @@ describe('HTTP edge cases over real sockets', () => {
         socket.write(`GET /healthz HTTP/1.1\r\n${hosts}\r\n\r\n`);
         const answer = await readResponse(socket);
         expect(answer.status, hosts).to.equal(400);
-        expect(JSON.parse(answer.body)).to.include({ type: `${ERRORS}/malformed-request`, detail: 'a request has one Host header, not several' });
+        expect(JSON.parse(answer.body)).to.include({
+          type: `${ERRORS}/malformed-request`,
+          detail: 'a request has one Host header, not several',
+        });
         expect(answer.headers.connection).to.equal('close');
         socket.destroy();
       }

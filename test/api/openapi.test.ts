@@ -42,9 +42,15 @@ describe('the OpenAPI document', () => {
         ids.add(operation.operationId);
         expect(tags.has(operation.tags[0]), operation.operationId).to.equal(true);
         expect(operation.responses['500']['x-problem-slugs']).to.include('internal-error');
-        if (operation.security.length > 0) expect(operation.responses['401']['x-problem-slugs']).to.include('unauthorized');
-        const takesIdempotencyKey = (operation.parameters ?? []).some((parameter: { name: string; in: string }) => parameter.name === 'Idempotency-Key' && parameter.in === 'header');
-        expect(takesIdempotencyKey, operation.operationId).to.equal(operation.security.length > 0 && operations.post === operation);
+        if (operation.security.length > 0)
+          expect(operation.responses['401']['x-problem-slugs']).to.include('unauthorized');
+        const takesIdempotencyKey = (operation.parameters ?? []).some(
+          (parameter: { name: string; in: string }) =>
+            parameter.name === 'Idempotency-Key' && parameter.in === 'header',
+        );
+        expect(takesIdempotencyKey, operation.operationId).to.equal(
+          operation.security.length > 0 && operations.post === operation,
+        );
       }
     }
   });
@@ -52,22 +58,41 @@ describe('the OpenAPI document', () => {
   it('lists every problem slug with its type URI', () => {
     const listed = document['x-problem-types'].map((type: { slug: string }) => type.slug);
     expect(listed).to.include.members(allProblemTypes().map((type) => type.slug));
-    for (const type of document['x-problem-types']) expect(type.type).to.equal(`https://errors.finsynth.dev/${type.slug}`);
+    for (const type of document['x-problem-types'])
+      expect(type.type).to.equal(`https://errors.finsynth.dev/${type.slug}`);
   });
 
   it("gives every problem the title of its status, as the interface's status table does (7.2)", () => {
     // The table's titles where it has the status; elsewhere the status's reason phrase (RFC 9110's names).
-    const byStatus: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error' };
+    const byStatus: Record<number, string> = {
+      400: 'Bad Request',
+      401: 'Unauthorized',
+      403: 'Forbidden',
+      404: 'Not Found',
+      429: 'Too Many Requests',
+      500: 'Internal Server Error',
+    };
     const rfc9110: Record<number, string> = { 413: 'Content Too Large', 422: 'Unprocessable Content' };
     const expected = (slug: string, status: number) =>
-      slug === 'insufficient-credits' ? ['Insufficient Credits'] : [byStatus[status] ?? STATUS_CODES[status], rfc9110[status]].filter(Boolean);
+      slug === 'insufficient-credits'
+        ? ['Insufficient Credits']
+        : [byStatus[status] ?? STATUS_CODES[status], rfc9110[status]].filter(Boolean);
     const off = allProblemTypes().filter((type) => !expected(type.slug, type.status).includes(type.title));
     expect(off.map((type) => `${type.slug} (${type.status}): "${type.title}"`)).to.deep.equal([]);
   });
 
-  it("has the groups of the interface as tags", () => {
+  it('has the groups of the interface as tags', () => {
     const tags = document.tags.map((tag: { name: string }) => tag.name);
-    expect(tags).to.include.members(['Generation', 'Jobs', 'Catalog', 'Configuration', 'Usage', 'Billing', 'Keys', 'Audit']);
+    expect(tags).to.include.members([
+      'Generation',
+      'Jobs',
+      'Catalog',
+      'Configuration',
+      'Usage',
+      'Billing',
+      'Keys',
+      'Audit',
+    ]);
   });
 
   it('describes the real responses of the keys and service operations, problems included', async () => {
@@ -79,7 +104,12 @@ describe('the OpenAPI document', () => {
       ['GET', '/v1/openapi.json', '/v1/openapi.json', {}],
       ['POST', '/v1/keys', '/v1/keys', { key: account.live, body: { name: 'documented' } }],
       ['POST', '/v1/keys', '/v1/keys', { key: account.live, body: { scopes: [] } }],
-      ['POST', '/v1/keys', '/v1/keys', { key: account.live, body: '{', headers: { 'content-type': 'application/json' } }],
+      [
+        'POST',
+        '/v1/keys',
+        '/v1/keys',
+        { key: account.live, body: '{', headers: { 'content-type': 'application/json' } },
+      ],
       ['POST', '/v1/keys', '/v1/keys', { key: account.live, body: 'name', headers: { 'content-type': 'text/plain' } }],
       ['GET', '/v1/keys', '/v1/keys', { key: account.live }],
       ['GET', '/v1/keys', '/v1/keys', {}],
@@ -92,13 +122,20 @@ describe('the OpenAPI document', () => {
     const issued = await request(app, 'POST', '/v1/keys', { key: account.live, body: { scopes: ['keys:read'] } });
     checker.check('POST', '/v1/keys', issued);
     checker.check('POST', '/v1/keys', await request(app, 'POST', '/v1/keys', { key: issued.body.secret, body: {} }));
-    checker.check('DELETE', '/v1/keys/{id}', await request(app, 'DELETE', `/v1/keys/${issued.body.id}`, { key: account.live }));
+    checker.check(
+      'DELETE',
+      '/v1/keys/{id}',
+      await request(app, 'DELETE', `/v1/keys/${issued.body.id}`, { key: account.live }),
+    );
   });
 
   it('describes the real responses of every GET operation that needs no parameter, in both modes', async () => {
     const checker = new ResponseChecker(document);
     const operations = Object.entries(document.paths as Record<string, Record<string, any>>).filter(
-      ([path, operations]) => !path.includes('{') && operations.get && !(operations.get.parameters ?? []).some((parameter: { required: boolean }) => parameter.required),
+      ([path, operations]) =>
+        !path.includes('{') &&
+        operations.get &&
+        !(operations.get.parameters ?? []).some((parameter: { required: boolean }) => parameter.required),
     );
     expect(operations.length).to.be.greaterThan(10);
     for (const [path] of operations) {
@@ -115,7 +152,9 @@ describe('the OpenAPI document', () => {
 
   it('documents the 400 that every operation answers to a query parameter it does not take', async () => {
     const checker = new ResponseChecker(document);
-    const operations = Object.entries(document.paths as Record<string, Record<string, any>>).filter(([path, operations]) => !path.includes('{') && operations.get);
+    const operations = Object.entries(document.paths as Record<string, Record<string, any>>).filter(
+      ([path, operations]) => !path.includes('{') && operations.get,
+    );
     for (const [path] of operations) {
       const response = await request(app, 'GET', `${path}?colour=red`, { key: account.test });
       expect(response.status, path).to.equal(400);
@@ -124,13 +163,24 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it("publishes the members the interface fixes for insufficient-credits, and the real 402 matches them", async () => {
+  it('publishes the members the interface fixes for insufficient-credits, and the real 402 matches them', async () => {
     expect(document.components.schemas.Problem.properties).to.deep.include({
-      credits_required: { type: 'integer', minimum: 0, description: '`insufficient-credits`: the credits the request needs.' },
-      credits_available: { type: 'integer', minimum: 0, description: '`insufficient-credits`: the credits remaining on the account.' },
+      credits_required: {
+        type: 'integer',
+        minimum: 0,
+        description: '`insufficient-credits`: the credits the request needs.',
+      },
+      credits_available: {
+        type: 'integer',
+        minimum: 0,
+        description: '`insufficient-credits`: the credits remaining on the account.',
+      },
     });
     const broke = await openAccount(app, { credits: 0 });
-    const response = await request(app, 'POST', '/v1/generate/quick', { key: broke.live, body: { sector: 'cards', tables: [{ name: 'cardholders', rows: 10 }] } });
+    const response = await request(app, 'POST', '/v1/generate/quick', {
+      key: broke.live,
+      body: { sector: 'cards', tables: [{ name: 'cardholders', rows: 10 }] },
+    });
     expect(response.status).to.equal(402);
     expect(response.body).to.include({ title: 'Insufficient Credits', credits_available: 0 });
     new ResponseChecker(document).check('POST', '/v1/generate/quick', response);

@@ -9,7 +9,8 @@ const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta
 /** The README is the operator's reference: it must not fall behind the code. */
 describe('the README', () => {
   const readme = read('README.md');
-  const section = (title: string) => readme.slice(readme.indexOf(`## ${title}`), readme.indexOf('\n## ', readme.indexOf(`## ${title}`) + 1));
+  const section = (title: string) =>
+    readme.slice(readme.indexOf(`## ${title}`), readme.indexOf('\n## ', readme.indexOf(`## ${title}`) + 1));
 
   it('lists every problem slug in its errors table', () => {
     const errors = section('Errors');
@@ -19,7 +20,9 @@ describe('the README', () => {
 
   it('lists every environment variable that core/settings/settings.ts reads', () => {
     // Read through `setting('NAME')`, which treats a variable set to nothing as unset.
-    const variables = [...read('core/settings/settings.ts').matchAll(/setting\('([A-Z_]+)'\)/g)].map((match) => match[1]!);
+    const variables = [...read('core/settings/settings.ts').matchAll(/setting\('([A-Z_]+)'\)/g)].map(
+      (match) => match[1]!,
+    );
     expect(variables.length).to.be.greaterThan(5);
     const configuration = section('Configuration');
     expect(variables.filter((variable) => !configuration.includes(`\`${variable}\``))).to.deep.equal([]);

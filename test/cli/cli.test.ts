@@ -11,7 +11,13 @@ import { freePort } from '../support/ports.js';
 
 const bin = fileURLToPath(new URL('../../bin/finsynth.js', import.meta.url));
 /** The embedded store, whatever the environment of the test run says (CI sets postgres and redis). */
-const env = { ...process.env, FINSYNTH_POSTGRES_URL: '', FINSYNTH_KURRENTDB_URL: '', FINSYNTH_REDIS_URL: '', FINSYNTH_LOG_LEVEL: 'warn' };
+const env = {
+  ...process.env,
+  FINSYNTH_POSTGRES_URL: '',
+  FINSYNTH_KURRENTDB_URL: '',
+  FINSYNTH_REDIS_URL: '',
+  FINSYNTH_LOG_LEVEL: 'warn',
+};
 
 /** Children still running when a test ends (a failed assertion) are killed, never left serving. */
 const running = new Set<ChildProcessWithoutNullStreams>();
@@ -33,16 +39,23 @@ async function run(args: string[]): Promise<{ code: number | null; stdout: strin
   return { code, stdout, stderr };
 }
 
-
 /** Starts `finsynth serve` and resolves once it answers /healthz, with what it printed until then. */
-async function serve(dataDir: string, port: number): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string }> {
+async function serve(
+  dataDir: string,
+  port: number,
+): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string }> {
   const child = finsynth(['serve', '--port', String(port), '--data', dataDir]);
   let output = '';
   let exited = false;
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   child.on('close', () => (exited = true));
-  while (!(await fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.ok, () => false))) {
+  while (
+    !(await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    ))
+  ) {
     if (exited) throw new Error(`serve exited: ${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -55,7 +68,8 @@ async function stop(child: ChildProcessWithoutNullStreams): Promise<number | nul
   return closed;
 }
 
-const JSON_LINE = /^\{"account_id": "(acc_[0-9A-Za-z]{20})", "keys": \{"live": "(svc_live_[0-9A-Za-z]{32})", "test": "(svc_test_[0-9A-Za-z]{32})"\}\}\n$/;
+const JSON_LINE =
+  /^\{"account_id": "(acc_[0-9A-Za-z]{20})", "keys": \{"live": "(svc_live_[0-9A-Za-z]{32})", "test": "(svc_test_[0-9A-Za-z]{32})"\}\}\n$/;
 
 describe('operator commands', function () {
   this.timeout(60_000);
@@ -74,14 +88,28 @@ describe('operator commands', function () {
     try {
       const events = await services.store.readStream(accountStream(accountId));
       const opened = events.find((event) => event.type === 'AccountOpened')!.data as { billing?: string };
-      return { balance: await services.credits.balance(accountId), grants: events.filter((event) => event.type === 'CreditsGranted').length, billing: opened.billing };
+      return {
+        balance: await services.credits.balance(accountId),
+        grants: events.filter((event) => event.type === 'CreditsGranted').length,
+        billing: opened.billing,
+      };
     } finally {
       await services.close();
     }
   }
 
   it('accounts create --json prints exactly the account id and its two keys, and grants exactly --credits in one event', async () => {
-    const { code, stdout } = await run(['accounts', 'create', '--tier', 'developer', '--credits', '1234', '--json', '--data', dataDir]);
+    const { code, stdout } = await run([
+      'accounts',
+      'create',
+      '--tier',
+      'developer',
+      '--credits',
+      '1234',
+      '--json',
+      '--data',
+      dataDir,
+    ]);
     expect(code).to.equal(0);
     const match = JSON_LINE.exec(stdout);
     expect(match, stdout).to.not.equal(null);
@@ -105,7 +133,13 @@ describe('operator commands', function () {
   });
 
   it('refuses bad arguments with exit code 2 and nothing on stdout', async () => {
-    for (const args of [['accounts', 'create', '--tier', 'gold', '--json'], ['accounts', 'create', '--tier', 'free', '--credits', '-5'], ['accounts', 'delete'], ['accounts', 'create', '--tier', 'free', '--colour'], ['accounts', 'create', '--tier', 'free', '--billing', 'cash']]) {
+    for (const args of [
+      ['accounts', 'create', '--tier', 'gold', '--json'],
+      ['accounts', 'create', '--tier', 'free', '--credits', '-5'],
+      ['accounts', 'delete'],
+      ['accounts', 'create', '--tier', 'free', '--colour'],
+      ['accounts', 'create', '--tier', 'free', '--billing', 'cash'],
+    ]) {
       const { code, stdout, stderr } = await run([...args, '--data', dataDir]);
       expect(code, args.join(' ')).to.equal(2);
       expect(stdout).to.equal('');
@@ -128,7 +162,8 @@ describe('operator commands', function () {
     const newKey = JSON.parse(created.stdout).keys.live as string;
     let status = 0;
     for (let attempt = 0; attempt < 100 && status !== 200; attempt += 1) {
-      status = (await fetch(`http://127.0.0.1:${port}/v1/keys`, { headers: { authorization: `Bearer ${newKey}` } })).status;
+      status = (await fetch(`http://127.0.0.1:${port}/v1/keys`, { headers: { authorization: `Bearer ${newKey}` } }))
+        .status;
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(status).to.equal(200);
@@ -136,7 +171,9 @@ describe('operator commands', function () {
 
     const second = await serve(dataDir, port);
     expect(second.output()).not.to.match(/live key/);
-    expect((await fetch(`http://127.0.0.1:${port}/v1/keys`, { headers: { authorization: `Bearer ${test}` } })).status).to.equal(200);
+    expect(
+      (await fetch(`http://127.0.0.1:${port}/v1/keys`, { headers: { authorization: `Bearer ${test}` } })).status,
+    ).to.equal(200);
     expect(await stop(second.child)).to.equal(0);
   });
 });

@@ -48,7 +48,12 @@ describe('first start', function () {
     await services.billing.runDue([LOCAL_ACCOUNT_ID]);
 
     const subscription = await services.billing.subscription(LOCAL_ACCOUNT_ID);
-    expect(subscription).to.deep.include({ tier: 'scale', status: 'active', current_period_start: '2026-02-10T00:00:00.000Z', unpaid: { amount: 0, currency: 'EUR' } });
+    expect(subscription).to.deep.include({
+      tier: 'scale',
+      status: 'active',
+      current_period_start: '2026-02-10T00:00:00.000Z',
+      unpaid: { amount: 0, currency: 'EUR' },
+    });
     const events = await services.store.readStream(accountStream(LOCAL_ACCOUNT_ID));
     expect(events.map((event) => event.type)).to.not.include('SubscriptionLapsed');
     const allowance = services.pricing.tiers.scale.included_credits;

@@ -10,7 +10,13 @@ import { createServices } from '../../core/services/services.js';
 
 const bin = fileURLToPath(new URL('../../bin/finsynth.js', import.meta.url));
 /** The embedded store, whatever the environment of the test run says (CI sets postgres and redis). */
-const env = { ...process.env, FINSYNTH_POSTGRES_URL: '', FINSYNTH_KURRENTDB_URL: '', FINSYNTH_REDIS_URL: '', FINSYNTH_LOG_LEVEL: 'warn' };
+const env = {
+  ...process.env,
+  FINSYNTH_POSTGRES_URL: '',
+  FINSYNTH_KURRENTDB_URL: '',
+  FINSYNTH_REDIS_URL: '',
+  FINSYNTH_LOG_LEVEL: 'warn',
+};
 
 describe('finsynth serve on a port it cannot have', function () {
   this.timeout(60_000);
@@ -39,7 +45,9 @@ describe('finsynth serve on a port it cannot have', function () {
 
     expect(code, stderr).to.equal(1);
     expect(stdout).to.equal('');
-    expect(stderr).to.contain(`finsynth serve: port ${port} is already in use (another finsynth, or another program); stop it, or serve on another port with --port or PORT`);
+    expect(stderr).to.contain(
+      `finsynth serve: port ${port} is already in use (another finsynth, or another program); stop it, or serve on another port with --port or PORT`,
+    );
     expect(stderr).not.to.match(/key/);
     expect(await readdir(dataDir), 'the store was never opened').to.deep.equal([]);
     const services = await createServices(loadConfig({}, { dataDir, logLevel: 'silent' }), { background: false });

@@ -84,8 +84,15 @@ export interface TestAccount {
  * projections know its keys. Scale tier by default, so that ordinary tests never meet the rate limit;
  * billed by card unless `billing` says `invoice` (as `finsynth accounts create` opens them).
  */
-export async function openAccount(testApp: Pick<TestApp, 'services'>, options: { tier?: Tier; credits?: number; billing?: Billing } = {}): Promise<TestAccount> {
-  const created = await createAccount(testApp.services, { tier: options.tier ?? 'scale', credits: options.credits, billing: options.billing });
+export async function openAccount(
+  testApp: Pick<TestApp, 'services'>,
+  options: { tier?: Tier; credits?: number; billing?: Billing } = {},
+): Promise<TestAccount> {
+  const created = await createAccount(testApp.services, {
+    tier: options.tier ?? 'scale',
+    credits: options.credits,
+    billing: options.billing,
+  });
   await testApp.services.projections.waitFor(created.position);
   return { accountId: created.account_id, live: created.keys.live, test: created.keys.test };
 }
@@ -105,10 +112,16 @@ export interface RequestOptions {
 }
 
 /** `application/json` and `*+json` (problem details); not NDJSON, which is many documents. */
-const isJson = (contentType: string | null | undefined): boolean => /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/.test(contentType ?? '');
+const isJson = (contentType: string | null | undefined): boolean =>
+  /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/.test(contentType ?? '');
 
 /** One HTTP request to the app; JSON bodies (problem details included) are parsed into `body`. */
-export async function request<Body = any>(testApp: Pick<TestApp, 'url'>, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<Body>> {
+export async function request<Body = any>(
+  testApp: Pick<TestApp, 'url'>,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<TestResponse<Body>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   let body: string | Buffer | undefined;
@@ -119,14 +132,22 @@ export async function request<Body = any>(testApp: Pick<TestApp, 'url'>, method:
   }
   const response = await fetch(`${testApp.url}${path}`, { method, headers, body });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: isJson(response.headers.get('content-type')) && text ? JSON.parse(text) : text, text };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: isJson(response.headers.get('content-type')) && text ? JSON.parse(text) : text,
+    text,
+  };
 }
 
 /**
  * Bytes on a socket, for what fetch refuses to send (control characters in headers, broken framing).
  * The request should ask for `Connection: close`; the answer is parsed into status, headers and body.
  */
-export async function rawRequest(testApp: Pick<TestApp, 'server'>, bytes: string | Buffer): Promise<{ status: number; headers: Record<string, string>; body: any }> {
+export async function rawRequest(
+  testApp: Pick<TestApp, 'server'>,
+  bytes: string | Buffer,
+): Promise<{ status: number; headers: Record<string, string>; body: any }> {
   const socket = connect(testApp.server.port, '127.0.0.1');
   socket.end(bytes);
   const chunks: Buffer[] = [];
@@ -134,7 +155,13 @@ export async function rawRequest(testApp: Pick<TestApp, 'server'>, bytes: string
   const text = Buffer.concat(chunks).toString('utf8');
   const [head = '', ...rest] = text.split('\r\n\r\n');
   const [statusLine = '', ...lines] = head.split('\r\n');
-  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
   const body = rest.join('\r\n\r\n');
-  return { status: Number(statusLine.split(' ')[1]), headers, body: isJson(headers['content-type']) ? JSON.parse(body) : body };
+  return {
+    status: Number(statusLine.split(' ')[1]),
+    headers,
+    body: isJson(headers['content-type']) ? JSON.parse(body) : body,
+  };
 }

@@ -8,13 +8,19 @@ import { KurrentDBClient } from '@kurrent/kurrentdb-client';
  * developer's machine. Variable set but the server does not answer: the hook FAILS, so that CI, which
  * sets the variables, can never go silently green on tests that did not run.
  */
-async function requireService(context: Mocha.Context, variable: string, probe: (url: string) => Promise<void>): Promise<string> {
+async function requireService(
+  context: Mocha.Context,
+  variable: string,
+  probe: (url: string) => Promise<void>,
+): Promise<string> {
   const url = process.env[variable];
   if (!url) context.skip();
   try {
     await probe(url);
   } catch (error) {
-    throw new Error(`${variable} is set to ${url} but the service does not answer: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `${variable} is set to ${url} but the service does not answer: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return url;
 }
@@ -29,7 +35,12 @@ export function requirePostgres(context: Mocha.Context): Promise<string> {
 
 export function requireRedis(context: Mocha.Context): Promise<string> {
   return requireService(context, 'FINSYNTH_REDIS_URL', async (url) => {
-    const redis = new Redis(url, { lazyConnect: true, connectTimeout: 5000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const redis = new Redis(url, {
+      lazyConnect: true,
+      connectTimeout: 5000,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     try {
       await redis.connect();
       await redis.ping();

@@ -27,12 +27,28 @@ export class ResponseChecker {
       if (response.text !== '') throw new Error(`${method} ${path} ${response.status} has a body, the document none`);
       return;
     }
-    if (!documented.content[mediaType]) throw new Error(`${method} ${path} ${response.status} answered ${mediaType}, documented: ${Object.keys(documented.content).join(', ')}`);
-    const pointer = ['paths', path, method.toLowerCase(), 'responses', String(response.status), 'content', mediaType, 'schema'].map(escapePointer).join('/');
+    if (!documented.content[mediaType])
+      throw new Error(
+        `${method} ${path} ${response.status} answered ${mediaType}, documented: ${Object.keys(documented.content).join(', ')}`,
+      );
+    const pointer = [
+      'paths',
+      path,
+      method.toLowerCase(),
+      'responses',
+      String(response.status),
+      'content',
+      mediaType,
+      'schema',
+    ]
+      .map(escapePointer)
+      .join('/');
     const validate = this.ajv.getSchema(`openapi.json#/${pointer}`);
     if (!validate) throw new Error(`no schema at ${pointer}`);
     if (!validate(response.body)) {
-      throw new Error(`${method} ${path} ${response.status} does not match its schema: ${this.ajv.errorsText(validate.errors)}\n${response.text.slice(0, 500)}`);
+      throw new Error(
+        `${method} ${path} ${response.status} does not match its schema: ${this.ajv.errorsText(validate.errors)}\n${response.text.slice(0, 500)}`,
+      );
     }
   }
 }

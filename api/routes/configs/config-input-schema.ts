@@ -18,7 +18,10 @@ export const MAX_CONFIG_BODY_BYTES = 4 * MAX_YAML_BYTES;
 const yamlLimit = `At most ${MAX_YAML_BYTES} bytes of UTF-8 (413 \`yaml-too-large\` above).`;
 
 export const configYaml = { type: 'string', minLength: 1, description: `The same config in YAML. ${yamlLimit}` };
-export const yamlBody = { type: 'string', description: `A generation config in YAML (GET /v1/configs/schema). ${yamlLimit}` };
+export const yamlBody = {
+  type: 'string',
+  description: `A generation config in YAML (GET /v1/configs/schema). ${yamlLimit}`,
+};
 export const documentId = { type: 'string', minLength: 1, maxLength: 64 };
 export const documentIds = { type: 'array', items: documentId, maxItems: 20 };
 
@@ -30,7 +33,10 @@ export const configInput = {
       type: 'object',
       required: ['config_id'],
       additionalProperties: false,
-      properties: { config_id: documentId, overlays: { ...documentIds, description: 'Overlay ids, applied in order.' } },
+      properties: {
+        config_id: documentId,
+        overlays: { ...documentIds, description: 'Overlay ids, applied in order.' },
+      },
     },
   ],
 };

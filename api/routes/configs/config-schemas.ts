@@ -22,7 +22,12 @@ export const name = { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH }
 const issue = {
   type: 'object',
   required: ['pointer', 'message'],
-  properties: { pointer: { type: 'string' }, message: { type: 'string' }, line: { type: 'integer' }, column: { type: 'integer' } },
+  properties: {
+    pointer: { type: 'string' },
+    message: { type: 'string' },
+    line: { type: 'integer' },
+    column: { type: 'integer' },
+  },
 };
 
 export const estimateSchema = {
@@ -36,12 +41,20 @@ export const estimateSchema = {
       items: {
         type: 'object',
         required: ['name', 'rows', 'credits_per_1000_rows', 'credits'],
-        properties: { name: { type: 'string' }, rows: { type: 'integer' }, credits_per_1000_rows: { type: 'number' }, credits: { type: 'integer' } },
+        properties: {
+          name: { type: 'string' },
+          rows: { type: 'integer' },
+          credits_per_1000_rows: { type: 'number' },
+          credits: { type: 'integer' },
+        },
       },
     },
     mode: { enum: ['live', 'test'] },
     credits_available: { type: 'integer' },
-    balance_covers: { type: 'boolean', description: 'Whether the balance covers it; always true with a test key, which is never charged.' },
+    balance_covers: {
+      type: 'boolean',
+      description: 'Whether the balance covers it; always true with a test key, which is never charged.',
+    },
   },
 };
 
@@ -52,8 +65,15 @@ export const validationSchema = {
     valid: { type: 'boolean' },
     errors: { type: 'array', items: issue, description: `At most ${MAX_REPORTED_ERRORS} (see \`errors_truncated\`).` },
     errors_truncated: { const: true, description: TRUNCATED },
-    errors_total: { type: 'integer', minimum: 1, description: 'With `errors_truncated`: how many were found, when the config was checked for all of them.' },
-    config: { oneOf: [embeddedConfig, { type: 'null' }], description: 'The normalised config (defaults explicit); null when invalid.' },
+    errors_total: {
+      type: 'integer',
+      minimum: 1,
+      description: 'With `errors_truncated`: how many were found, when the config was checked for all of them.',
+    },
+    config: {
+      oneOf: [embeddedConfig, { type: 'null' }],
+      description: 'The normalised config (defaults explicit); null when invalid.',
+    },
     estimate: { oneOf: [estimateSchema, { type: 'null' }] },
   },
 };

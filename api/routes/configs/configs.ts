@@ -21,20 +21,27 @@ import { documentBody, documentView, metadataOf, owner } from './saved-documents
 /** Fixed paths (`/v1/configs/compose`) come before `/v1/configs/{id}`, which would match them too. */
 export const configsRoutes: RouteGroup = {
   tag: 'Configuration',
-  description: 'Generation configs (the engine\'s YAML format): validate, estimate, save, compose from overlay layers.',
+  description: "Generation configs (the engine's YAML format): validate, estimate, save, compose from overlay layers.",
   routes: [
     defineRoute({
       method: 'GET',
       path: '/v1/configs/schema',
       operationId: 'getConfigSchema',
       summary: 'The JSON Schema of generation configs',
-      description: 'The JSON Schema (2020-12) that configs are validated with. Sectors, tables, columns and options are further checked against the catalog.',
+      description:
+        'The JSON Schema (2020-12) that configs are validated with. Sectors, tables, columns and options are further checked against the catalog.',
       scope: 'configs:read',
       responses: {
         200: {
           description: 'The config JSON Schema.',
           // The answer is a schema document: published here as the one value it takes.
-          content: { 'application/schema+json': { type: 'object', description: 'The JSON Schema (2020-12) of generation configs.', const: configSchema } },
+          content: {
+            'application/schema+json': {
+              type: 'object',
+              description: 'The JSON Schema (2020-12) of generation configs.',
+              const: configSchema,
+            },
+          },
         },
       },
       handle(ctx) {
@@ -58,10 +65,21 @@ export const configsRoutes: RouteGroup = {
           name: { ...name, description: 'The name to save it under (required with save=true).' },
         },
       },
-      body: { content: Object.fromEntries(YAML_TYPES.map((type) => [type, yamlBody])), maxBytes: MAX_CONFIG_BODY_BYTES },
+      body: {
+        content: Object.fromEntries(YAML_TYPES.map((type) => [type, yamlBody])),
+        maxBytes: MAX_CONFIG_BODY_BYTES,
+      },
       responses: {
         200: { description: 'The validation result.', content: { 'application/json': validationSchema } },
-        201: { description: 'Valid and saved.', content: { 'application/json': { ...validationSchema, properties: { ...validationSchema.properties, saved: documentView('config', embeddedConfig) } } } },
+        201: {
+          description: 'Valid and saved.',
+          content: {
+            'application/json': {
+              ...validationSchema,
+              properties: { ...validationSchema.properties, saved: documentView('config', embeddedConfig) },
+            },
+          },
+        },
       },
       problems: configProblems,
       async handle(ctx, { query, body }) {
@@ -73,11 +91,18 @@ export const configsRoutes: RouteGroup = {
         requireScope(ctx, 'configs:write');
         if (!query.name) {
           const message = 'a name is required to save';
-          throw problem(Problems.validation, `the query is invalid: ${message}`, { errors: [{ in: 'query', pointer: '/name', message }] });
+          throw problem(Problems.validation, `the query is invalid: ${message}`, {
+            errors: [{ in: 'query', pointer: '/name', message }],
+          });
         }
         const result = ctx.services.configs.check(source.value, source);
         if (!result.valid) throw issuesProblem(ConfigProblems.invalidConfig, 'the config', result);
-        const saved = await ctx.services.configs.savedConfigs.save(owner(ctx), query.name, result.config, metadataOf(ctx));
+        const saved = await ctx.services.configs.savedConfigs.save(
+          owner(ctx),
+          query.name,
+          result.config,
+          metadataOf(ctx),
+        );
         ctx.status = 201;
         ctx.body = { ...(await ctx.services.configs.report(owner(ctx), result)), saved: documentBody(saved, 'config') };
       },
@@ -87,14 +112,26 @@ export const configsRoutes: RouteGroup = {
       path: '/v1/configs/validate',
       operationId: 'validateConfig',
       summary: 'Validate a config',
-      description: 'Validates a config given as JSON (`config`), YAML (`config_yaml`, or a YAML body), or a saved config with overlays. An invalid config is a 200 answer with `valid: false` and its `errors`; YAML that cannot be read is a 400.',
+      description:
+        'Validates a config given as JSON (`config`), YAML (`config_yaml`, or a YAML body), or a saved config with overlays. An invalid config is a 200 answer with `valid: false` and its `errors`; YAML that cannot be read is a 400.',
       scope: 'configs:read',
-      body: { content: { 'application/json': configInput, ...Object.fromEntries(YAML_TYPES.map((type) => [type, yamlBody])) }, maxBytes: MAX_CONFIG_BODY_BYTES },
-      responses: { 200: { description: 'The validation result, with the normal form and estimate when valid.', content: { 'application/json': validationSchema } } },
+      body: {
+        content: { 'application/json': configInput, ...Object.fromEntries(YAML_TYPES.map((type) => [type, yamlBody])) },
+        maxBytes: MAX_CONFIG_BODY_BYTES,
+      },
+      responses: {
+        200: {
+          description: 'The validation result, with the normal form and estimate when valid.',
+          content: { 'application/json': validationSchema },
+        },
+      },
       problems: [ConfigProblems.invalidYaml, ConfigProblems.yamlTooLarge, Problems.notFound],
       async handle(ctx, { body, source }) {
         const input: ConfigInput = typeof body === 'string' ? { config_yaml: body } : body;
-        ctx.body = await ctx.services.configs.report(owner(ctx), await ctx.services.configs.validate(owner(ctx), input, source));
+        ctx.body = await ctx.services.configs.report(
+          owner(ctx),
+          await ctx.services.configs.validate(owner(ctx), input, source),
+        );
       },
     }),
     defineRoute<Record<string, never>, Record<string, never>, ConfigInput | string>({
@@ -102,9 +139,13 @@ export const configsRoutes: RouteGroup = {
       path: '/v1/configs/estimate',
       operationId: 'estimateConfig',
       summary: 'Estimate the credits of a config',
-      description: 'Credits in total and per table, rows, and whether the account\'s balance covers it. The config is named as for validate; an invalid one is a 400 `invalid-config`.',
+      description:
+        "Credits in total and per table, rows, and whether the account's balance covers it. The config is named as for validate; an invalid one is a 400 `invalid-config`.",
       scope: 'configs:read',
-      body: { content: { 'application/json': configInput, ...Object.fromEntries(YAML_TYPES.map((type) => [type, yamlBody])) }, maxBytes: MAX_CONFIG_BODY_BYTES },
+      body: {
+        content: { 'application/json': configInput, ...Object.fromEntries(YAML_TYPES.map((type) => [type, yamlBody])) },
+        maxBytes: MAX_CONFIG_BODY_BYTES,
+      },
       responses: { 200: { description: 'The estimate.', content: { 'application/json': estimateSchema } } },
       problems: [...configProblems, Problems.notFound],
       async handle(ctx, { body, source }) {
@@ -113,7 +154,11 @@ export const configsRoutes: RouteGroup = {
         ctx.body = await ctx.services.configs.estimate(owner(ctx), resolved.config);
       },
     }),
-    defineRoute<Record<string, never>, Record<string, never>, { base: string | Record<string, unknown>; overlays?: (string | Record<string, unknown>)[] }>({
+    defineRoute<
+      Record<string, never>,
+      Record<string, never>,
+      { base: string | Record<string, unknown>; overlays?: (string | Record<string, unknown>)[] }
+    >({
       method: 'POST',
       path: '/v1/configs/compose',
       operationId: 'composeConfig',
@@ -131,8 +176,16 @@ export const configsRoutes: RouteGroup = {
             required: ['base'],
             additionalProperties: false,
             properties: {
-              base: { oneOf: [documentId, { type: 'object' }], description: 'A saved config id, or an inline (partial) config.' },
-              overlays: { type: 'array', maxItems: 20, items: { oneOf: [documentId, { type: 'object' }] }, description: 'Saved overlay ids or inline overlays.' },
+              base: {
+                oneOf: [documentId, { type: 'object' }],
+                description: 'A saved config id, or an inline (partial) config.',
+              },
+              overlays: {
+                type: 'array',
+                maxItems: 20,
+                items: { oneOf: [documentId, { type: 'object' }] },
+                description: 'Saved overlay ids or inline overlays.',
+              },
             },
           },
         },
@@ -146,16 +199,24 @@ export const configsRoutes: RouteGroup = {
               required: ['composed', 'sources', 'removed', ...validationSchema.required],
               properties: {
                 composed: { type: 'object' },
-                sources: { type: 'object', additionalProperties: { type: 'string' }, description: 'JSON pointer of each leaf of `composed` → the layer that set it.' },
+                sources: {
+                  type: 'object',
+                  additionalProperties: { type: 'string' },
+                  description: 'JSON pointer of each leaf of `composed` → the layer that set it.',
+                },
                 removed: {
                   type: 'array',
-                  description: 'What a layer removed (`null`, or a table with `remove: true`) and is absent from `composed`; a parent\'s before its children\'s.',
+                  description:
+                    "What a layer removed (`null`, or a table with `remove: true`) and is absent from `composed`; a parent's before its children's.",
                   items: {
                     type: 'object',
                     required: ['pointer', 'layer'],
                     additionalProperties: false,
                     properties: {
-                      pointer: { type: 'string', description: 'Where the member would be; for a table, its list (`/tables`).' },
+                      pointer: {
+                        type: 'string',
+                        description: 'Where the member would be; for a table, its list (`/tables`).',
+                      },
                       name: { type: 'string', description: 'The name of a removed table.' },
                       layer: { type: 'string' },
                     },
@@ -169,8 +230,17 @@ export const configsRoutes: RouteGroup = {
       },
       problems: [ConfigProblems.invalidOverlay, Problems.notFound],
       async handle(ctx, { body, source }) {
-        const result = await ctx.services.configs.compose(owner(ctx), { base: body.base, overlays: body.overlays ?? [] }, source);
-        ctx.body = { composed: result.config, sources: result.sources, removed: result.removed, ...(await ctx.services.configs.report(owner(ctx), result.validation)) };
+        const result = await ctx.services.configs.compose(
+          owner(ctx),
+          { base: body.base, overlays: body.overlays ?? [] },
+          source,
+        );
+        ctx.body = {
+          composed: result.config,
+          sources: result.sources,
+          removed: result.removed,
+          ...(await ctx.services.configs.report(owner(ctx), result.validation)),
+        };
       },
     }),
     ...savedConfigRoutes,

@@ -20,21 +20,33 @@ export const savedConfigRoutes = documentRoutes<GenerationConfig>({
   projection: CONFIGS_PROJECTION,
   given: anyConfig,
   shown: embeddedConfig,
-  read: (ctx, inline, bodySource) => ctx.services.configs.requireValid('yaml' in inline ? { config_yaml: inline.yaml } : { config: inline.json }, bodySource),
+  read: (ctx, inline, bodySource) =>
+    ctx.services.configs.requireValid(
+      'yaml' in inline ? { config_yaml: inline.yaml } : { config: inline.json },
+      bodySource,
+    ),
   problems: configProblems,
   documents: (configs) => configs.savedConfigs,
   docs: {
     save: {
       summary: 'Save a config',
-      description: 'Saves a valid config (JSON or YAML) under a name, in its normal form. It belongs to the account and the mode of the key (test configs are seen by test keys only).',
+      description:
+        'Saves a valid config (JSON or YAML) under a name, in its normal form. It belongs to the account and the mode of the key (test configs are seen by test keys only).',
     },
-    list: { summary: 'List saved configs', description: 'The saved configs of the account in the key\'s mode, newest first; deleted ones are not listed.' },
+    list: {
+      summary: 'List saved configs',
+      description: "The saved configs of the account in the key's mode, newest first; deleted ones are not listed.",
+    },
     get: { summary: 'Get a saved config' },
     update: {
       summary: 'Update a saved config',
-      description: 'Renames it, replaces its config, or both (Stripe\'s convention: POST to the object). Its version goes up by one; the previous versions stay in its history.',
+      description:
+        "Renames it, replaces its config, or both (Stripe's convention: POST to the object). Its version goes up by one; the previous versions stay in its history.",
     },
-    delete: { summary: 'Delete a saved config', description: 'It is no longer listed nor usable; its history (saved, updated, deleted events) stays.' },
+    delete: {
+      summary: 'Delete a saved config',
+      description: 'It is no longer listed nor usable; its history (saved, updated, deleted events) stays.',
+    },
   },
 });
 
@@ -53,8 +65,15 @@ export const savedOverlayRoutes = documentRoutes<Record<string, unknown>>({
   problems: [ConfigProblems.invalidOverlay, ConfigProblems.invalidYaml, ConfigProblems.yamlTooLarge],
   documents: (configs) => configs.savedOverlays,
   docs: {
-    save: { summary: 'Save an overlay layer', description: 'A named partial config (JSON or YAML), to compose over saved configs. `null` members remove what the base sets.' },
-    list: { summary: 'List overlay layers', description: 'The overlays of the account in the key\'s mode, newest first.' },
+    save: {
+      summary: 'Save an overlay layer',
+      description:
+        'A named partial config (JSON or YAML), to compose over saved configs. `null` members remove what the base sets.',
+    },
+    list: {
+      summary: 'List overlay layers',
+      description: "The overlays of the account in the key's mode, newest first.",
+    },
     get: { summary: 'Get an overlay layer' },
     update: { summary: 'Update an overlay layer' },
     delete: { summary: 'Delete an overlay layer' },

@@ -38,10 +38,22 @@ export interface DocumentRoutes<Content extends object> {
 }
 
 export const owner = (ctx: ApiContext): Owner => ({ accountId: ctx.state.auth.accountId, mode: ctx.state.auth.mode });
-export const metadataOf = (ctx: ApiContext) => ({ request_id: ctx.state.requestId, key_id: ctx.state.auth.keyId, mode: ctx.state.auth.mode });
+export const metadataOf = (ctx: ApiContext) => ({
+  request_id: ctx.state.requestId,
+  key_id: ctx.state.auth.keyId,
+  mode: ctx.state.auth.mode,
+});
 
 export function documentBody(document: Omit<SavedDocument, 'position'>, member: 'config' | 'overlay') {
-  return { id: document.id, name: document.name, mode: document.mode, version: document.version, [member]: document.content, created_at: document.created_at, updated_at: document.updated_at };
+  return {
+    id: document.id,
+    name: document.name,
+    mode: document.mode,
+    version: document.version,
+    [member]: document.content,
+    created_at: document.created_at,
+    updated_at: document.updated_at,
+  };
 }
 
 export const documentView = (member: 'config' | 'overlay', content: JsonSchema) => ({
@@ -57,7 +69,11 @@ export const documentView = (member: 'config' | 'overlay', content: JsonSchema) 
     updated_at: { type: 'string', format: 'date-time' },
   },
 });
-const deletedSchema = { type: 'object', required: ['id', 'deleted'], properties: { id: { type: 'string' }, deleted: { const: true } } };
+const deletedSchema = {
+  type: 'object',
+  required: ['id', 'deleted'],
+  properties: { id: { type: 'string' }, deleted: { const: true } },
+};
 
 /** The owner's documents once the projection has read all that was written, so a list right after a save shows it. */
 async function listed(ctx: ApiContext, projection: string): Promise<ReturnType<typeof ownerDocuments>> {
@@ -66,7 +82,9 @@ async function listed(ctx: ApiContext, projection: string): Promise<ReturnType<t
 }
 
 /** Save, list, get, update (Stripe's convention: POST to the object) and delete of one kind of document. */
-export function documentRoutes<Content extends object>(kind: DocumentRoutes<Content>): RouteDefinition<any, any, any>[] {
+export function documentRoutes<Content extends object>(
+  kind: DocumentRoutes<Content>,
+): RouteDefinition<any, any, any>[] {
   const { member, Noun, path, docs } = kind;
   const yamlMember = `${member}_yaml`;
   type Body = { name?: string } & Record<string, unknown>;
@@ -86,8 +104,18 @@ export function documentRoutes<Content extends object>(kind: DocumentRoutes<Cont
       body: {
         content: json({
           oneOf: [
-            { type: 'object', required: ['name', member], additionalProperties: false, properties: { name, [member]: kind.given } },
-            { type: 'object', required: ['name', yamlMember], additionalProperties: false, properties: { name, [yamlMember]: configYaml } },
+            {
+              type: 'object',
+              required: ['name', member],
+              additionalProperties: false,
+              properties: { name, [member]: kind.given },
+            },
+            {
+              type: 'object',
+              required: ['name', yamlMember],
+              additionalProperties: false,
+              properties: { name, [yamlMember]: configYaml },
+            },
           ],
         }),
         maxBytes: MAX_CONFIG_BODY_BYTES,
@@ -111,7 +139,10 @@ export function documentRoutes<Content extends object>(kind: DocumentRoutes<Cont
       async handle(ctx, { query }) {
         const page = paginate(await listed(ctx, kind.projection), (document) => document.id, query, isLive);
         const { show } = documents(ctx);
-        ctx.body = { ...page, data: page.data.map((document) => documentBody({ ...document, content: show(document.content) }, member)) };
+        ctx.body = {
+          ...page,
+          data: page.data.map((document) => documentBody({ ...document, content: show(document.content) }, member)),
+        };
       },
     }),
     defineRoute<{ id: string }>({

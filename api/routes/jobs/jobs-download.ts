@@ -9,7 +9,8 @@ export const RangeNotSatisfiable = defineProblem({
   slug: 'range-not-satisfiable',
   title: 'Range Not Satisfiable',
   status: 416,
-  description: 'The Range header asks for bytes beyond the end of the file; `Content-Range: bytes */<size>` gives its size.',
+  description:
+    'The Range header asks for bytes beyond the end of the file; `Content-Range: bytes */<size>` gives its size.',
 });
 
 const MEDIA_TYPES: Record<ResultFile['format'], string> = {
@@ -37,7 +38,12 @@ export function parseRange(header: string | undefined, size: number): { start: n
   const end = first === '' || last === '' ? size - 1 : Math.min(Number(last), size - 1);
   // A suffix of 0 bytes, or a start at or past the end, selects nothing.
   if (start >= size || end < start) {
-    throw problem(RangeNotSatisfiable, `the file has ${size} bytes; the range ${header} selects none of them`, { size }, { 'Content-Range': `bytes */${size}` });
+    throw problem(
+      RangeNotSatisfiable,
+      `the file has ${size} bytes; the range ${header} selects none of them`,
+      { size },
+      { 'Content-Range': `bytes */${size}` },
+    );
   }
   return { start, end };
 }

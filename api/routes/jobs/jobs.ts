@@ -19,24 +19,60 @@ const time = { type: 'string', format: 'date-time' };
 const nullableTime = { type: ['string', 'null'], format: 'date-time' };
 const count = { type: 'integer', minimum: 0 };
 
-const tableProgressSchema = { type: 'object', required: ['name', 'rows_done', 'rows_total'], properties: { name: tableName, rows_done: count, rows_total: count } };
+const tableProgressSchema = {
+  type: 'object',
+  required: ['name', 'rows_done', 'rows_total'],
+  properties: { name: tableName, rows_done: count, rows_total: count },
+};
 
 const jobSchema = {
   type: 'object',
-  required: ['id', 'object', 'state', 'mode', 'sector', 'output', 'estimate', 'progress', 'created_at', 'started_at', 'finished_at', 'cancel_requested', 'failure', 'credits_charged', 'results_expire_at', 'links'],
+  required: [
+    'id',
+    'object',
+    'state',
+    'mode',
+    'sector',
+    'output',
+    'estimate',
+    'progress',
+    'created_at',
+    'started_at',
+    'finished_at',
+    'cancel_requested',
+    'failure',
+    'credits_charged',
+    'results_expire_at',
+    'links',
+  ],
   properties: {
     id: { type: 'string', examples: ['job_5f0c…'] },
     object: { const: 'job' },
-    state: { enum: [...JOB_STATES], description: 'queued → running → succeeded | failed | cancelled; queued → cancelled.' },
+    state: {
+      enum: [...JOB_STATES],
+      description: 'queued → running → succeeded | failed | cancelled; queued → cancelled.',
+    },
     mode: { enum: ['live', 'test'] },
     sector: { type: 'string' },
-    output: { type: 'object', properties: { format: { enum: ['csv', 'ndjson', 'json'] }, compression: { enum: ['none', 'gzip'] } } },
+    output: {
+      type: 'object',
+      properties: { format: { enum: ['csv', 'ndjson', 'json'] }, compression: { enum: ['none', 'gzip'] } },
+    },
     estimate: {
       type: 'object',
       description: 'The credits reserved at creation (live keys); settled at the end for what was produced.',
-      properties: { credits: count, tables: { type: 'array', items: { type: 'object', properties: { name: tableName, rows: count, credits: count } } } },
+      properties: {
+        credits: count,
+        tables: {
+          type: 'array',
+          items: { type: 'object', properties: { name: tableName, rows: count, credits: count } },
+        },
+      },
     },
-    progress: { type: 'object', properties: { rows_done: count, rows_total: count, tables: { type: 'array', items: tableProgressSchema } } },
+    progress: {
+      type: 'object',
+      properties: { rows_done: count, rows_total: count, tables: { type: 'array', items: tableProgressSchema } },
+    },
     created_at: time,
     started_at: nullableTime,
     finished_at: nullableTime,
@@ -44,7 +80,10 @@ const jobSchema = {
     failure: { oneOf: [{ type: 'null' }, problemSchema], description: 'Why the job failed, as problem details.' },
     credits_charged: { type: ['integer', 'null'], description: 'Credits debited at success (0 for test keys).' },
     results_expire_at: { ...nullableTime, description: 'When the result files are removed.' },
-    links: { type: 'object', properties: { self: { type: 'string' }, cancel: { type: 'string' }, results: { type: 'string' } } },
+    links: {
+      type: 'object',
+      properties: { self: { type: 'string' }, cancel: { type: 'string' }, results: { type: 'string' } },
+    },
   },
 };
 
@@ -63,14 +102,23 @@ const resultFileSchema = {
 };
 
 const binary = { type: 'string', format: 'binary' };
-const downloadContent = { 'text/csv': binary, 'application/x-ndjson': binary, 'application/json': binary, 'application/gzip': binary };
+const downloadContent = {
+  'text/csv': binary,
+  'application/x-ndjson': binary,
+  'application/json': binary,
+  'application/gzip': binary,
+};
 
 const header = (description: string) => ({ description, schema: { type: 'string' } });
 
 /** What a download reads of the request: a range to resume from, and the client's copy. */
 const downloadRequestHeaders = {
-  Range: header('One byte range: `bytes=<first>-<last>`, `bytes=<first>-` or `bytes=-<suffix length>`; answered 206, or 416 when it starts past the end. Several ranges, or another unit, are answered with the whole file.'),
-  'If-Range': header('An ETag: the Range is honoured only if the file still has it, otherwise the whole file is sent (200).'),
+  Range: header(
+    'One byte range: `bytes=<first>-<last>`, `bytes=<first>-` or `bytes=-<suffix length>`; answered 206, or 416 when it starts past the end. Several ranges, or another unit, are answered with the whole file.',
+  ),
+  'If-Range': header(
+    'An ETag: the Range is honoured only if the file still has it, otherwise the whole file is sent (200).',
+  ),
   'If-None-Match': header('ETags (weakly compared) or `*`: 304 when the file has one of them.'),
 };
 
@@ -113,7 +161,9 @@ function jobView(ctx: ApiContext, job: JobView) {
     },
     credits_charged: job.credits_charged,
     results_expire_at:
-      job.state === 'succeeded' ? (job.results_expired_at ?? new Date(Date.parse(job.finished_at!) + retentionMs).toISOString()) : null,
+      job.state === 'succeeded'
+        ? (job.results_expired_at ?? new Date(Date.parse(job.finished_at!) + retentionMs).toISOString())
+        : null,
     links: { self: path(job), cancel: `${path(job)}/cancel`, results: `${path(job)}/results` },
   };
 }
@@ -138,7 +188,7 @@ export const jobsRoutes: RouteGroup = {
       operationId: 'createJob',
       summary: 'Create a job',
       description:
-        'Queues a job from a config (`config`, `config_yaml`, or `config_id` with ordered `overlays`). Live keys reserve the estimated credits now (402 when short) and are charged at the end for what was produced. A job over the tier\'s concurrent-job limit is refused with 429, never queued.',
+        "Queues a job from a config (`config`, `config_yaml`, or `config_id` with ordered `overlays`). Live keys reserve the estimated credits now (402 when short) and are charged at the end for what was produced. A job over the tier's concurrent-job limit is refused with 429, never queued.",
       scope: 'jobs:write',
       body: { content: { 'application/json': configInput }, required: true, maxBytes: MAX_CONFIG_BODY_BYTES },
       responses: {
@@ -148,10 +198,23 @@ export const jobsRoutes: RouteGroup = {
           headers: { Location: { description: 'The job.', schema: { type: 'string' } } },
         },
       },
-      problems: [...configProblems, GenerationProblems.invalidPlan, InsufficientCredits, JobProblems.tooManyJobs, Problems.notFound],
+      problems: [
+        ...configProblems,
+        GenerationProblems.invalidPlan,
+        InsufficientCredits,
+        JobProblems.tooManyJobs,
+        Problems.notFound,
+      ],
       async handle(ctx, { body, source }) {
         const { accountId, mode, keyId } = ctx.state.auth;
-        const job = await ctx.services.jobs.create({ accountId, mode, keyId, input: body, inputSource: source, metadata: metadataOf(ctx) });
+        const job = await ctx.services.jobs.create({
+          accountId,
+          mode,
+          keyId,
+          input: body,
+          inputSource: source,
+          metadata: metadataOf(ctx),
+        });
         ctx.status = 202;
         ctx.set('Location', path(job));
         ctx.body = jobView(ctx, job);
@@ -162,7 +225,8 @@ export const jobsRoutes: RouteGroup = {
       path: '/v1/jobs',
       operationId: 'listJobs',
       summary: 'List jobs',
-      description: 'Jobs of the mode of the key asking, newest first; filter by `state` and by creation time (`created_after` inclusive, `created_before` exclusive).',
+      description:
+        'Jobs of the mode of the key asking, newest first; filter by `state` and by creation time (`created_after` inclusive, `created_before` exclusive).',
       scope: 'jobs:read',
       query: {
         properties: {
@@ -222,14 +286,18 @@ export const jobsRoutes: RouteGroup = {
       path: '/v1/jobs/{id}/results',
       operationId: 'listJobResults',
       summary: 'List the result files of a job',
-      description: 'One file per table of a succeeded job, with its rows, size and SHA-256. 409 before the job has succeeded, 410 once the files were removed after the retention time.',
+      description:
+        'One file per table of a succeeded job, with its rows, size and SHA-256. 409 before the job has succeeded, 410 once the files were removed after the retention time.',
       scope: 'jobs:read',
       params: { id: jobId },
       responses: { 200: { description: 'The files.', content: { 'application/json': pageSchema(resultFileSchema) } } },
       problems: [JobProblems.notFound, JobProblems.notSucceeded, JobProblems.resultsExpired],
       handle(ctx, { params }) {
         const job = ctx.services.jobs.results(owner(ctx), params.id);
-        const data = job.files.map(({ file: _file, ...file }) => ({ ...file, download_url: `${path(job)}/results/${encodeURIComponent(file.table)}` }));
+        const data = job.files.map(({ file: _file, ...file }) => ({
+          ...file,
+          download_url: `${path(job)}/results/${encodeURIComponent(file.table)}`,
+        }));
         ctx.body = { data, has_more: false, next_cursor: null };
       },
     }),
@@ -239,12 +307,16 @@ export const jobsRoutes: RouteGroup = {
       operationId: 'downloadJobResult',
       summary: 'Download a table',
       description:
-        'The table\'s file, streamed: CSV, NDJSON or JSON as the config asked, or the gzip file of it (`application/gzip`) when it asked for gzip. `Content-Length`, a strong `ETag` (the SHA-256), and single byte ranges (`Range`, `If-Range`) so a download can resume.',
+        "The table's file, streamed: CSV, NDJSON or JSON as the config asked, or the gzip file of it (`application/gzip`) when it asked for gzip. `Content-Length`, a strong `ETag` (the SHA-256), and single byte ranges (`Range`, `If-Range`) so a download can resume.",
       scope: 'jobs:read',
       params: { id: jobId, table: tableName },
       requestHeaders: downloadRequestHeaders,
       responses: {
-        200: { description: 'The whole file.', content: downloadContent, headers: { ...fileHeaders, 'Content-Length': contentLength('The size of the file.') } },
+        200: {
+          description: 'The whole file.',
+          content: downloadContent,
+          headers: { ...fileHeaders, 'Content-Length': contentLength('The size of the file.') },
+        },
         206: {
           description: 'The requested range; `Content-Range` says which.',
           content: downloadContent,
@@ -254,13 +326,18 @@ export const jobsRoutes: RouteGroup = {
             'Content-Range': header('`bytes <first>-<last>/<size of the file>`.'),
           },
         },
-        304: { description: 'The client\'s copy (If-None-Match) is current.', headers: fileHeaders },
+        304: { description: "The client's copy (If-None-Match) is current.", headers: fileHeaders },
       },
-      problems: [JobProblems.notFound, JobProblems.resultTableNotFound, JobProblems.notSucceeded, JobProblems.resultsExpired, RangeNotSatisfiable],
+      problems: [
+        JobProblems.notFound,
+        JobProblems.resultTableNotFound,
+        JobProblems.notSucceeded,
+        JobProblems.resultsExpired,
+        RangeNotSatisfiable,
+      ],
       async handle(ctx, { params }) {
         await sendResultFile(ctx, ctx.services.jobs.resultFile(owner(ctx), params.id, params.table));
       },
     }),
   ],
 };
-

@@ -59,7 +59,9 @@ export class ByteSink {
    * whole buffer, a little larger than the view, without a copy); one mostly empty is copied to its size.
    */
   bytes(): Uint8Array {
-    return this.length >= this.buffer.length * 0.75 ? this.buffer.subarray(0, this.length) : this.buffer.slice(0, this.length);
+    return this.length >= this.buffer.length * 0.75
+      ? this.buffer.subarray(0, this.length)
+      : this.buffer.slice(0, this.length);
   }
 
   private grow(needed: number): void {

@@ -1,5 +1,12 @@
 import type { ByteSink } from './byte-sink.js';
-import { FIXED_BYTES, NUMBER_BYTES, TIMESTAMP_BYTES, writeFixed, writeIsoTimestamp, writeNumber } from './cell-bytes.js';
+import {
+  FIXED_BYTES,
+  NUMBER_BYTES,
+  TIMESTAMP_BYTES,
+  writeFixed,
+  writeIsoTimestamp,
+  writeNumber,
+} from './cell-bytes.js';
 import { generatedFactory } from './generated-code.js';
 import { currencyByCode } from '../reference-data/currencies.js';
 import type { CompiledColumn } from './compiled-column.js';
@@ -104,7 +111,7 @@ const genericEncoder = (generic: Generic): Encoder => ({ write: generic, bound: 
 
 /** Money as a fixed-point literal with its currency's minor units; a non-number falls back to the generic form. */
 function moneyEncoder(column: CompiledColumn, generic: Generic): Encoder {
-  const fixed = column.currency ? currencyByCode.get(column.currency)?.minor_units ?? 2 : undefined;
+  const fixed = column.currency ? (currencyByCode.get(column.currency)?.minor_units ?? 2) : undefined;
   const currencyColumn = column.currencyColumn;
   // Rows of a table repeat a few currencies: the last one's minor units are kept at hand.
   let lastCurrency: unknown;
@@ -130,7 +137,14 @@ function moneyEncoder(column: CompiledColumn, generic: Generic): Encoder {
  * may use instead of helpers.isoTimestamp: the writer prints it without building a string.
  */
 function timestampEncoder(generic: Generic, quoted: boolean): Encoder {
-  if (!quoted) return { bound: TIMESTAMP_BYTES, write: (out, buffer, at, value) => (typeof value === 'number' && Number.isFinite(value) ? writeIsoTimestamp(out, buffer, at, value) : generic(out, buffer, at, value)) };
+  if (!quoted)
+    return {
+      bound: TIMESTAMP_BYTES,
+      write: (out, buffer, at, value) =>
+        typeof value === 'number' && Number.isFinite(value)
+          ? writeIsoTimestamp(out, buffer, at, value)
+          : generic(out, buffer, at, value),
+    };
   return {
     bound: TIMESTAMP_BYTES + 2,
     write: (out, buffer, at, value) => {
@@ -170,14 +184,25 @@ export function tableWriter(columns: CompiledColumn[], format: Format): TableWri
     return {
       start: `${columns.map((column) => column.name).join(',')}\r\n`,
       end: () => '',
-      row: compileRowWriter(columns, 'csv', columns.map((_, i) => (i ? ',' : '')), '\r\n'),
+      row: compileRowWriter(
+        columns,
+        'csv',
+        columns.map((_, i) => (i ? ',' : '')),
+        '\r\n',
+      ),
     };
   }
-  if (format === 'ndjson') return { start: '', end: () => '', row: compileRowWriter(columns, 'ndjson', jsonPrefixes(columns), '}\n') };
-  return { start: '[', end: (total) => (total > 0 ? '\n]\n' : ']\n'), row: compileRowWriter(columns, 'json', jsonPrefixes(columns), '}') };
+  if (format === 'ndjson')
+    return { start: '', end: () => '', row: compileRowWriter(columns, 'ndjson', jsonPrefixes(columns), '}\n') };
+  return {
+    start: '[',
+    end: (total) => (total > 0 ? '\n]\n' : ']\n'),
+    row: compileRowWriter(columns, 'json', jsonPrefixes(columns), '}'),
+  };
 }
 
-const jsonPrefixes = (columns: CompiledColumn[]) => columns.map((column, i) => `${i ? ',' : '{'}${JSON.stringify(column.name)}:`);
+const jsonPrefixes = (columns: CompiledColumn[]) =>
+  columns.map((column, i) => `${i ? ',' : '{'}${JSON.stringify(column.name)}:`);
 
 function bytesOf(text: string): Uint8Array {
   return new TextEncoder().encode(text);
@@ -193,7 +218,12 @@ function bytesOf(text: string): Uint8Array {
  * cell, copied inline while it has nothing to escape, checks for its own length. JSON output separates
  * rows with a comma and a line break. Names are checked identifiers (manifest schema) and quoted anyway.
  */
-function compileRowWriter(columns: CompiledColumn[], format: Format, prefixes: string[], suffix: string): TableWriter['row'] {
+function compileRowWriter(
+  columns: CompiledColumn[],
+  format: Format,
+  prefixes: string[],
+  suffix: string,
+): TableWriter['row'] {
   const quoted = format !== 'csv';
   const generic = quoted ? jsonValue : csvValue;
   const encoders = columns.map((column) => encoderOf(column, generic, quoted));
@@ -207,13 +237,23 @@ function compileRowWriter(columns: CompiledColumn[], format: Format, prefixes: s
   const cells = columns.map((column, i) => {
     const p = prefixBytes[i].length;
     const currency = column.currencyColumn ? `, row[${JSON.stringify(column.currencyColumn)}]` : '';
-    const encoded = [`  ${storesAt(prefixBytes[i], 'at')} at += ${p};`, `  at = e${i}(out, buffer, at, v${currency});`, `  if (at < 0) {\n${resumed(needs[i + 1])}\n  }`].join('\n');
+    const encoded = [
+      `  ${storesAt(prefixBytes[i], 'at')} at += ${p};`,
+      `  at = e${i}(out, buffer, at, v${currency});`,
+      `  if (at < 0) {\n${resumed(needs[i + 1])}\n  }`,
+    ].join('\n');
     // The commonest values written as constants, without a call: keys, strings, and null and booleans where the column has them.
     const branches: string[] = [];
-    if (column.key) branches.push(`if (v === undefined) {\n${keyCell(prefixBytes[i], column.key.prefix, i, quoted)}\n  }`);
-    if (column.type.json_type === 'string') branches.push(`if (typeof v === 'string') {\n${inlineString(prefixBytes[i], needs[i + 1], quoted)}\n  }`);
+    if (column.key)
+      branches.push(`if (v === undefined) {\n${keyCell(prefixBytes[i], column.key.prefix, i, quoted)}\n  }`);
+    if (column.type.json_type === 'string')
+      branches.push(`if (typeof v === 'string') {\n${inlineString(prefixBytes[i], needs[i + 1], quoted)}\n  }`);
     if (column.nullable) branches.push(`if (v === null) {\n${constantCell(prefixBytes[i], quoted ? NULL : NONE)}\n  }`);
-    if (column.type.json_type === 'boolean') branches.push(`if (v === true) {\n${constantCell(prefixBytes[i], TRUE)}\n  }`, `if (v === false) {\n${constantCell(prefixBytes[i], FALSE)}\n  }`);
+    if (column.type.json_type === 'boolean')
+      branches.push(
+        `if (v === true) {\n${constantCell(prefixBytes[i], TRUE)}\n  }`,
+        `if (v === false) {\n${constantCell(prefixBytes[i], FALSE)}\n  }`,
+      );
     return `  v = row[${JSON.stringify(column.name)}];\n  ${[...branches, `{\n${encoded}\n  }`].join(' else ')}`;
   });
   const body = [
@@ -228,9 +268,22 @@ function compileRowWriter(columns: CompiledColumn[], format: Format, prefixes: s
   ].join('\n');
   // Encoders, and the keyed table's seed and row of each key column: parameters, not literals, so that the
   // text (and its compiled code, see generated-code.ts) is the same for every plan of the table.
-  const names = [...encoders.map((_, i) => `e${i}`), ...columns.map((_, i) => `s${i}`), ...columns.map((_, i) => `r${i}`)];
-  const values = [...encoders.map((encoder) => encoder.write), ...columns.map((column) => column.key?.tableSeed), ...columns.map((column) => column.key?.rowOf)];
-  return generatedFactory(['jsonStringSlow', 'csvField', 'keyDigits', ...names], body)(jsonStringSlow, csvField, keyDigits, ...values) as TableWriter['row'];
+  const names = [
+    ...encoders.map((_, i) => `e${i}`),
+    ...columns.map((_, i) => `s${i}`),
+    ...columns.map((_, i) => `r${i}`),
+  ];
+  const values = [
+    ...encoders.map((encoder) => encoder.write),
+    ...columns.map((column) => column.key?.tableSeed),
+    ...columns.map((column) => column.key?.rowOf),
+  ];
+  return generatedFactory(['jsonStringSlow', 'csvField', 'keyDigits', ...names], body)(
+    jsonStringSlow,
+    csvField,
+    keyDigits,
+    ...values,
+  ) as TableWriter['row'];
 }
 
 /**
@@ -268,11 +321,16 @@ function storesAt(bytes: Uint8Array, base: string): string {
   let i = 0;
   for (; i + 8 <= bytes.length; i += 8) {
     const double = view.getFloat64(i, true);
-    if (!Number.isNaN(double)) stores.push(`view.setFloat64(${at(i)}, ${Object.is(double, -0) ? '-0' : double}, true);`);
-    else stores.push(`view.setUint32(${at(i)}, ${view.getUint32(i, true)}, true);`, `view.setUint32(${at(i + 4)}, ${view.getUint32(i + 4, true)}, true);`);
+    if (!Number.isNaN(double))
+      stores.push(`view.setFloat64(${at(i)}, ${Object.is(double, -0) ? '-0' : double}, true);`);
+    else
+      stores.push(
+        `view.setUint32(${at(i)}, ${view.getUint32(i, true)}, true);`,
+        `view.setUint32(${at(i + 4)}, ${view.getUint32(i + 4, true)}, true);`,
+      );
   }
-  if (i + 4 <= bytes.length) stores.push(`view.setUint32(${at(i)}, ${view.getUint32(i, true)}, true);`), (i += 4);
-  if (i + 2 <= bytes.length) stores.push(`view.setUint16(${at(i)}, ${view.getUint16(i, true)}, true);`), (i += 2);
+  if (i + 4 <= bytes.length) (stores.push(`view.setUint32(${at(i)}, ${view.getUint32(i, true)}, true);`), (i += 4));
+  if (i + 2 <= bytes.length) (stores.push(`view.setUint16(${at(i)}, ${view.getUint16(i, true)}, true);`), (i += 2));
   if (i < bytes.length) stores.push(`buffer[${at(i)}] = ${bytes[i]};`);
   return stores.join(' ');
 }
@@ -285,7 +343,9 @@ function storesAt(bytes: Uint8Array, base: string): string {
 function inlineString(prefix: Uint8Array, need: number, quoted: boolean): string {
   const p = prefix.length;
   const q = quoted ? 1 : 0;
-  const plain = quoted ? 'c >= 32 && c <= 126 && c !== 34 && c !== 92' : 'c <= 126 && c !== 44 && c !== 34 && c !== 10 && c !== 13';
+  const plain = quoted
+    ? 'c >= 32 && c <= 126 && c !== 34 && c !== 92'
+    : 'c <= 126 && c !== 44 && c !== 34 && c !== 10 && c !== 13';
   return [
     `    n = v.length;`,
     `    if (buffer.length - at < n + ${p + 2 * q + need}) { out.length = at; out.reserve(n + ${p + 2 * q + need}); ${RELOAD} }`,

@@ -13,10 +13,34 @@ export type Distribution =
 /** The JSON Schema of a distribution, shared by the data types' parameters and the config overrides. */
 export const distributionSchema = {
   oneOf: [
-    { type: 'object', required: ['distribution', 'min', 'max'], properties: { distribution: { const: 'uniform' }, min: { type: 'number' }, max: { type: 'number' } } },
-    { type: 'object', required: ['distribution', 'mean', 'sd'], properties: { distribution: { const: 'normal' }, mean: { type: 'number' }, sd: { type: 'number', minimum: 0 } } },
-    { type: 'object', required: ['distribution', 'mu', 'sigma'], properties: { distribution: { const: 'lognormal' }, mu: { type: 'number' }, sigma: { type: 'number', minimum: 0 } } },
-    { type: 'object', required: ['distribution', 'xm', 'alpha'], properties: { distribution: { const: 'pareto' }, xm: { type: 'number', exclusiveMinimum: 0 }, alpha: { type: 'number', exclusiveMinimum: 0 } } },
+    {
+      type: 'object',
+      required: ['distribution', 'min', 'max'],
+      properties: { distribution: { const: 'uniform' }, min: { type: 'number' }, max: { type: 'number' } },
+    },
+    {
+      type: 'object',
+      required: ['distribution', 'mean', 'sd'],
+      properties: { distribution: { const: 'normal' }, mean: { type: 'number' }, sd: { type: 'number', minimum: 0 } },
+    },
+    {
+      type: 'object',
+      required: ['distribution', 'mu', 'sigma'],
+      properties: {
+        distribution: { const: 'lognormal' },
+        mu: { type: 'number' },
+        sigma: { type: 'number', minimum: 0 },
+      },
+    },
+    {
+      type: 'object',
+      required: ['distribution', 'xm', 'alpha'],
+      properties: {
+        distribution: { const: 'pareto' },
+        xm: { type: 'number', exclusiveMinimum: 0 },
+        alpha: { type: 'number', exclusiveMinimum: 0 },
+      },
+    },
   ],
 } as const;
 

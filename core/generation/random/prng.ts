@@ -64,7 +64,11 @@ function pairsOf(alphabet: string): AlphabetPairs | undefined {
   if (!table) {
     if (alphabetPairs.size >= MAX_PAIRED_ALPHABETS) return undefined;
     const singles = Array.from({ length: alphabet.length }, (_, i) => alphabet[i]);
-    table = { size: alphabet.length, singles, pairs: singles.flatMap((first) => singles.map((second) => first + second)) };
+    table = {
+      size: alphabet.length,
+      singles,
+      pairs: singles.flatMap((first) => singles.map((second) => first + second)),
+    };
     alphabetPairs.set(alphabet, table);
   }
   lastAlphabet = alphabet;
@@ -129,7 +133,13 @@ export class Rng {
 
   /** A string of `length` characters drawn from `alphabet`, one draw per character. */
   chars(alphabet: string, length: number): string {
-    if (length >= 0 && length <= FLAT_STRING_MAX && Number.isInteger(length) && alphabet.length > 0 && alphabet.length <= PAIRED_ALPHABET_MAX) {
+    if (
+      length >= 0 &&
+      length <= FLAT_STRING_MAX &&
+      Number.isInteger(length) &&
+      alphabet.length > 0 &&
+      alphabet.length <= PAIRED_ALPHABET_MAX
+    ) {
       const pairs = alphabet === lastAlphabet ? lastPairs : pairsOf(alphabet);
       if (pairs) return this.charsInPairs(pairs, length);
     }

@@ -45,7 +45,11 @@ const drawBaseNumberAccount = (rng: Rng) => `0${rng.chars(NON_ZERO, 1)}${rng.dig
 
 const SCHEMES: Record<AccountCheck, Scheme> = {
   'de-13': { at: 7, draw: drawBaseNumberAccount, digit: baseNumberCheck },
-  'de-63': { at: 7, draw: drawBaseNumberAccount, digit: (account) => (account[0] === '0' ? baseNumberCheck(account) : null) },
+  'de-63': {
+    at: 7,
+    draw: drawBaseNumberAccount,
+    digit: (account) => (account[0] === '0' ? baseNumberCheck(account) : null),
+  },
   // Method 24 (Postbank); a leading 1, 2, 7 or 8 keeps its exceptions for 3-6, 9 and leading zeros out of the draw.
   'de-24': {
     at: 9,

@@ -1,5 +1,11 @@
 import type { Rng } from '../random/prng.js';
-import { ibanFormatByCountry, ibanFormats, type Bank, type IbanFormat, type NationalCheck } from '../reference-data/iban-formats.js';
+import {
+  ibanFormatByCountry,
+  ibanFormats,
+  type Bank,
+  type IbanFormat,
+  type NationalCheck,
+} from '../reference-data/iban-formats.js';
 import { accountCheckPasses, drawCheckedAccount } from './account-checks.js';
 import { lettersToDigits, luhnCheckDigit, mod97 } from './checksums.js';
 
@@ -8,7 +14,11 @@ import { lettersToDigits, luhnCheckDigit, mod97 } from './checksums.js';
  * the bank code of a real bank of that country, and the national check digits where the BBAN has them.
  */
 
-const ALPHABETS = { n: '0123456789', a: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', c: '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ' } as const;
+const ALPHABETS = {
+  n: '0123456789',
+  a: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+  c: '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+} as const;
 
 export interface DrawnIban {
   iban: string;

@@ -48,7 +48,8 @@ const SEDOL: NationalNumbering = {
     const base = rng.chance(0.5) ? `B${rng.chars(SEDOL_CHARS, 5)}` : rng.digits(6);
     return `00${base}${sedolCheckDigit(base)}`;
   },
-  valid: (nsin) => /^00[0-9BCDFGHJKLMNPQRSTVWXYZ]{6}\d$/.test(nsin) && sedolCheckDigit(nsin.slice(2)) === Number(nsin[8]),
+  valid: (nsin) =>
+    /^00[0-9BCDFGHJKLMNPQRSTVWXYZ]{6}\d$/.test(nsin) && sedolCheckDigit(nsin.slice(2)) === Number(nsin[8]),
 };
 
 const NATIONAL_NUMBERING: Readonly<Record<string, NationalNumbering>> = { US: CUSIP, CA: CUSIP, GB: SEDOL, IE: SEDOL };

@@ -13,11 +13,41 @@ export interface CardNetwork {
 
 export const cardNetworks: readonly CardNetwork[] = [
   { name: 'visa', display_name: 'Visa', iin_ranges: [['4', '4']], lengths: [16], share: 55 },
-  { name: 'mastercard', display_name: 'Mastercard', iin_ranges: [['51', '55'], ['2221', '2720']], lengths: [16], share: 32 },
-  { name: 'amex', display_name: 'American Express', iin_ranges: [['34', '34'], ['37', '37']], lengths: [15], share: 8 },
-  { name: 'discover', display_name: 'Discover', iin_ranges: [['6011', '6011'], ['644', '649'], ['65', '65']], lengths: [16], share: 3 },
+  {
+    name: 'mastercard',
+    display_name: 'Mastercard',
+    iin_ranges: [
+      ['51', '55'],
+      ['2221', '2720'],
+    ],
+    lengths: [16],
+    share: 32,
+  },
+  {
+    name: 'amex',
+    display_name: 'American Express',
+    iin_ranges: [
+      ['34', '34'],
+      ['37', '37'],
+    ],
+    lengths: [15],
+    share: 8,
+  },
+  {
+    name: 'discover',
+    display_name: 'Discover',
+    iin_ranges: [
+      ['6011', '6011'],
+      ['644', '649'],
+      ['65', '65'],
+    ],
+    lengths: [16],
+    share: 3,
+  },
   { name: 'jcb', display_name: 'JCB', iin_ranges: [['3528', '3589']], lengths: [16], share: 1 },
   { name: 'unionpay', display_name: 'UnionPay', iin_ranges: [['62', '62']], lengths: [16], share: 1 },
 ];
 
-export const cardNetworkByName: ReadonlyMap<string, CardNetwork> = new Map(cardNetworks.map((network) => [network.name, network]));
+export const cardNetworkByName: ReadonlyMap<string, CardNetwork> = new Map(
+  cardNetworks.map((network) => [network.name, network]),
+);

@@ -22,7 +22,13 @@ export const countries: readonly Country[] = [
   { alpha2: 'ES', alpha3: 'ESP', name: 'Spain', currency: 'EUR', calling_code: '34' },
   { alpha2: 'FI', alpha3: 'FIN', name: 'Finland', currency: 'EUR', calling_code: '358' },
   { alpha2: 'FR', alpha3: 'FRA', name: 'France', currency: 'EUR', calling_code: '33' },
-  { alpha2: 'GB', alpha3: 'GBR', name: 'United Kingdom of Great Britain and Northern Ireland', currency: 'GBP', calling_code: '44' },
+  {
+    alpha2: 'GB',
+    alpha3: 'GBR',
+    name: 'United Kingdom of Great Britain and Northern Ireland',
+    currency: 'GBP',
+    calling_code: '44',
+  },
   { alpha2: 'HK', alpha3: 'HKG', name: 'Hong Kong', currency: 'HKD', calling_code: '852' },
   { alpha2: 'HU', alpha3: 'HUN', name: 'Hungary', currency: 'HUF', calling_code: '36' },
   { alpha2: 'IE', alpha3: 'IRL', name: 'Ireland', currency: 'EUR', calling_code: '353' },
@@ -46,4 +52,6 @@ export const countries: readonly Country[] = [
   { alpha2: 'ZA', alpha3: 'ZAF', name: 'South Africa', currency: 'ZAR', calling_code: '27' },
 ];
 
-export const countryByCode: ReadonlyMap<string, Country> = new Map(countries.map((country) => [country.alpha2, country]));
+export const countryByCode: ReadonlyMap<string, Country> = new Map(
+  countries.map((country) => [country.alpha2, country]),
+);

@@ -60,4 +60,6 @@ export const currencies: readonly Currency[] = [
   { code: 'ZAR', numeric: '710', name: 'Rand', minor_units: 2 },
 ];
 
-export const currencyByCode: ReadonlyMap<string, Currency> = new Map(currencies.map((currency) => [currency.code, currency]));
+export const currencyByCode: ReadonlyMap<string, Currency> = new Map(
+  currencies.map((currency) => [currency.code, currency]),
+);

@@ -34,11 +34,17 @@ export interface IbanFormat {
   banks: readonly Bank[];
 }
 
-const seg = (part: BbanSegment['part'], length: number, chars: BbanSegment['chars'] = 'n'): BbanSegment => ({ part, length, chars });
+const seg = (part: BbanSegment['part'], length: number, chars: BbanSegment['chars'] = 'n'): BbanSegment => ({
+  part,
+  length,
+  chars,
+});
 
 export const ibanFormats: readonly IbanFormat[] = [
   {
-    country: 'AT', length: 20, bban: [seg('bank', 5), seg('account', 11)],
+    country: 'AT',
+    length: 20,
+    bban: [seg('bank', 5), seg('account', 11)],
     banks: [
       { name: 'Erste Bank der oesterreichischen Sparkassen', bic: 'GIBAATWW', bank_code: '20111' },
       { name: 'Raiffeisen Bank International', bic: 'RZBAATWW', bank_code: '31000' },
@@ -46,7 +52,10 @@ export const ibanFormats: readonly IbanFormat[] = [
     ],
   },
   {
-    country: 'BE', length: 16, bban: [seg('bank', 3), seg('account', 7), seg('check', 2)], national_check: 'be',
+    country: 'BE',
+    length: 16,
+    bban: [seg('bank', 3), seg('account', 7), seg('check', 2)],
+    national_check: 'be',
     banks: [
       { name: 'BNP Paribas Fortis', bic: 'GEBABEBB', bank_code: '001' },
       { name: 'KBC Bank', bic: 'KREDBEBB', bank_code: '734' },
@@ -55,7 +64,9 @@ export const ibanFormats: readonly IbanFormat[] = [
     ],
   },
   {
-    country: 'CH', length: 21, bban: [seg('bank', 5), seg('account', 12, 'c')],
+    country: 'CH',
+    length: 21,
+    bban: [seg('bank', 5), seg('account', 12, 'c')],
     banks: [
       { name: 'UBS Switzerland', bic: 'UBSWCHZH', bank_code: '00230' },
       { name: 'Zürcher Kantonalbank', bic: 'ZKBKCHZZ', bank_code: '00700' },
@@ -63,7 +74,9 @@ export const ibanFormats: readonly IbanFormat[] = [
     ],
   },
   {
-    country: 'DE', length: 22, bban: [seg('bank', 8), seg('account', 10)],
+    country: 'DE',
+    length: 22,
+    bban: [seg('bank', 8), seg('account', 10)],
     banks: [
       { name: 'Deutsche Bank', bic: 'DEUTDEFF', bank_code: '50070010', account_check: 'de-63' },
       { name: 'Commerzbank', bic: 'COBADEFF', bank_code: '50040000', account_check: 'de-13' },
@@ -72,7 +85,10 @@ export const ibanFormats: readonly IbanFormat[] = [
     ],
   },
   {
-    country: 'ES', length: 24, bban: [seg('bank', 4), seg('branch', 4), seg('check', 2), seg('account', 10)], national_check: 'es',
+    country: 'ES',
+    length: 24,
+    bban: [seg('bank', 4), seg('branch', 4), seg('check', 2), seg('account', 10)],
+    national_check: 'es',
     banks: [
       { name: 'Banco Santander', bic: 'BSCHESMM', bank_code: '0049' },
       { name: 'BBVA', bic: 'BBVAESMM', bank_code: '0182' },
@@ -81,7 +97,10 @@ export const ibanFormats: readonly IbanFormat[] = [
     ],
   },
   {
-    country: 'FI', length: 18, bban: [seg('bank', 3), seg('account', 10), seg('check', 1)], national_check: 'fi',
+    country: 'FI',
+    length: 18,
+    bban: [seg('bank', 3), seg('account', 10), seg('check', 1)],
+    national_check: 'fi',
     banks: [
       { name: 'Nordea Bank', bic: 'NDEAFIHH', bank_code: '101' },
       { name: 'OP Corporate Bank', bic: 'OKOYFIHH', bank_code: '500' },
@@ -89,7 +108,10 @@ export const ibanFormats: readonly IbanFormat[] = [
     ],
   },
   {
-    country: 'FR', length: 27, bban: [seg('bank', 5), seg('branch', 5), seg('account', 11, 'c'), seg('check', 2)], national_check: 'fr',
+    country: 'FR',
+    length: 27,
+    bban: [seg('bank', 5), seg('branch', 5), seg('account', 11, 'c'), seg('check', 2)],
+    national_check: 'fr',
     banks: [
       { name: 'BNP Paribas', bic: 'BNPAFRPP', bank_code: '30004' },
       { name: 'Société Générale', bic: 'SOGEFRPP', bank_code: '30003' },
@@ -98,7 +120,9 @@ export const ibanFormats: readonly IbanFormat[] = [
     ],
   },
   {
-    country: 'GB', length: 22, bban: [seg('bank', 4, 'a'), seg('branch', 6), seg('account', 8)],
+    country: 'GB',
+    length: 22,
+    bban: [seg('bank', 4, 'a'), seg('branch', 6), seg('account', 8)],
     banks: [
       { name: 'Barclays Bank', bic: 'BARCGB22', bank_code: 'BARC', branch_prefix: '20' },
       { name: 'HSBC UK Bank', bic: 'HBUKGB4B', bank_code: 'HBUK', branch_prefix: '40' },
@@ -107,14 +131,19 @@ export const ibanFormats: readonly IbanFormat[] = [
     ],
   },
   {
-    country: 'IE', length: 22, bban: [seg('bank', 4, 'a'), seg('branch', 6), seg('account', 8)],
+    country: 'IE',
+    length: 22,
+    bban: [seg('bank', 4, 'a'), seg('branch', 6), seg('account', 8)],
     banks: [
       { name: 'Allied Irish Banks', bic: 'AIBKIE2D', bank_code: 'AIBK', branch_prefix: '93' },
       { name: 'Bank of Ireland', bic: 'BOFIIE2D', bank_code: 'BOFI', branch_prefix: '90' },
     ],
   },
   {
-    country: 'IT', length: 27, bban: [seg('check', 1, 'a'), seg('bank', 5), seg('branch', 5), seg('account', 12, 'c')], national_check: 'it',
+    country: 'IT',
+    length: 27,
+    bban: [seg('check', 1, 'a'), seg('bank', 5), seg('branch', 5), seg('account', 12, 'c')],
+    national_check: 'it',
     banks: [
       { name: 'UniCredit', bic: 'UNCRITMM', bank_code: '02008' },
       { name: 'Intesa Sanpaolo', bic: 'BCITITMM', bank_code: '03069' },
@@ -122,7 +151,9 @@ export const ibanFormats: readonly IbanFormat[] = [
     ],
   },
   {
-    country: 'NL', length: 18, bban: [seg('bank', 4, 'a'), seg('account', 10)],
+    country: 'NL',
+    length: 18,
+    bban: [seg('bank', 4, 'a'), seg('account', 10)],
     banks: [
       { name: 'ING Bank', bic: 'INGBNL2A', bank_code: 'INGB', account_check: 'nl-11' },
       { name: 'ABN AMRO Bank', bic: 'ABNANL2A', bank_code: 'ABNA', account_check: 'nl-11' },
@@ -130,7 +161,10 @@ export const ibanFormats: readonly IbanFormat[] = [
     ],
   },
   {
-    country: 'NO', length: 15, bban: [seg('bank', 4), seg('account', 6), seg('check', 1)], national_check: 'no',
+    country: 'NO',
+    length: 15,
+    bban: [seg('bank', 4), seg('account', 6), seg('check', 1)],
+    national_check: 'no',
     banks: [
       { name: 'DNB Bank', bic: 'DNBANOKK', bank_code: '1503' },
       { name: 'Nordea Bank Norge', bic: 'NDEANOKK', bank_code: '6063' },
@@ -138,7 +172,10 @@ export const ibanFormats: readonly IbanFormat[] = [
     ],
   },
   {
-    country: 'PL', length: 28, bban: [seg('bank', 4), seg('branch', 3), seg('check', 1), seg('account', 16)], national_check: 'pl',
+    country: 'PL',
+    length: 28,
+    bban: [seg('bank', 4), seg('branch', 3), seg('check', 1), seg('account', 16)],
+    national_check: 'pl',
     banks: [
       { name: 'PKO Bank Polski', bic: 'BPKOPLPW', bank_code: '1020' },
       { name: 'Bank Pekao', bic: 'PKOPPLPW', bank_code: '1240' },
@@ -146,7 +183,10 @@ export const ibanFormats: readonly IbanFormat[] = [
     ],
   },
   {
-    country: 'PT', length: 25, bban: [seg('bank', 4), seg('branch', 4), seg('account', 11), seg('check', 2)], national_check: 'pt',
+    country: 'PT',
+    length: 25,
+    bban: [seg('bank', 4), seg('branch', 4), seg('account', 11), seg('check', 2)],
+    national_check: 'pt',
     banks: [
       { name: 'Caixa Geral de Depósitos', bic: 'CGDIPTPL', bank_code: '0035' },
       { name: 'Millennium bcp', bic: 'BCOMPTPL', bank_code: '0033' },
@@ -155,9 +195,13 @@ export const ibanFormats: readonly IbanFormat[] = [
   },
 ];
 
-export const ibanFormatByCountry: ReadonlyMap<string, IbanFormat> = new Map(ibanFormats.map((format) => [format.country, format]));
+export const ibanFormatByCountry: ReadonlyMap<string, IbanFormat> = new Map(
+  ibanFormats.map((format) => [format.country, format]),
+);
 
 /** Every bank of every IBAN country, by the first eight characters of its BIC. */
 export const bankByBic: ReadonlyMap<string, Bank & { country: string }> = new Map(
-  ibanFormats.flatMap((format) => format.banks.map((bank) => [bank.bic.slice(0, 8), { ...bank, country: format.country }] as const)),
+  ibanFormats.flatMap((format) =>
+    format.banks.map((bank) => [bank.bic.slice(0, 8), { ...bank, country: format.country }] as const),
+  ),
 );

@@ -34,7 +34,12 @@ export const merchantCategories: readonly MerchantCategory[] = [
   { mcc: '4722', description: 'Travel Agencies and Tour Operators', group: 'travel', weight: 5 },
   { mcc: '4900', description: 'Utilities: Electric, Gas, Water, Sanitary', group: 'services', weight: 25 },
   { mcc: '4814', description: 'Telecommunication Services', group: 'services', weight: 22 },
-  { mcc: '4899', description: 'Cable, Satellite and Other Pay Television and Radio Services', group: 'services', weight: 15 },
+  {
+    mcc: '4899',
+    description: 'Cable, Satellite and Other Pay Television and Radio Services',
+    group: 'services',
+    weight: 15,
+  },
   { mcc: '8011', description: 'Doctors and Physicians', group: 'services', weight: 8 },
   { mcc: '8062', description: 'Hospitals', group: 'services', weight: 4 },
   { mcc: '8220', description: 'Colleges, Universities, Professional Schools', group: 'services', weight: 4 },
@@ -45,9 +50,21 @@ export const merchantCategories: readonly MerchantCategory[] = [
   { mcc: '5816', description: 'Digital Goods: Games', group: 'high_risk', weight: 6 },
   { mcc: '5944', description: 'Jewelry Stores, Watches, Clocks and Silverware Stores', group: 'high_risk', weight: 3 },
   { mcc: '4829', description: 'Wire Transfers and Money Orders', group: 'high_risk', weight: 2 },
-  { mcc: '6051', description: 'Non-Financial Institutions: Foreign Currency, Money Orders, Stored Value', group: 'high_risk', weight: 2 },
-  { mcc: '7995', description: 'Betting, including Lottery Tickets, Casino Gaming Chips', group: 'high_risk', weight: 2 },
+  {
+    mcc: '6051',
+    description: 'Non-Financial Institutions: Foreign Currency, Money Orders, Stored Value',
+    group: 'high_risk',
+    weight: 2,
+  },
+  {
+    mcc: '7995',
+    description: 'Betting, including Lottery Tickets, Casino Gaming Chips',
+    group: 'high_risk',
+    weight: 2,
+  },
   { mcc: '6011', description: 'Financial Institutions: Automated Cash Disbursements', group: 'everyday', weight: 30 },
 ];
 
-export const merchantCategoryByCode: ReadonlyMap<string, MerchantCategory> = new Map(merchantCategories.map((category) => [category.mcc, category]));
+export const merchantCategoryByCode: ReadonlyMap<string, MerchantCategory> = new Map(
+  merchantCategories.map((category) => [category.mcc, category]),
+);

@@ -5,7 +5,9 @@ const HEX = '0123456789abcdef';
 const BYTE_HEX = Array.from({ length: 256 }, (_, byte) => HEX[byte >>> 4] + HEX[byte & 15]);
 
 function hex8(value: number): string {
-  return BYTE_HEX[value >>> 24] + BYTE_HEX[(value >>> 16) & 255] + BYTE_HEX[(value >>> 8) & 255] + BYTE_HEX[value & 255];
+  return (
+    BYTE_HEX[value >>> 24] + BYTE_HEX[(value >>> 16) & 255] + BYTE_HEX[(value >>> 8) & 255] + BYTE_HEX[value & 255]
+  );
 }
 
 /**
@@ -56,17 +58,22 @@ function hexWords(view: DataView, at: number, value: number): void {
 
 export const id = defineDataType<{ prefix: string }>({
   name: 'id',
-  description: "The table's key: a prefix and 16 hexadecimal digits, unique within the table and derived from the row's index and the seed, so other tables reference it without reading it.",
+  description:
+    "The table's key: a prefix and 16 hexadecimal digits, unique within the table and derived from the row's index and the seed, so other tables reference it without reading it.",
   json_type: 'string',
   params: { required: ['prefix'], properties: { prefix: { type: 'string', pattern: '^[a-z][a-z0-9]{0,11}$' } } },
   overridable: [],
   example: 'card_3f9a0c1be47d2a65',
-  compile: ({ prefix }, env) => (_rng, _row, index) => rowKey(prefix, env.tableSeed, index),
+  compile:
+    ({ prefix }, env) =>
+    (_rng, _row, index) =>
+      rowKey(prefix, env.tableSeed, index),
 });
 
 export const reference = defineDataType<{ table: string }>({
   name: 'reference',
-  description: "The key of a row of another table of the same pack; the row it points at always exists in that table's output for the same plan.",
+  description:
+    "The key of a row of another table of the same pack; the row it points at always exists in that table's output for the same plan.",
   json_type: 'string',
   params: { required: ['table'], properties: { table: { type: 'string' } } },
   overridable: [],
@@ -96,10 +103,17 @@ export const uuid = defineDataType<Record<string, never>>({
 
 export const code = defineDataType<{ length: number; alphabet?: string }>({
   name: 'code',
-  description: 'A fixed-length code from an alphabet (default digits and upper-case letters): authorisation codes, references.',
+  description:
+    'A fixed-length code from an alphabet (default digits and upper-case letters): authorisation codes, references.',
   json_type: 'string',
-  params: { required: ['length'], properties: { length: { type: 'integer', minimum: 1, maximum: 64 }, alphabet: { type: 'string', minLength: 2 } } },
+  params: {
+    required: ['length'],
+    properties: { length: { type: 'integer', minimum: 1, maximum: 64 }, alphabet: { type: 'string', minLength: 2 } },
+  },
   overridable: [],
   example: '4XK29Q',
-  compile: ({ length, alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ' }) => (rng) => rng.chars(alphabet, length),
+  compile:
+    ({ length, alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ' }) =>
+    (rng) =>
+      rng.chars(alphabet, length),
 });

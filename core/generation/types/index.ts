@@ -3,21 +3,54 @@ import { cardNetwork, boolean, country, currency, enumeration, mcc } from './cat
 import { bic, iban, isin, pan } from './financial.js';
 import { code, id, reference, uuid } from './identifiers.js';
 import { decimal, integer, money } from './numeric.js';
-import { city, company, email, firstName, lastName, personName, phone, postcode, streetAddress, text } from './people.js';
+import {
+  city,
+  company,
+  email,
+  firstName,
+  lastName,
+  personName,
+  phone,
+  postcode,
+  streetAddress,
+  text,
+} from './people.js';
 import { date, timestamp } from './temporal.js';
 
 export type { DataType, Row, Sampler, CompileEnv, JsonSchema } from './data-type.js';
 
 /** Every column type a pack may use: the catalog lists them as they are here. */
 export const dataTypes: readonly DataType[] = [
-  id, reference, uuid, code,
-  integer, decimal, money,
-  boolean, enumeration, currency, country,
-  date, timestamp,
-  iban, bic, pan, cardNetwork, mcc, isin,
-  personName, firstName, lastName, company, streetAddress, city, postcode, email, phone, text,
+  id,
+  reference,
+  uuid,
+  code,
+  integer,
+  decimal,
+  money,
+  boolean,
+  enumeration,
+  currency,
+  country,
+  date,
+  timestamp,
+  iban,
+  bic,
+  pan,
+  cardNetwork,
+  mcc,
+  isin,
+  personName,
+  firstName,
+  lastName,
+  company,
+  streetAddress,
+  city,
+  postcode,
+  email,
+  phone,
+  text,
 ];
-
 
 export const dataTypeByName: ReadonlyMap<string, DataType> = new Map(dataTypes.map((type) => [type.name, type]));
 

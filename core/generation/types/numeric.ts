@@ -57,12 +57,15 @@ export function numericSampler(params: NumericParams): (rng: Rng) => number {
 }
 
 function computedByGenerator(): never {
-  throw new Error("a numeric column without a distribution or a [min, max] range must be set by the table's row generator");
+  throw new Error(
+    "a numeric column without a distribution or a [min, max] range must be set by the table's row generator",
+  );
 }
 
 export const integer = defineDataType<NumericParams>({
   name: 'integer',
-  description: 'A whole number: uniform over [min, max], or normal, log-normal or Pareto (clamped to min and max when given); with neither, computed by the table\'s generator.',
+  description:
+    "A whole number: uniform over [min, max], or normal, log-normal or Pareto (clamped to min and max when given); with neither, computed by the table's generator.",
   json_type: 'integer',
   params: numericParamsSchema,
   overridable: DISTRIBUTION_KEYS,
@@ -83,9 +86,13 @@ export interface DecimalParams extends NumericParams {
 
 export const decimal = defineDataType<DecimalParams>({
   name: 'decimal',
-  description: 'A decimal number with `scale` digits after the point (default 2), from the same distributions as integers.',
+  description:
+    'A decimal number with `scale` digits after the point (default 2), from the same distributions as integers.',
   json_type: 'number',
-  params: { ...numericParamsSchema, properties: { ...numericParamsSchema.properties, scale: { type: 'integer', minimum: 0, maximum: 10 } } },
+  params: {
+    ...numericParamsSchema,
+    properties: { ...numericParamsSchema.properties, scale: { type: 'integer', minimum: 0, maximum: 10 } },
+  },
   overridable: DISTRIBUTION_KEYS,
   example: 3.14,
   compile: (params) => {
@@ -107,11 +114,16 @@ export interface MoneyParams extends NumericParams {
  */
 export const money = defineDataType<MoneyParams>({
   name: 'money',
-  description: 'An amount of money, rounded to the ISO 4217 minor units of its currency (a fixed `currency`, or the row\'s `currency_column`); heavy-tailed distributions (log-normal, Pareto) fit real payments.',
+  description:
+    "An amount of money, rounded to the ISO 4217 minor units of its currency (a fixed `currency`, or the row's `currency_column`); heavy-tailed distributions (log-normal, Pareto) fit real payments.",
   json_type: 'number',
   params: {
     ...numericParamsSchema,
-    properties: { ...numericParamsSchema.properties, currency: { enum: [...currencyByCode.keys()] }, currency_column: { type: 'string' } },
+    properties: {
+      ...numericParamsSchema.properties,
+      currency: { enum: [...currencyByCode.keys()] },
+      currency_column: { type: 'string' },
+    },
   },
   overridable: DISTRIBUTION_KEYS,
   example: 24.99,

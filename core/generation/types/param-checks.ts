@@ -7,17 +7,39 @@ import { dataTypes } from './index.js';
  */
 const ajv = createAjv();
 const typeParamValidators = new Map(
-  dataTypes.map((type) => [type.name, ajv.compile({ type: 'object', ...type.params, additionalProperties: false, properties: { ...((type.params.properties as object) ?? {}) } })]),
+  dataTypes.map((type) => [
+    type.name,
+    ajv.compile({
+      type: 'object',
+      ...type.params,
+      additionalProperties: false,
+      properties: { ...((type.params.properties as object) ?? {}) },
+    }),
+  ]),
 );
 /** A computed column's parameters: those it gives must be valid (a money column's currency), none is required. */
 const computedParamValidators = new Map(
-  dataTypes.map((type) => [type.name, ajv.compile({ type: 'object', additionalProperties: false, properties: { ...((type.params.properties as object) ?? {}) } })]),
+  dataTypes.map((type) => [
+    type.name,
+    ajv.compile({
+      type: 'object',
+      additionalProperties: false,
+      properties: { ...((type.params.properties as object) ?? {}) },
+    }),
+  ]),
 );
 
 /** Why the parameters are not valid for the type (empty when they are); computed columns need no drawing parameters. */
-export function checkColumnParams(typeName: string, params: Record<string, unknown>, { computed = false } = {}): string[] {
+export function checkColumnParams(
+  typeName: string,
+  params: Record<string, unknown>,
+  { computed = false } = {},
+): string[] {
   const validate = (computed ? computedParamValidators : typeParamValidators).get(typeName);
   if (!validate) return [`unknown type "${typeName}"`];
   if (validate(params)) return [];
-  return (validate.errors ?? []).map((error) => `${error.instancePath || 'parameters'} ${error.message}${error.params && 'additionalProperty' in error.params ? ` "${error.params.additionalProperty}"` : ''}`);
+  return (validate.errors ?? []).map(
+    (error) =>
+      `${error.instancePath || 'parameters'} ${error.message}${error.params && 'additionalProperty' in error.params ? ` "${error.params.additionalProperty}"` : ''}`,
+  );
 }

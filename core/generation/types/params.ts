@@ -20,7 +20,8 @@ const NUMERIC_TYPES = new Set(['integer', 'decimal', 'money']);
  */
 export function isComputed(column: Record<string, unknown>): boolean {
   if (column.computed === true) return true;
-  if (NUMERIC_TYPES.has(String(column.type))) return column.distribution === undefined && (column.min === undefined || column.max === undefined);
+  if (NUMERIC_TYPES.has(String(column.type)))
+    return column.distribution === undefined && (column.min === undefined || column.max === undefined);
   return column.type === 'string' && column.values === undefined;
 }
 

@@ -27,12 +27,16 @@ export const phone = fromPool('phone', 'A phone number in international format',
 
 export const personName = defineDataType<Record<string, never>>({
   name: 'person_name',
-  description: "A person's full name, given then family name (from the plan's locale, through @faker-js/faker's locale data).",
+  description:
+    "A person's full name, given then family name (from the plan's locale, through @faker-js/faker's locale data).",
   json_type: 'string',
   params: {},
   overridable: [],
   example: 'Olivia Hughes',
-  compile: (_params, { pools }) => (rng) => `${rng.pick(pools.first_names)} ${rng.pick(pools.last_names)}`,
+  compile:
+    (_params, { pools }) =>
+    (rng) =>
+      `${rng.pick(pools.first_names)} ${rng.pick(pools.last_names)}`,
 });
 
 const ASCII_LOCAL_PART = /[^a-z0-9]+/g;
@@ -44,11 +48,20 @@ export const email = defineDataType<{ name_column?: string }>({
   params: { properties: { name_column: { type: 'string' } } },
   overridable: [],
   example: 'olivia.hughes42@gmail.com',
-  compile: ({ name_column }, { pools }) => (rng, row: Row) => {
-    const name = name_column ? String(row[name_column] ?? '') : `${rng.pick(pools.first_names)} ${rng.pick(pools.last_names)}`;
-    const local = name.normalize('NFD').toLowerCase().replace(ASCII_LOCAL_PART, '.').replace(/^\.|\.$/g, '') || 'user';
-    return `${local}${rng.int(1, 99)}@${rng.pick(pools.email_domains)}`;
-  },
+  compile:
+    ({ name_column }, { pools }) =>
+    (rng, row: Row) => {
+      const name = name_column
+        ? String(row[name_column] ?? '')
+        : `${rng.pick(pools.first_names)} ${rng.pick(pools.last_names)}`;
+      const local =
+        name
+          .normalize('NFD')
+          .toLowerCase()
+          .replace(ASCII_LOCAL_PART, '.')
+          .replace(/^\.|\.$/g, '') || 'user';
+      return `${local}${rng.int(1, 99)}@${rng.pick(pools.email_domains)}`;
+    },
 });
 
 export const text = defineDataType<{ values?: string[] }>({
@@ -58,8 +71,10 @@ export const text = defineDataType<{ values?: string[] }>({
   params: { properties: { values: { type: 'array', items: { type: 'string' }, minItems: 1 } } },
   overridable: ['values'],
   example: 'Card payment',
-  compile: ({ values }) => (rng) => {
-    if (!values) throw new Error("a string column without `values` must be set by the table's row generator");
-    return rng.pick(values);
-  },
+  compile:
+    ({ values }) =>
+    (rng) => {
+      if (!values) throw new Error("a string column without `values` must be set by the table's row generator");
+      return rng.pick(values);
+    },
 });

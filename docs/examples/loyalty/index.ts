@@ -34,27 +34,53 @@ export default definePack({
         member_id: { type: 'id', prefix: 'mem', description: 'Key of the member.' },
         name: { type: 'person_name', description: 'Full name.' },
         email: { type: 'email', name_column: 'name', description: 'E-mail address.' },
-        tier: { type: 'enum', values: ['blue', 'silver', 'gold'], weights: { blue: 80, silver: 15, gold: 5 }, description: 'Programme tier.' },
+        tier: {
+          type: 'enum',
+          values: ['blue', 'silver', 'gold'],
+          weights: { blue: 80, silver: 15, gold: 5 },
+          description: 'Programme tier.',
+        },
         joined_on: { type: 'date', from: '2018-01-01', to: '2024-12-31', description: 'Date the member joined.' },
       },
     },
     movements: {
-      description: "Point movements of each member, in time order; `balance` is the member's balance after the movement.",
+      description:
+        "Point movements of each member, in time order; `balance` is the member's balance after the movement.",
       default_rows: 20000,
       credits_per_1000_rows: 1,
       per_parent: 'members',
       options: {
-        expiry_rate: { description: 'Share of movements that are point expiries.', schema: { type: 'number', minimum: 0, maximum: 0.2 }, default: 0.02 },
+        expiry_rate: {
+          description: 'Share of movements that are point expiries.',
+          schema: { type: 'number', minimum: 0, maximum: 0.2 },
+          default: 0.02,
+        },
       },
       columns: {
         movement_id: { type: 'id', prefix: 'mov', description: 'Key of the movement.' },
         member_id: { type: 'reference', table: 'members', description: 'The member.' },
-        kind: { type: 'enum', values: ['earn', 'redeem', 'expire'], computed: true, description: 'Earned on a purchase, redeemed, or expired.' },
-        points: { type: 'integer', distribution: 'lognormal', mu: 4, sigma: 0.8, min: 1, max: 100000, description: 'Points moved: positive when earned, negative otherwise.' },
+        kind: {
+          type: 'enum',
+          values: ['earn', 'redeem', 'expire'],
+          computed: true,
+          description: 'Earned on a purchase, redeemed, or expired.',
+        },
+        points: {
+          type: 'integer',
+          distribution: 'lognormal',
+          mu: 4,
+          sigma: 0.8,
+          min: 1,
+          max: 100000,
+          description: 'Points moved: positive when earned, negative otherwise.',
+        },
         balance: { type: 'integer', computed: true, description: 'Balance after the movement: never negative.' },
         at: { type: 'timestamp', computed: true, description: 'When the movement happened (UTC), from early 2025 on.' },
       },
-      start: (ctx: RowContext<MovementOptions>): Balance => ({ points: 0, clock: Date.parse('2025-01-01T00:00:00Z') + ctx.rng.next() * DAY }),
+      start: (ctx: RowContext<MovementOptions>): Balance => ({
+        points: 0,
+        clock: Date.parse('2025-01-01T00:00:00Z') + ctx.rng.next() * DAY,
+      }),
       row: (ctx: RowContext<MovementOptions>, balance: Balance) => {
         const drawn = Number(ctx.draw.points());
         let kind = 'earn';
@@ -72,14 +98,20 @@ export default definePack({
       },
     },
     rewards: {
-      description: "Rewards each member holds: three for gold members, one for silver, none for blue. Members come in order with all their rewards, up to the rows requested.",
+      description:
+        'Rewards each member holds: three for gold members, one for silver, none for blue. Members come in order with all their rewards, up to the rows requested.',
       default_rows: 200,
       credits_per_1000_rows: 1,
       per_parent: 'members',
       columns: {
         reward_id: { type: 'id', prefix: 'rwd', description: 'Key of the reward.' },
         member_id: { type: 'reference', table: 'members', description: 'The member.' },
-        reward: { type: 'enum', values: ['voucher', 'free_delivery', 'lounge_pass'], weights: { voucher: 6, free_delivery: 3, lounge_pass: 1 }, description: 'What the reward is.' },
+        reward: {
+          type: 'enum',
+          values: ['voucher', 'free_delivery', 'lounge_pass'],
+          weights: { voucher: 6, free_delivery: 3, lounge_pass: 1 },
+          description: 'What the reward is.',
+        },
       },
       // The member's tier decides how many rows the member has in this table.
       rows_per_parent: (ctx) => REWARDS_BY_TIER[String(ctx.lookup('members', ctx.parent).tier)],

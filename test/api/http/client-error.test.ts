@@ -16,7 +16,10 @@ describe('requests refused by the HTTP parser', () => {
 
   before(async () => {
     app = await startTestApp();
-    server = createServer({ connectionsCheckingInterval: 50, headersTimeout: 300, requestTimeout: 300 }, app.app.callback());
+    server = createServer(
+      { connectionsCheckingInterval: 50, headersTimeout: 300, requestTimeout: 300 },
+      app.app.callback(),
+    );
     server.on('clientError', answerClientError(app.config));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
@@ -42,7 +45,11 @@ describe('requests refused by the HTTP parser', () => {
     expect(head).to.match(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     expect(head).to.match(/\r\nContent-Type: application\/problem\+json\r\n/);
     const problem = JSON.parse(body!);
-    expect(problem).to.include({ type: 'https://errors.finsynth.dev/request-timeout', title: 'Request Timeout', status: 408 });
+    expect(problem).to.include({
+      type: 'https://errors.finsynth.dev/request-timeout',
+      title: 'Request Timeout',
+      status: 408,
+    });
     // The parser hands on no part of a request it has not finished reading: its path is not known.
     expect(problem.instance).to.equal('/');
   });

@@ -3,7 +3,14 @@ import { MAX_REPORTED_ERRORS, MAX_VALUES_CHECKED_IN_FULL } from '../../../core/b
 import { MAX_YAML_BYTES } from '../../../core/configs/yaml-source.js';
 import { MAX_CONFIG_BODY_BYTES } from '../../../api/routes/configs/config-input-schema.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../../api/http/body.js';
-import { openAccount, request, startTestApp, type TestAccount, type TestApp, type TestResponse } from '../../support/app.js';
+import {
+  openAccount,
+  request,
+  startTestApp,
+  type TestAccount,
+  type TestApp,
+  type TestResponse,
+} from '../../support/app.js';
 
 const ERRORS = 'https://errors.finsynth.dev';
 /** An answer listing at most MAX_REPORTED_ERRORS errors fits in this, whatever the body. */
@@ -38,7 +45,8 @@ function arrayOf(item: string, bytes: number): string {
 describe('hostile bodies at the size limits: answers as large as the errors they list, never the body', () => {
   let app: TestApp;
   let account: TestAccount;
-  const post = (path: string, body: string, type = 'application/json') => request(app, 'POST', path, { key: account.test, body, headers: { 'content-type': type } });
+  const post = (path: string, body: string, type = 'application/json') =>
+    request(app, 'POST', path, { key: account.test, body, headers: { 'content-type': type } });
 
   before(async () => {
     app = await startTestApp();
@@ -61,10 +69,14 @@ describe('hostile bodies at the size limits: answers as large as the errors they
     const response = await post('/v1/generate/quick', body);
     await expectSmall(response, 400, 'validation-failed');
     const column = body.indexOf('"m0"') + 1;
-    expect(response.body.errors).to.deep.equal([{ in: 'body', pointer: '/m0', message: 'must NOT have additional properties', line: 1, column }]);
+    expect(response.body.errors).to.deep.equal([
+      { in: 'body', pointer: '/m0', message: 'must NOT have additional properties', line: 1, column },
+    ]);
     expect(response.body.errors_truncated).to.equal(true);
     expect(response.body).not.to.have.property('errors_total');
-    expect(response.body.detail).to.contain(`more than ${MAX_VALUES_CHECKED_IN_FULL} values is checked until its first error`);
+    expect(response.body.detail).to.contain(
+      `more than ${MAX_VALUES_CHECKED_IN_FULL} values is checked until its first error`,
+    );
   });
 
   it('lists the first 100 errors of a request small enough to be checked in full, and how many there were', async () => {
@@ -77,7 +89,10 @@ describe('hostile bodies at the size limits: answers as large as the errors they
   });
 
   it('answers 1 MiB of empty tables with a short problem', async () => {
-    const response = await post('/v1/generate/quick', `{"sector":"cards","tables":${arrayOf('{}', DEFAULT_MAX_BODY_BYTES - 40)}}`);
+    const response = await post(
+      '/v1/generate/quick',
+      `{"sector":"cards","tables":${arrayOf('{}', DEFAULT_MAX_BODY_BYTES - 40)}}`,
+    );
     await expectSmall(response, 400, 'validation-failed');
     expect(response.body.errors.length).to.be.within(1, MAX_REPORTED_ERRORS);
     expect(response.body.errors_truncated).to.equal(true);
@@ -100,7 +115,10 @@ describe('hostile bodies at the size limits: answers as large as the errors they
   });
 
   it('validates a config of 4 MiB of empty tables with a short report', async () => {
-    const response = await post('/v1/configs/validate', `{"config":{"version":1,"sector":"cards","tables":${arrayOf('{}', MAX_CONFIG_BODY_BYTES - 80)}}}`);
+    const response = await post(
+      '/v1/configs/validate',
+      `{"config":{"version":1,"sector":"cards","tables":${arrayOf('{}', MAX_CONFIG_BODY_BYTES - 80)}}}`,
+    );
     await expectSmall(response, 200);
     expect(response.body.valid).to.equal(false);
     expect(response.body.errors.length).to.be.within(1, MAX_REPORTED_ERRORS);
@@ -114,7 +132,9 @@ describe('hostile bodies at the size limits: answers as large as the errors they
     expect(response.body.errors).to.have.length(MAX_REPORTED_ERRORS);
     expect(response.body).to.include({ errors_truncated: true, errors_total: 3_000 });
     expect(response.body.errors[0]).to.deep.include({ pointer: '/m0', message: 'unknown member "m0"', line: 1 });
-    expect(response.body.errors.every((issue: { line?: number; column?: number }) => issue.line === 1 && issue.column! > 1)).to.equal(true);
+    expect(
+      response.body.errors.every((issue: { line?: number; column?: number }) => issue.line === 1 && issue.column! > 1),
+    ).to.equal(true);
   });
 
   it('refuses a job whose config has 4 MiB of unknown members with a short invalid-config', async () => {
@@ -125,7 +145,10 @@ describe('hostile bodies at the size limits: answers as large as the errors they
   });
 
   it('refuses a compose base of 1 MiB of unknown members with a short invalid-overlay', async () => {
-    const response = await post('/v1/configs/compose', `{"base":${withMembers({ sector: 'cards' }, DEFAULT_MAX_BODY_BYTES - 20)}}`);
+    const response = await post(
+      '/v1/configs/compose',
+      `{"base":${withMembers({ sector: 'cards' }, DEFAULT_MAX_BODY_BYTES - 20)}}`,
+    );
     await expectSmall(response, 400, 'invalid-overlay');
     expect(response.body.errors.length).to.be.within(1, MAX_REPORTED_ERRORS);
     expect(response.body.errors_truncated).to.equal(true);

@@ -15,7 +15,11 @@ describe('positions in JSON texts', () => {
       });
       expect(jsonSyntaxError('{"a": 1,}')).to.deep.include({ pointer: '', line: 1, column: 9 });
       expect(jsonSyntaxError('{"a": 1,}')!.message).to.contain('trailing commas');
-      expect(jsonSyntaxError('{"a" 1}')).to.deep.include({ pointer: '/a', message: 'a colon is expected after the member name', column: 6 });
+      expect(jsonSyntaxError('{"a" 1}')).to.deep.include({
+        pointer: '/a',
+        message: 'a colon is expected after the member name',
+        column: 6,
+      });
       expect(jsonSyntaxError('{"a": [1, 2')).to.deep.include({ pointer: '/a/1', line: 1, column: 12 });
       expect(jsonSyntaxError('{"a": 1} x')).to.deep.include({ line: 1, column: 10 });
       expect(jsonSyntaxError('{"a": "\u0001"}')!.message).to.equal('a control character in a string must be escaped');
@@ -24,11 +28,15 @@ describe('positions in JSON texts', () => {
     });
 
     it('finds no error where JSON.parse finds none', () => {
-      for (const text of ['{}', '[1, 2.5e3, "\\u00e9", true, null]', ' {"a": {"b": []}}\n']) expect(jsonSyntaxError(text), text).to.equal(undefined);
+      for (const text of ['{}', '[1, 2.5e3, "\\u00e9", true, null]', ' {"a": {"b": []}}\n'])
+        expect(jsonSyntaxError(text), text).to.equal(undefined);
     });
 
     it('answers a text too deep to walk without a position, rather than overflowing', () => {
-      expect(jsonSyntaxError('['.repeat(200_000))).to.deep.equal({ pointer: '', message: 'the JSON nests too deep to be read' });
+      expect(jsonSyntaxError('['.repeat(200_000))).to.deep.equal({
+        pointer: '',
+        message: 'the JSON nests too deep to be read',
+      });
     });
   });
 
@@ -55,7 +63,8 @@ describe('positions in JSON texts', () => {
   });
 
   describe('jsonSourceMap', () => {
-    const text = '{\n  "name": "x",\n  "tables": [\n    {"name": "a"},\n    {"name": "b", "rows": 5}\n  ],\n  "name": "last"\n}';
+    const text =
+      '{\n  "name": "x",\n  "tables": [\n    {"name": "a"},\n    {"name": "b", "rows": 5}\n  ],\n  "name": "last"\n}';
     const source = jsonSourceMap(text);
 
     it('locates values and member names by JSON pointer', () => {
@@ -81,7 +90,8 @@ describe('positions in JSON texts', () => {
 describe('JSON body errors over HTTP: line and column', () => {
   let app: TestApp;
   let account: TestAccount;
-  const post = (path: string, body: string) => request(app, 'POST', path, { key: account.live, body, headers: { 'content-type': 'application/json' } });
+  const post = (path: string, body: string) =>
+    request(app, 'POST', path, { key: account.live, body, headers: { 'content-type': 'application/json' } });
 
   before(async () => {
     app = await startTestApp();
@@ -94,7 +104,9 @@ describe('JSON body errors over HTTP: line and column', () => {
     expect(response.status).to.equal(400);
     expect(response.body.type).to.equal(`${ERRORS}/malformed-json`);
     expect(response.body.detail).to.equal('the body is not valid JSON: a value is expected (line 3, column 25)');
-    expect(response.body.errors).to.deep.equal([{ in: 'body', pointer: '/scopes/1', message: 'a value is expected', line: 3, column: 25 }]);
+    expect(response.body.errors).to.deep.equal([
+      { in: 'body', pointer: '/scopes/1', message: 'a value is expected', line: 3, column: 25 },
+    ]);
   });
 
   it('refuses a deep malformed body as nested too deep, at the bracket that opens the level too many, and goes on serving', async () => {
@@ -102,7 +114,15 @@ describe('JSON body errors over HTTP: line and column', () => {
     expect(response.status).to.equal(400);
     expect(response.body.type).to.equal(`${ERRORS}/nesting-too-deep`);
     expect(response.body.detail).to.equal('the body is nested deeper than 64 levels (line 2, column 64)');
-    expect(response.body.errors).to.deep.equal([{ in: 'body', pointer: `/scopes${'/0'.repeat(63)}`, message: 'nested deeper than 64 levels', line: 2, column: 64 }]);
+    expect(response.body.errors).to.deep.equal([
+      {
+        in: 'body',
+        pointer: `/scopes${'/0'.repeat(63)}`,
+        message: 'nested deeper than 64 levels',
+        line: 2,
+        column: 64,
+      },
+    ]);
     expect((await request(app, 'GET', '/healthz')).status).to.equal(200);
   });
 
@@ -114,10 +134,19 @@ describe('JSON body errors over HTTP: line and column', () => {
       { in: 'body', pointer: '/name', message: 'must be string', line: 2, column: 11 },
       { in: 'body', pointer: '/colour', message: 'must NOT have additional properties', line: 4, column: 3 },
     ]);
-    expect(response.body.errors.find((error: { pointer: string }) => error.pointer === '/scopes/1')).to.include({ line: 3, column: 26 });
+    expect(response.body.errors.find((error: { pointer: string }) => error.pointer === '/scopes/1')).to.include({
+      line: 3,
+      column: 26,
+    });
     expect(response.body.detail).to.contain('/name (line 2, column 11) must be string');
     const missing = await post('/v1/generate/quick', '{\n  "tables": [{"name": "cards", "rows": 1}]\n}');
-    expect(missing.body.errors).to.deep.include({ in: 'body', pointer: '/sector', message: "must have required property 'sector'", line: 1, column: 1 });
+    expect(missing.body.errors).to.deep.include({
+      in: 'body',
+      pointer: '/sector',
+      message: "must have required property 'sector'",
+      line: 1,
+      column: 1,
+    });
   });
 
   it('places nothing in a query, which has no text to point into', async () => {

@@ -70,19 +70,25 @@ describe('test and live modes kept apart on every read endpoint', function () {
         const listed = await read(mode, `${path}?limit=100`, path);
         expect(listed.status, path).to.equal(200);
         const items = listed.body.data as { id: string; mode: Mode }[];
-        expect(items.map((item) => item.id), path).to.include(made[mode][id]).and.not.include(made[other][id]);
+        expect(
+          items.map((item) => item.id),
+          path,
+        )
+          .to.include(made[mode][id])
+          .and.not.include(made[other][id]);
         expect(new Set(items.map((item) => item.mode)), path).to.deep.equal(new Set([mode]));
       }
     });
 
     it(`a ${mode} key reads its own jobs, results, configs and overlays; the other mode's are 404`, async () => {
-      const paths = (of: Made) => [
-        [`/v1/jobs/${of.job}`, '/v1/jobs/{id}', 'job-not-found'],
-        [`/v1/jobs/${of.job}/results`, '/v1/jobs/{id}/results', 'job-not-found'],
-        [`/v1/jobs/${of.job}/results/merchants`, '/v1/jobs/{id}/results/{table}', 'job-not-found'],
-        [`/v1/configs/${of.config}`, '/v1/configs/{id}', 'not-found'],
-        [`/v1/overlays/${of.overlay}`, '/v1/overlays/{id}', 'not-found'],
-      ] as const;
+      const paths = (of: Made) =>
+        [
+          [`/v1/jobs/${of.job}`, '/v1/jobs/{id}', 'job-not-found'],
+          [`/v1/jobs/${of.job}/results`, '/v1/jobs/{id}/results', 'job-not-found'],
+          [`/v1/jobs/${of.job}/results/merchants`, '/v1/jobs/{id}/results/{table}', 'job-not-found'],
+          [`/v1/configs/${of.config}`, '/v1/configs/{id}', 'not-found'],
+          [`/v1/overlays/${of.overlay}`, '/v1/overlays/{id}', 'not-found'],
+        ] as const;
       for (const [path, template] of paths(made[mode])) {
         expect((await read(mode, path, template)).status, path).to.equal(200);
       }
@@ -106,7 +112,7 @@ describe('test and live modes kept apart on every read endpoint', function () {
     });
   }
 
-  it('a live key reads its account\'s test usage when it asks for it (?mode=test), as a test key sees it', async () => {
+  it("a live key reads its account's test usage when it asks for it (?mode=test), as a test key sees it", async () => {
     for (const path of ['/v1/usage', '/v1/usage/records']) {
       const asked = await read('live', `${path}?mode=test`, path);
       const own = await read('test', `${path}?mode=test`, path);

@@ -22,7 +22,12 @@ const failing: RouteGroup = {
   ],
 };
 
-function expectProblem(response: { status: number; headers: Headers; body: any }, status: number, slug: string, instance: string) {
+function expectProblem(
+  response: { status: number; headers: Headers; body: any },
+  status: number,
+  slug: string,
+  instance: string,
+) {
   expect(response.status).to.equal(status);
   expect(response.headers.get('content-type')).to.equal('application/problem+json');
   expect(response.body).to.include({ type: `https://errors.finsynth.dev/${slug}`, status, instance });
@@ -46,7 +51,12 @@ describe('problem details on every path', () => {
   });
 
   it('answers an unknown route with 404 route-not-found', async () => {
-    expectProblem(await request(app, 'GET', '/v1/nowhere', { key: account.live }), 404, 'route-not-found', '/v1/nowhere');
+    expectProblem(
+      await request(app, 'GET', '/v1/nowhere', { key: account.live }),
+      404,
+      'route-not-found',
+      '/v1/nowhere',
+    );
     expectProblem(await request(app, 'GET', '/', {}), 404, 'route-not-found', '/');
   });
 
@@ -57,46 +67,85 @@ describe('problem details on every path', () => {
   });
 
   it('answers malformed JSON with 400 malformed-json', async () => {
-    const response = await request(app, 'POST', '/v1/keys', { key: account.live, body: '{"name": ', headers: { 'content-type': 'application/json' } });
+    const response = await request(app, 'POST', '/v1/keys', {
+      key: account.live,
+      body: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expectProblem(response, 400, 'malformed-json', '/v1/keys');
   });
 
   it('answers a missing or wrong Content-Type with 415', async () => {
     const missing = await request(app, 'POST', '/v1/keys', { key: account.live, body: '{}' });
     expectProblem(missing, 415, 'unsupported-media-type', '/v1/keys');
-    const wrong = await request(app, 'POST', '/v1/keys', { key: account.live, body: '<keys/>', headers: { 'content-type': 'application/xml' } });
+    const wrong = await request(app, 'POST', '/v1/keys', {
+      key: account.live,
+      body: '<keys/>',
+      headers: { 'content-type': 'application/xml' },
+    });
     expectProblem(wrong, 415, 'unsupported-media-type', '/v1/keys');
     expect(wrong.body.supported).to.deep.equal(['application/json']);
   });
 
   it('reads a media type written in any case and with spaces before its parameters (RFC 9110: case-insensitive)', async () => {
-    for (const contentType of ['Application/JSON', 'APPLICATION/JSON; charset=UTF-8', 'application/json ; charset=utf-8']) {
-      const response = await request(app, 'POST', '/v1/keys', { key: account.live, body: '{"name": "cased"}', headers: { 'content-type': contentType } });
+    for (const contentType of [
+      'Application/JSON',
+      'APPLICATION/JSON; charset=UTF-8',
+      'application/json ; charset=utf-8',
+    ]) {
+      const response = await request(app, 'POST', '/v1/keys', {
+        key: account.live,
+        body: '{"name": "cased"}',
+        headers: { 'content-type': contentType },
+      });
       expect(response.status, `${contentType}: ${response.text}`).to.equal(201);
     }
-    const yaml = await request(app, 'POST', '/v1/configs/raw', { key: account.test, body: 'version: 1\nsector: cards\ntables: [{name: cardholders, rows: 5}]\n', headers: { 'content-type': 'Application/YAML' } });
+    const yaml = await request(app, 'POST', '/v1/configs/raw', {
+      key: account.test,
+      body: 'version: 1\nsector: cards\ntables: [{name: cardholders, rows: 5}]\n',
+      headers: { 'content-type': 'Application/YAML' },
+    });
     expect(yaml.status, yaml.text).to.equal(200);
   });
 
   it('answers a compressed body with 415 and Accept-Encoding, rather than reading its bytes as text', async () => {
     const { gzipSync } = await import('node:zlib');
-    const response = await request(app, 'POST', '/v1/keys', { key: account.live, body: gzipSync('{"name": "zipped"}'), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    const response = await request(app, 'POST', '/v1/keys', {
+      key: account.live,
+      body: gzipSync('{"name": "zipped"}'),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
     expectProblem(response, 415, 'unsupported-media-type', '/v1/keys');
     expect(response.headers.get('accept-encoding')).to.equal('identity');
-    const identity = await request(app, 'POST', '/v1/keys', { key: account.live, body: '{"name": "plain"}', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' } });
+    const identity = await request(app, 'POST', '/v1/keys', {
+      key: account.live,
+      body: '{"name": "plain"}',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+    });
     expect(identity.status, identity.text).to.equal(201);
   });
 
   it('takes an empty body as no body where the body is optional, whatever its Content-Type', async () => {
-    const response = await request(app, 'POST', '/v1/keys', { key: account.live, body: '', headers: { 'content-type': 'application/json' } });
+    const response = await request(app, 'POST', '/v1/keys', {
+      key: account.live,
+      body: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status, response.text).to.equal(201);
     expect(response.body.scopes).to.have.length(12);
-    const required = await request(app, 'POST', '/v1/generate/quick', { key: account.test, body: '', headers: { 'content-type': 'application/json' } });
+    const required = await request(app, 'POST', '/v1/generate/quick', {
+      key: account.test,
+      body: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expectProblem(required, 400, 'malformed-json', '/v1/generate/quick');
   });
 
   it('answers an HTTP/1.1 request without Host, and an Expect it cannot meet, with problem details too', async () => {
-    const hostless = await rawRequest(app, `GET /v1/keys HTTP/1.1\r\nAuthorization: Bearer ${account.live}\r\nConnection: close\r\n\r\n`);
+    const hostless = await rawRequest(
+      app,
+      `GET /v1/keys HTTP/1.1\r\nAuthorization: Bearer ${account.live}\r\nConnection: close\r\n\r\n`,
+    );
     expect(hostless.status).to.equal(400);
     expect(hostless.headers['content-type']).to.equal('application/problem+json');
     expect(hostless.body).to.include({ type: 'https://errors.finsynth.dev/malformed-request', instance: '/v1/keys' });
@@ -106,7 +155,11 @@ describe('problem details on every path', () => {
     );
     expect(expecting.status).to.equal(417);
     expect(expecting.headers['content-type']).to.equal('application/problem+json');
-    expect(expecting.body).to.include({ type: 'https://errors.finsynth.dev/expectation-failed', status: 417, instance: '/v1/keys' });
+    expect(expecting.body).to.include({
+      type: 'https://errors.finsynth.dev/expectation-failed',
+      status: 417,
+      instance: '/v1/keys',
+    });
     const continuing = await rawRequest(
       app,
       `POST /v1/keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${account.live}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n{}`,
@@ -116,7 +169,11 @@ describe('problem details on every path', () => {
 
   it('answers a 10 MB body with 413, without reading it', async () => {
     const body = `{"name": "${'x'.repeat(10 * 1024 * 1024)}"}`;
-    const response = await request(app, 'POST', '/v1/keys', { key: account.live, body, headers: { 'content-type': 'application/json' } });
+    const response = await request(app, 'POST', '/v1/keys', {
+      key: account.live,
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
     expectProblem(response, 413, 'payload-too-large', '/v1/keys');
     expect(response.body.limit_bytes).to.equal(1024 * 1024);
   });
@@ -140,18 +197,29 @@ describe('problem details on every path', () => {
     expect(response.status).to.equal(413);
     // The rest of the body is not read: the connection closes, or it would hang with the client's next request.
     expect(response.headers.get('connection')).to.equal('close');
-    expect(((await response.json()) as { type: string }).type).to.equal('https://errors.finsynth.dev/payload-too-large');
+    expect(((await response.json()) as { type: string }).type).to.equal(
+      'https://errors.finsynth.dev/payload-too-large',
+    );
   });
 
   it('answers JSON nested 10,000 levels deep with 400 nesting-too-deep', async () => {
     const body = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
-    const response = await request(app, 'POST', '/v1/keys', { key: account.live, body, headers: { 'content-type': 'application/json' } });
+    const response = await request(app, 'POST', '/v1/keys', {
+      key: account.live,
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
     expectProblem(response, 400, 'nesting-too-deep', '/v1/keys');
   });
 
   it('answers a member named __proto__ anywhere in a JSON body with 400 reserved-member, and serves on unharmed', async () => {
-    const body = '{"base":{"version":1,"sector":"cards","tables":[{"name":"transactions","rows":10,"options":{"__proto__":{"free_pack":{"credits":1000000}}}}]}}';
-    const response = await request(app, 'POST', '/v1/configs/compose', { key: account.test, body, headers: { 'content-type': 'application/json' } });
+    const body =
+      '{"base":{"version":1,"sector":"cards","tables":[{"name":"transactions","rows":10,"options":{"__proto__":{"free_pack":{"credits":1000000}}}}]}}';
+    const response = await request(app, 'POST', '/v1/configs/compose', {
+      key: account.test,
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
     expectProblem(response, 400, 'reserved-member', '/v1/configs/compose');
     expect(response.body.pointer).to.equal('/base/tables/0/options/__proto__');
     expect(({} as Record<string, unknown>).free_pack).to.equal(undefined);
@@ -159,18 +227,35 @@ describe('problem details on every path', () => {
   });
 
   it('answers U+0000 or a lone surrogate in a JSON string or member name with 400 invalid-text, saying where', async () => {
-    for (const [body, pointer] of [['{"name": "ci\\u0000x"}', '/name'], ['{"name": "half \\ud83d"}', '/name'], ['{"scopes": ["\\udc00"]}', '/scopes/0'], ['{"na\\u0000me": "x"}', '/na\u0000me']]) {
-      const response = await request(app, 'POST', '/v1/keys', { key: account.live, body, headers: { 'content-type': 'application/json' } });
+    for (const [body, pointer] of [
+      ['{"name": "ci\\u0000x"}', '/name'],
+      ['{"name": "half \\ud83d"}', '/name'],
+      ['{"scopes": ["\\udc00"]}', '/scopes/0'],
+      ['{"na\\u0000me": "x"}', '/na\u0000me'],
+    ]) {
+      const response = await request(app, 'POST', '/v1/keys', {
+        key: account.live,
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
       expectProblem(response, 400, 'invalid-text', '/v1/keys');
       expect(response.body.pointer, body).to.equal(pointer);
     }
-    const paired = await request(app, 'POST', '/v1/keys', { key: account.live, body: '{"name": "rocket \\ud83d\\ude80"}', headers: { 'content-type': 'application/json' } });
+    const paired = await request(app, 'POST', '/v1/keys', {
+      key: account.live,
+      body: '{"name": "rocket \\ud83d\\ude80"}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(paired.status, 'a surrogate pair is text like any other').to.equal(201);
   });
 
   it('answers invalid UTF-8 with 400 invalid-encoding', async () => {
     const body = Buffer.concat([Buffer.from('{"name": "'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]);
-    const response = await request(app, 'POST', '/v1/keys', { key: account.live, body, headers: { 'content-type': 'application/json' } });
+    const response = await request(app, 'POST', '/v1/keys', {
+      key: account.live,
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
     expectProblem(response, 400, 'invalid-encoding', '/v1/keys');
   });
 
@@ -190,7 +275,10 @@ describe('problem details on every path', () => {
   });
 
   it('lists a few failing fields without saying more were found', async () => {
-    const response = await request(app, 'POST', '/v1/keys', { key: account.live, body: { scopes: ['root'], name: '' } });
+    const response = await request(app, 'POST', '/v1/keys', {
+      key: account.live,
+      body: { scopes: ['root'], name: '' },
+    });
     expectProblem(response, 400, 'validation-failed', '/v1/keys');
     expect(response.body.errors).to.have.length(2);
     expect(response.body).not.to.have.any.keys('errors_truncated', 'errors_total');
@@ -212,7 +300,11 @@ describe('problem details on every path', () => {
   });
 
   it('puts a Request-Id on every response', async () => {
-    const ids = await Promise.all(['/healthz', '/v1/keys', '/v1/nowhere'].map(async (path) => (await request(app, 'GET', path)).headers.get('request-id')));
+    const ids = await Promise.all(
+      ['/healthz', '/v1/keys', '/v1/nowhere'].map(async (path) =>
+        (await request(app, 'GET', path)).headers.get('request-id'),
+      ),
+    );
     for (const id of ids) expect(id).to.match(/^req_[0-9a-f]{32}$/);
     expect(new Set(ids).size).to.equal(3);
   });

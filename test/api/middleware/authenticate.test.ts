@@ -19,7 +19,11 @@ describe('authentication and scopes', () => {
 
   it('refuses a missing, malformed or unknown key with 401', async () => {
     expectUnauthorized(await request(app, 'GET', '/v1/keys'));
-    expectUnauthorized(await request(app, 'GET', '/v1/keys', { headers: { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` } }));
+    expectUnauthorized(
+      await request(app, 'GET', '/v1/keys', {
+        headers: { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
+      }),
+    );
     expectUnauthorized(await request(app, 'GET', '/v1/keys', { key: 'svc_live_short' }));
     expectUnauthorized(await request(app, 'GET', '/v1/keys', { key: `svc_prod_${'a'.repeat(32)}` }));
     expectUnauthorized(await request(app, 'GET', '/v1/keys', { key: `svc_live_${'a'.repeat(32)}` }));
@@ -37,7 +41,10 @@ describe('authentication and scopes', () => {
     expect(issued.status).to.equal(201);
     const refused = await request(app, 'POST', '/v1/keys', { key: issued.body.secret, body: {} });
     expect(refused.status).to.equal(403);
-    expect(refused.body).to.include({ type: 'https://errors.finsynth.dev/missing-scope', required_scope: 'keys:write' });
+    expect(refused.body).to.include({
+      type: 'https://errors.finsynth.dev/missing-scope',
+      required_scope: 'keys:write',
+    });
     expect(refused.body.detail).to.contain('keys:write');
     expect((await request(app, 'GET', '/v1/keys', { key: issued.body.secret })).status).to.equal(200);
   });

@@ -7,7 +7,12 @@ import { routeGroups } from '../../../api/app.js';
 import { requestFingerprint } from '../../../api/middleware/idempotency.js';
 import { defineRoute, type RouteGroup } from '../../../api/http/route.js';
 import { TestClock } from '../../../core/clock.js';
-import { CLAIM_LEASE_MS, CLAIM_RENEW_MS, idempotencyDecider, idempotencyStream } from '../../../core/idempotency/idempotency.js';
+import {
+  CLAIM_LEASE_MS,
+  CLAIM_RENEW_MS,
+  idempotencyDecider,
+  idempotencyStream,
+} from '../../../core/idempotency/idempotency.js';
 
 /**
  * A POST that counts how often it ran (did a repeat do the work again?), one that waits until the test
@@ -156,11 +161,23 @@ describe('Idempotency-Key', () => {
   });
 
   it('answers 422 to the same key and body with another query', async () => {
-    const first = await request(app, 'POST', '/v1/test/count?variant=a', { key: account.live, body: {}, headers: { 'idempotency-key': 'k-query' } });
+    const first = await request(app, 'POST', '/v1/test/count?variant=a', {
+      key: account.live,
+      body: {},
+      headers: { 'idempotency-key': 'k-query' },
+    });
     expect(first.status).to.equal(201);
-    const repeated = await request(app, 'POST', '/v1/test/count?variant=a', { key: account.live, body: {}, headers: { 'idempotency-key': 'k-query' } });
+    const repeated = await request(app, 'POST', '/v1/test/count?variant=a', {
+      key: account.live,
+      body: {},
+      headers: { 'idempotency-key': 'k-query' },
+    });
     expect(repeated.body.run).to.equal(first.body.run);
-    const other = await request(app, 'POST', '/v1/test/count?variant=b', { key: account.live, body: {}, headers: { 'idempotency-key': 'k-query' } });
+    const other = await request(app, 'POST', '/v1/test/count?variant=b', {
+      key: account.live,
+      body: {},
+      headers: { 'idempotency-key': 'k-query' },
+    });
     expect(other.status).to.equal(422);
   });
 
@@ -339,7 +356,11 @@ describe('Idempotency-Key', () => {
       const aborted = new AbortController();
       const response = await fetch(`${app.url}/v1/test/stream`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${account.live}`, 'content-type': 'application/json', 'idempotency-key': 'k-left' },
+        headers: {
+          authorization: `Bearer ${account.live}`,
+          'content-type': 'application/json',
+          'idempotency-key': 'k-left',
+        },
         body: '{}',
         signal: aborted.signal,
       });
@@ -347,7 +368,11 @@ describe('Idempotency-Key', () => {
       expect(new TextDecoder().decode((await reader.read()).value)).to.equal('first chunk\n');
       aborted.abort();
       await eventIn('k-left', 'IdempotentResponseRecorded');
-      const repeat = await request(app, 'POST', '/v1/test/stream', { key: account.live, body: {}, headers: { 'idempotency-key': 'k-left' } });
+      const repeat = await request(app, 'POST', '/v1/test/stream', {
+        key: account.live,
+        body: {},
+        headers: { 'idempotency-key': 'k-left' },
+      });
       expect(repeat.status).to.equal(409);
       expect(repeat.body.type).to.equal('https://errors.finsynth.dev/idempotent-response-not-kept');
       expect(streams).to.equal(1);

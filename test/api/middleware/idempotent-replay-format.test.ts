@@ -78,7 +78,7 @@ describe('an idempotent replay and the Accept of the repeat', () => {
     expect((await quick(key, 'application/json')).body).to.deep.equal(first.body);
   });
 
-  it('replays a kept problem whatever the repeat accepts, as first requests\' problems are problem+json', async () => {
+  it("replays a kept problem whatever the repeat accepts, as first requests' problems are problem+json", async () => {
     const poor = await openAccount(app, { credits: 0 });
     const key = randomUUID();
     const first = await quick(key, 'text/csv', poor.live);

@@ -7,7 +7,9 @@ import { freePort } from '../../support/ports.js';
 
 /** A burst far above the free tier's 5 requests per second, sent at once. */
 async function burst(apps: TestApp[], key: string, perApp: number) {
-  const requests = apps.flatMap((app) => Array.from({ length: perApp }, () => request(app, 'GET', '/v1/keys', { key })));
+  const requests = apps.flatMap((app) =>
+    Array.from({ length: perApp }, () => request(app, 'GET', '/v1/keys', { key })),
+  );
   return Promise.all(requests);
 }
 
@@ -79,7 +81,6 @@ function expectNoWindowEdge(exchanges: Exchange[], limit: number): void {
   }
 }
 
-
 describe('rate limits per tier', () => {
   it('refuses requests above the tier rate with 429, Retry-After and RateLimit headers', async () => {
     const app = await startTestApp();
@@ -96,7 +97,7 @@ describe('rate limits per tier', () => {
     }
   });
 
-  it('admits at most the limit plus what refilled in any run of requests across a window\'s edge', async function () {
+  it("admits at most the limit plus what refilled in any run of requests across a window's edge", async function () {
     this.timeout(30_000);
     const app = await startTestApp();
     try {
@@ -117,7 +118,9 @@ describe('rate limits per tier', () => {
       expect(new Set(responses.map((response) => response.status))).to.deep.equal(new Set([200, 429]));
       // The memory bucket: the burst of the limit, and no more than what refilled while the burst lasted.
       const admitted = responses.filter((response) => response.status === 200).length;
-      expect(admitted).to.be.at.least(5).and.at.most(5 + Math.floor(seconds * 5));
+      expect(admitted)
+        .to.be.at.least(5)
+        .and.at.most(5 + Math.floor(seconds * 5));
       expectLimited(responses);
     } finally {
       await app.close();
@@ -129,7 +132,9 @@ describe('rate limits per tier', () => {
     try {
       const account = await openAccount(app, { tier: 'developer' });
       const response = await request(app, 'GET', '/v1/keys', { key: account.live });
-      expect(response.headers.get('ratelimit-policy')).to.equal(`"developer";q=${app.services.pricing.tiers.developer.rate_limit_per_s};w=1`);
+      expect(response.headers.get('ratelimit-policy')).to.equal(
+        `"developer";q=${app.services.pricing.tiers.developer.rate_limit_per_s};w=1`,
+      );
     } finally {
       await app.close();
     }
@@ -155,7 +160,7 @@ describe('rate limits per tier', () => {
       }
     });
 
-    it('admits at most the limit plus what refilled across two instances, across a window\'s edge', async function () {
+    it("admits at most the limit plus what refilled across two instances, across a window's edge", async function () {
       this.timeout(30_000);
       const first = await startTestApp({ config: { redisUrl } });
       const second = await startTestApp({ config: { redisUrl }, dataDir: first.config.dataDir });

@@ -21,7 +21,10 @@ describe('keys: issue, list, revoke', () => {
   after(() => app.close());
 
   it('issues a key usable at once, whose secret is shown once and stored only as a hash', async () => {
-    const issued = await request(app, 'POST', '/v1/keys', { key: account.live, body: { name: 'ci', scopes: ['catalog:read', 'keys:read'] } });
+    const issued = await request(app, 'POST', '/v1/keys', {
+      key: account.live,
+      body: { name: 'ci', scopes: ['catalog:read', 'keys:read'] },
+    });
     expect(issued.status).to.equal(201);
     expect(issued.body).to.include({ name: 'ci', mode: 'live', revoked_at: null });
     expect(issued.body.scopes).to.deep.equal(['catalog:read', 'keys:read']);
@@ -54,7 +57,10 @@ describe('keys: issue, list, revoke', () => {
 
   it('grants no scope the asking key lacks, and mints no live key from a test key', async () => {
     const narrow = await request(app, 'POST', '/v1/keys', { key: account.test, body: { scopes: ['keys:write'] } });
-    const escalation = await request(app, 'POST', '/v1/keys', { key: narrow.body.secret, body: { scopes: ['keys:write', 'billing:write'] } });
+    const escalation = await request(app, 'POST', '/v1/keys', {
+      key: narrow.body.secret,
+      body: { scopes: ['keys:write', 'billing:write'] },
+    });
     expect(escalation.status).to.equal(403);
     expect(escalation.body).to.include({ type: 'https://errors.finsynth.dev/scope-escalation' });
     expect(escalation.body.scopes).to.deep.equal(['billing:write']);
@@ -82,9 +88,13 @@ describe('keys: issue, list, revoke', () => {
     const other = await startTestApp({ dataDir: app.config.dataDir });
     try {
       const issued = await request(app, 'POST', '/v1/keys', { key: account.live, body: { name: 'shared' } });
-      await eventually(async () => (await request(other, 'GET', '/v1/keys', { key: issued.body.secret })).status === 200);
+      await eventually(
+        async () => (await request(other, 'GET', '/v1/keys', { key: issued.body.secret })).status === 200,
+      );
       await request(app, 'DELETE', `/v1/keys/${issued.body.id}`, { key: account.live });
-      await eventually(async () => (await request(other, 'GET', '/v1/keys', { key: issued.body.secret })).status === 401);
+      await eventually(
+        async () => (await request(other, 'GET', '/v1/keys', { key: issued.body.secret })).status === 401,
+      );
     } finally {
       await other.close();
     }

@@ -48,7 +48,14 @@ describe('service operations: logs, metrics, readiness, graceful shutdown', () =
     const account = await openAccount(app);
     const response = await request(app, 'GET', '/v1/keys', { key: account.live });
     const line = lines.find((entry) => entry.request_id === response.headers.get('request-id'));
-    expect(line).to.include({ method: 'GET', route: '/v1/keys', path: '/v1/keys', status: 200, account_id: account.accountId, mode: 'live' });
+    expect(line).to.include({
+      method: 'GET',
+      route: '/v1/keys',
+      path: '/v1/keys',
+      status: 200,
+      account_id: account.accountId,
+      mode: 'live',
+    });
     expect(line!.duration_ms).to.be.a('number');
     expect(JSON.stringify(lines)).not.to.contain(account.live);
   });
@@ -57,7 +64,9 @@ describe('service operations: logs, metrics, readiness, graceful shutdown', () =
     await request(app, 'DELETE', '/v1/keys/key_abc');
     const metrics = await request(app, 'GET', '/metrics');
     expect(metrics.headers.get('content-type')).to.match(/^text\/plain/);
-    expect(metrics.text).to.contain('http_request_duration_seconds_count{method="DELETE",route="/v1/keys/{id}",status="401"} 1');
+    expect(metrics.text).to.contain(
+      'http_request_duration_seconds_count{method="DELETE",route="/v1/keys/{id}",status="401"} 1',
+    );
   });
 
   it('drains on shutdown: readiness fails, the request in flight finishes, new connections are refused', async () => {

@@ -44,7 +44,10 @@ function postgres(): TwoConnections {
   };
 }
 
-for (const [name, connections] of [['sqlite', sqlite()], ['postgres', postgres()]] as const) {
+for (const [name, connections] of [
+  ['sqlite', sqlite()],
+  ['postgres', postgres()],
+] as const) {
   describe(`credits under concurrency, two connections to one ${name} store`, () => {
     let stores: EventStore[] = [];
 
@@ -60,19 +63,31 @@ for (const [name, connections] of [['sqlite', sqlite()], ['postgres', postgres()
       const registry = new EventRegistry(eventDefinitions);
       const [first, second] = stores.map((store) => new CreditsService(new CommandHandler(store, registry)));
       const commands = new CommandHandler(stores[0]!, registry);
-      await commands.handle(accountDecider, accountStream('acc_c'), { type: 'OpenAccount', accountId: 'acc_c', tier: 'free', at: '2026-01-01T00:00:00.000Z' });
+      await commands.handle(accountDecider, accountStream('acc_c'), {
+        type: 'OpenAccount',
+        accountId: 'acc_c',
+        tier: 'free',
+        at: '2026-01-01T00:00:00.000Z',
+      });
       await first!.grant({ accountId: 'acc_c', amount: 37 * 2, reference: 'opening', reason: 'test' });
 
       const results = await Promise.allSettled(
         Array.from({ length: 200 }, (_, i) =>
           (i % 2 ? first! : second!).debit({
-            accountId: 'acc_c', mode: 'live', keyId: null, reference: `req_${i}`, operation: 'quick', sector: 'cards',
-            tables: [{ name: 'transactions', rows: 1000, credits: 2 }], credits: 2,
+            accountId: 'acc_c',
+            mode: 'live',
+            keyId: null,
+            reference: `req_${i}`,
+            operation: 'quick',
+            sector: 'cards',
+            tables: [{ name: 'transactions', rows: 1000, credits: 2 }],
+            credits: 2,
           }),
         ),
       );
       const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-      for (const { reason } of refused) expect((reason as ProblemError).type?.slug, String(reason)).to.equal('insufficient-credits');
+      for (const { reason } of refused)
+        expect((reason as ProblemError).type?.slug, String(reason)).to.equal('insufficient-credits');
       expect(results.length - refused.length).to.equal(37);
       expect(await second!.balance('acc_c')).to.deep.equal({ credits_available: 0, credits_reserved: 0 });
       expect((await stores[1]!.verifyStream(accountStream('acc_c'))).intact).to.equal(true);

@@ -36,7 +36,12 @@ describe('a quick generation whose process dies between its failure and its refu
     children.push(dying);
     const account = dying.account!;
     const sent = request(dying, 'POST', '/v1/generate/quick', { key: account.live, body: failing });
-    expect(await sent.then(() => 'answered', () => 'no answer')).to.equal('no answer');
+    expect(
+      await sent.then(
+        () => 'answered',
+        () => 'no answer',
+      ),
+    ).to.equal('no answer');
     expect(await dying.exited).to.equal(DIED);
 
     // What the crash left: the debit, no refund in the store, the refund owed on disk.

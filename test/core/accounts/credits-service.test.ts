@@ -12,14 +12,26 @@ const tables = [{ name: 'transactions', rows: 1500, credits: 3 }];
 async function openAccount(credits: number) {
   const store = new MemoryEventStore();
   const commands = new CommandHandler(store, new EventRegistry(eventDefinitions));
-  await commands.handle(accountDecider, accountStream('acc_1'), { type: 'OpenAccount', accountId: 'acc_1', tier: 'free', at: '2026-01-01T00:00:00.000Z' });
+  await commands.handle(accountDecider, accountStream('acc_1'), {
+    type: 'OpenAccount',
+    accountId: 'acc_1',
+    tier: 'free',
+    at: '2026-01-01T00:00:00.000Z',
+  });
   const service = new CreditsService(commands);
   await service.grant({ accountId: 'acc_1', amount: credits, reference: 'initial', reason: 'initial grant' });
   return { store, commands, service };
 }
 
 const debit = (reference: string, mode: 'live' | 'test' = 'live'): DebitRequest => ({
-  accountId: 'acc_1', mode, keyId: 'key_1', reference, operation: 'quick', sector: 'cards', tables, credits: 3,
+  accountId: 'acc_1',
+  mode,
+  keyId: 'key_1',
+  reference,
+  operation: 'quick',
+  sector: 'cards',
+  tables,
+  credits: 3,
 });
 
 function outcomes(results: PromiseSettledResult<unknown>[]) {
@@ -61,7 +73,9 @@ describe('credits service', () => {
     await Promise.all(attempts);
     expect(await service.balance('acc_1')).to.deep.equal({ credits_available: 70, credits_reserved: 0 });
     const debited = (await store.readStream(accountStream('acc_1'))).filter((e) => e.type === 'CreditsDebited');
-    expect(debited.map((e) => (e.data as { reference: string }).reference).sort()).to.deep.equal(Array.from({ length: 10 }, (_, i) => `req_${i}`).sort());
+    expect(debited.map((e) => (e.data as { reference: string }).reference).sort()).to.deep.equal(
+      Array.from({ length: 10 }, (_, i) => `req_${i}`).sort(),
+    );
   });
 
   it('a refused debit appends nothing and says how many credits are needed and available', async () => {
@@ -88,13 +102,22 @@ describe('credits service', () => {
 
   it('reserve, settle and release move the balance as the contract says, and return the append position', async () => {
     const { service, store } = await openAccount(100);
-    const reservation = { accountId: 'acc_1', mode: 'live' as const, keyId: 'key_1', sector: 'cards', tables, credits: 40 };
+    const reservation = {
+      accountId: 'acc_1',
+      mode: 'live' as const,
+      keyId: 'key_1',
+      sector: 'cards',
+      tables,
+      credits: 40,
+    };
     const held = await service.reserve({ ...reservation, reference: 'job_1' });
     expect(held).to.include({ credits_available: 60, credits_reserved: 40 });
     expect(held.position).to.equal(await store.headPosition());
     await service.reserve({ ...reservation, reference: 'job_2' });
     expect(await service.balance('acc_1')).to.deep.equal({ credits_available: 20, credits_reserved: 80 });
-    const settled = await service.settle('acc_1', 'job_1', { tables: [{ name: 'transactions', rows: 5000, credits: 10 }] });
+    const settled = await service.settle('acc_1', 'job_1', {
+      tables: [{ name: 'transactions', rows: 5000, credits: 10 }],
+    });
     expect(settled).to.include({ credits_available: 50, credits_reserved: 40 });
     const released = await service.release('acc_1', 'job_2', 'cancelled');
     expect(released).to.include({ credits_available: 90, credits_reserved: 0 });

@@ -20,7 +20,16 @@ const issue = (overrides: Partial<IssueKey> = {}): IssueKey => ({
 });
 const issued: AccountEvent = {
   type: 'KeyIssued',
-  data: { account_id: 'acc_1', key_id: 'key_1', mode: 'live', scopes: ['keys:read'], name: 'ci', prefix: 'svc_live_abcd', secret_sha256: sha, issued_at: at },
+  data: {
+    account_id: 'acc_1',
+    key_id: 'key_1',
+    mode: 'live',
+    scopes: ['keys:read'],
+    name: 'ci',
+    prefix: 'svc_live_abcd',
+    secret_sha256: sha,
+    issued_at: at,
+  },
 };
 const given = deciderSpec(accountDecider);
 
@@ -38,15 +47,22 @@ describe('keys slice of the account decider', () => {
   });
 
   it('when a key issues scopes it lacks, then scope-escalation', () => {
-    given([opened]).when(issue({ scopes: ['keys:read', 'billing:write'], issuerScopes: ['keys:read', 'keys:write'] })).thenThrows(ScopeEscalation);
+    given([opened])
+      .when(issue({ scopes: ['keys:read', 'billing:write'], issuerScopes: ['keys:read', 'keys:write'] }))
+      .thenThrows(ScopeEscalation);
   });
 
   it('when a key issues a subset of its scopes, then KeyIssued', () => {
-    given([opened]).when(issue({ issuerScopes: ['keys:read', 'keys:write'] })).then([issued]);
+    given([opened])
+      .when(issue({ issuerScopes: ['keys:read', 'keys:write'] }))
+      .then([issued]);
   });
 
   it('given a key, when RevokeKey, then KeyRevoked; a second time, nothing', () => {
-    const revoked: AccountEvent = { type: 'KeyRevoked', data: { account_id: 'acc_1', key_id: 'key_1', revoked_at: at } };
+    const revoked: AccountEvent = {
+      type: 'KeyRevoked',
+      data: { account_id: 'acc_1', key_id: 'key_1', revoked_at: at },
+    };
     given([opened, issued]).when({ type: 'RevokeKey', keyId: 'key_1', mode: 'live', at }).then([revoked]);
     given([opened, issued, revoked]).when({ type: 'RevokeKey', keyId: 'key_1', mode: 'live', at }).then([]);
   });
@@ -56,6 +72,8 @@ describe('keys slice of the account decider', () => {
     given([opened, issued]).when({ type: 'RevokeKey', keyId: 'key_1', mode: 'test', at }).thenThrows(KeyNotFound);
   });
   it('given no key of that id, when IssueKey names one every object inherits, then KeyIssued: it is no existing key', () => {
-    given([opened]).when(issue({ keyId: 'constructor' })).then([{ ...issued, data: { ...issued.data, key_id: 'constructor' } }]);
+    given([opened])
+      .when(issue({ keyId: 'constructor' }))
+      .then([{ ...issued, data: { ...issued.data, key_id: 'constructor' } }]);
   });
 });

@@ -28,9 +28,14 @@ async function caughtUp(store: SqliteEventStore): Promise<ProjectionRunner> {
 }
 
 /** `npx finsynth audit`, as an operator runs it: exit code, stdout and stderr. */
-async function finsynthAudit(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function finsynthAudit(
+  dataDir: string,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/finsynth.js', 'audit', '--data', dataDir, ...args], { env: { ...process.env, FINSYNTH_POSTGRES_URL: '', FINSYNTH_KURRENTDB_URL: '' } });
+    const { stdout, stderr } = await run(process.execPath, ['bin/finsynth.js', 'audit', '--data', dataDir, ...args], {
+      env: { ...process.env, FINSYNTH_POSTGRES_URL: '', FINSYNTH_KURRENTDB_URL: '' },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -39,10 +44,17 @@ async function finsynthAudit(dataDir: string, ...args: string[]): Promise<{ code
 }
 
 /** Changes a stored event's data in the sqlite file, as someone with access to the disk would. */
-function tamper(dataDir: string, stream: string, type: string, change: (data: Record<string, unknown>) => void): { position: number; revision: number } {
+function tamper(
+  dataDir: string,
+  stream: string,
+  type: string,
+  change: (data: Record<string, unknown>) => void,
+): { position: number; revision: number } {
   const db = new Database(join(dataDir, 'events.db'));
   try {
-    const row = db.prepare('SELECT position, revision, data FROM events WHERE stream = ? AND type = ? ORDER BY position LIMIT 1').get(stream, type) as { position: number; revision: number; data: string };
+    const row = db
+      .prepare('SELECT position, revision, data FROM events WHERE stream = ? AND type = ? ORDER BY position LIMIT 1')
+      .get(stream, type) as { position: number; revision: number; data: string };
     const data = JSON.parse(row.data) as Record<string, unknown>;
     change(data);
     db.prepare('UPDATE events SET data = ? WHERE position = ?').run(JSON.stringify(data), row.position);
@@ -58,8 +70,20 @@ describe('the credit audit', () => {
   let account: TestAccount;
   let other: TestAccount;
 
-  const debit = (accountId: string, reference: string, credits: number, mode: 'live' | 'test' = 'live'): DebitRequest => ({
-    accountId, mode, keyId: 'key_1', reference, operation: 'quick', sector: 'cards', tables: [{ name: 'transactions', rows: credits * 500, credits }], credits,
+  const debit = (
+    accountId: string,
+    reference: string,
+    credits: number,
+    mode: 'live' | 'test' = 'live',
+  ): DebitRequest => ({
+    accountId,
+    mode,
+    keyId: 'key_1',
+    reference,
+    operation: 'quick',
+    sector: 'cards',
+    tables: [{ name: 'transactions', rows: credits * 500, credits }],
+    credits,
   });
 
   before(async () => {
@@ -72,10 +96,21 @@ describe('the credit audit', () => {
     await credits.debit(debit(account.accountId, 'req_2', 5));
     await credits.refund(account.accountId, 'req_2', 'generation failed');
     await credits.debit(debit(account.accountId, 'req_3', 30, 'test'));
-    await credits.reserve({ accountId: account.accountId, mode: 'live', keyId: 'key_1', reference: 'job_1', sector: 'cards', tables: [], credits: 20 });
+    await credits.reserve({
+      accountId: account.accountId,
+      mode: 'live',
+      keyId: 'key_1',
+      reference: 'job_1',
+      sector: 'cards',
+      tables: [],
+      credits: 20,
+    });
     await credits.settle(account.accountId, 'job_1', { tables: [{ name: 'transactions', rows: 6000, credits: 12 }] });
     await credits.debit(debit(other.accountId, 'req_9', 10));
-    await request(app, 'POST', '/v1/billing/credits', { key: account.live, body: { pack: 'small', payment_token: 'tok_visa' } });
+    await request(app, 'POST', '/v1/billing/credits', {
+      key: account.live,
+      body: { pack: 'small', payment_token: 'tok_visa' },
+    });
     // The usage records table up to the head, as a running server keeps it within a second.
     await app.services.usageRecords.catchUp();
   });
@@ -102,7 +137,13 @@ describe('the credit audit', () => {
     ]);
     const events = await app.services.store.readStream(accountStream(account.accountId));
     const refund = events.find((e) => e.type === 'CreditsRefunded')!;
-    expect(data[3]).to.include({ position: refund.position, revision: refund.revision, hash: refund.hash, hash_valid: true, reference: 'req_2' });
+    expect(data[3]).to.include({
+      position: refund.position,
+      revision: refund.revision,
+      hash: refund.hash,
+      hash_valid: true,
+      reference: 'req_2',
+    });
     expect(data[4]).to.deep.include({ change: { credits_available: -20, credits_reserved: 20 }, credits_reserved: 20 });
     const page = await request(app, 'GET', '/v1/audit/credits?limit=3', { key: account.live });
     expect(page.body.data).to.have.length(3);
@@ -132,18 +173,30 @@ describe('the credit audit', () => {
     try {
       await cp(dataDir, copy, { recursive: true });
       const db = new Database(join(copy, 'events.db'));
-      db.prepare("UPDATE usage_records SET credits = credits + 1 WHERE account = ? AND reference = 'job_1'").run(account.accountId);
+      db.prepare("UPDATE usage_records SET credits = credits + 1 WHERE account = ? AND reference = 'job_1'").run(
+        account.accountId,
+      );
       db.close();
       const { code, stdout } = await finsynthAudit(copy, '--json');
       expect(code).to.equal(1);
       const report = JSON.parse(stdout);
       expect(report.chain_breaks).to.deep.equal([]);
-      const replayed = { live: { records: 3, credits: 7 + 5 + 12, refunded_records: 1, refunded_credits: 5 }, test: { records: 1, credits: 30, refunded_records: 0, refunded_credits: 0 } };
+      const replayed = {
+        live: { records: 3, credits: 7 + 5 + 12, refunded_records: 1, refunded_credits: 5 },
+        test: { records: 1, credits: 30, refunded_records: 0, refunded_credits: 0 },
+      };
       expect(report.differences).to.deep.equal([
-        { account_id: account.accountId, what: 'usage_records', replayed, projected: { ...replayed, live: { ...replayed.live, credits: 25 } } },
+        {
+          account_id: account.accountId,
+          what: 'usage_records',
+          replayed,
+          projected: { ...replayed, live: { ...replayed.live, credits: 25 } },
+        },
       ]);
       const human = await finsynthAudit(copy);
-      expect(human.stdout).to.include(`DIFFERS       account ${account.accountId} usage_records: replayed ${JSON.stringify(replayed)}, the records table shows`);
+      expect(human.stdout).to.include(
+        `DIFFERS       account ${account.accountId} usage_records: replayed ${JSON.stringify(replayed)}, the records table shows`,
+      );
       expect(human.stdout).to.include('the audit does NOT hold');
     } finally {
       await rm(copy, { recursive: true, force: true });
@@ -161,18 +214,31 @@ describe('the credit audit', () => {
     const report = JSON.parse(stdout);
     expect(report.holds).to.equal(false);
     expect(report.chain_breaks).to.deep.equal([
-      { stream: accountStream(account.accountId), revision: tampered.revision, position: tampered.position, reason: 'the hash does not match the event content: the stored event was altered' },
+      {
+        stream: accountStream(account.accountId),
+        revision: tampered.revision,
+        position: tampered.position,
+        reason: 'the hash does not match the event content: the stored event was altered',
+      },
     ]);
     expect(report.differences).to.deep.include({
-      account_id: account.accountId, what: 'balance',
-      replayed: { credits_available: 10_037, credits_reserved: 0 }, projected: { credits_available: 10_031, credits_reserved: 0 },
+      account_id: account.accountId,
+      what: 'balance',
+      replayed: { credits_available: 10_037, credits_reserved: 0 },
+      projected: { credits_available: 10_031, credits_reserved: 0 },
     });
     // The records table still holds the debit as charged.
-    expect(report.differences.map((d: { what: string }) => d.what)).to.deep.equal(['balance', 'usage', 'usage_records']);
+    expect(report.differences.map((d: { what: string }) => d.what)).to.deep.equal([
+      'balance',
+      'usage',
+      'usage_records',
+    ]);
 
     const human = await finsynthAudit(dataDir, '--account', account.accountId);
     expect(human.code).to.equal(1);
-    expect(human.stdout).to.include(`CHAIN BROKEN  ${accountStream(account.accountId)} revision ${tampered.revision} (position ${tampered.position})`);
+    expect(human.stdout).to.include(
+      `CHAIN BROKEN  ${accountStream(account.accountId)} revision ${tampered.revision} (position ${tampered.position})`,
+    );
     expect(human.stdout).to.include('the audit does NOT hold');
   });
 
@@ -180,9 +246,14 @@ describe('the credit audit', () => {
     const store = new SqliteEventStore(join(dataDir, 'events.db'));
     try {
       const config = loadConfig({}, { dataDir });
-      const projected = { ...projectedTotals(await caughtUp(store)), records: await usageRecordTableFor(store).totals() };
+      const projected = {
+        ...projectedTotals(await caughtUp(store)),
+        records: await usageRecordTableFor(store).totals(),
+      };
       const whole = await auditStore(store, projected);
-      const ranges = await auditStore(store, projected, { parallel: { config, workers: 3, minEventsPerWorker: 1, minChunk: 1 } });
+      const ranges = await auditStore(store, projected, {
+        parallel: { config, workers: 3, minEventsPerWorker: 1, minChunk: 1 },
+      });
       expect(ranges).to.deep.equal(whole);
       expect(ranges.chain_breaks).to.have.length(1);
       expect(ranges.differences.map((d) => d.what)).to.deep.equal(['balance', 'usage', 'usage_records']);
@@ -197,6 +268,10 @@ describe('the credit audit', () => {
     const response = await request(app, 'GET', '/v1/audit/credits', { key: account.live });
     expect(response.body.verdict).to.include({ holds: false, chain_intact: false });
     expect(response.body.verdict.chain_breaks).to.have.length(1);
-    expect(response.body.data.filter((m: { hash_valid: boolean }) => !m.hash_valid).map((m: { reference: string }) => m.reference)).to.deep.equal(['req_1']);
+    expect(
+      response.body.data
+        .filter((m: { hash_valid: boolean }) => !m.hash_valid)
+        .map((m: { reference: string }) => m.reference),
+    ).to.deep.equal(['req_1']);
   });
 });

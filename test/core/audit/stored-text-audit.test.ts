@@ -13,7 +13,7 @@ const projected = {
   billed: new Map(),
 };
 
-describe('the store audit over the sqlite store\'s stored text', () => {
+describe("the store audit over the sqlite store's stored text", () => {
   let dir: string;
   let store: SqliteEventStore;
 
@@ -22,7 +22,19 @@ describe('the store audit over the sqlite store\'s stored text', () => {
     store = new SqliteEventStore(join(dir, 'events.db'));
     await store.append(stream, [
       { type: 'CreditsGranted', data: { reference: 'g', credits: 10, reason: 'promotion' } },
-      { type: 'CreditsDebited', data: { reference: 'r1', mode: 'live', key_id: 'key_1', operation: 'quick', sector: 'cards', tables: [], credits: 4 }, metadata: { request_id: 'req_1', mode: 'live' } },
+      {
+        type: 'CreditsDebited',
+        data: {
+          reference: 'r1',
+          mode: 'live',
+          key_id: 'key_1',
+          operation: 'quick',
+          sector: 'cards',
+          tables: [],
+          credits: 4,
+        },
+        metadata: { request_id: 'req_1', mode: 'live' },
+      },
     ]);
   });
 
@@ -39,7 +51,11 @@ describe('the store audit over the sqlite store\'s stored text', () => {
   });
 
   it('holds over the same content stored in another spelling (members reordered, spaces), as older stores wrote it', async () => {
-    rewrite(1, 'data', '{ "tables": [], "sector": "cards", "reference": "r1", "operation": "quick", "mode": "live", "key_id": "key_1", "credits": 4 }');
+    rewrite(
+      1,
+      'data',
+      '{ "tables": [], "sector": "cards", "reference": "r1", "operation": "quick", "mode": "live", "key_id": "key_1", "credits": 4 }',
+    );
     rewrite(1, 'metadata', '{"mode":"live","request_id":"req_1"}');
     const report = await auditStore(store, projected);
     expect(report.chain_breaks).to.deep.equal([]);
@@ -48,7 +64,11 @@ describe('the store audit over the sqlite store\'s stored text', () => {
 
   it('holds over names that canonical JSON escapes (a quote, a backslash, a control character), and names such an event altered', async () => {
     const names = ['odd"stream', 'odd\\stream', 'odd\u0001stream'];
-    for (const name of names) await store.append(name, [{ type: 'Noted\u0002', data: { n: 1 } }, { type: 'Noted', data: { n: 2 } }]);
+    for (const name of names)
+      await store.append(name, [
+        { type: 'Noted\u0002', data: { n: 1 } },
+        { type: 'Noted', data: { n: 2 } },
+      ]);
     expect((await auditStore(store, projected)).holds).to.equal(true);
 
     store.db.prepare('UPDATE events SET data = ? WHERE stream = ? AND revision = 0').run('{"n":3}', names[2]);
@@ -57,7 +77,11 @@ describe('the store audit over the sqlite store\'s stored text', () => {
   });
 
   it('names an event whose stored text was changed, or is no longer JSON, and the totals it falsifies', async () => {
-    rewrite(1, 'data', '{"credits":1,"key_id":"key_1","mode":"live","operation":"quick","reference":"r1","sector":"cards","tables":[]}');
+    rewrite(
+      1,
+      'data',
+      '{"credits":1,"key_id":"key_1","mode":"live","operation":"quick","reference":"r1","sector":"cards","tables":[]}',
+    );
     rewrite(0, 'metadata', '{"request_id":');
     const report = await auditStore(store, projected).catch((error: unknown) => error);
     expect(report).to.not.be.instanceOf(Error);

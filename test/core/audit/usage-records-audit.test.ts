@@ -26,13 +26,40 @@ const tables = [{ name: 'transactions', rows: 1000, credits: 2 }];
 /** Debits in both modes, a refund, a settled job and a released one, for acc_1; one debit for acc_2. */
 async function writeHistory(credits: CreditsService, round: number): Promise<void> {
   for (let i = 0; i < 4; i += 1) {
-    await credits.debit({ accountId: 'acc_1', mode: i % 2 ? 'test' : 'live', keyId: 'key_1', reference: `req_${round}_${i}`, operation: 'quick', sector: 'cards', tables, credits: 2 + i });
+    await credits.debit({
+      accountId: 'acc_1',
+      mode: i % 2 ? 'test' : 'live',
+      keyId: 'key_1',
+      reference: `req_${round}_${i}`,
+      operation: 'quick',
+      sector: 'cards',
+      tables,
+      credits: 2 + i,
+    });
   }
   await credits.refund('acc_1', `req_${round}_0`, 'failed');
-  for (const job of ['settled', 'released']) await credits.reserve({ accountId: 'acc_1', mode: 'live', keyId: 'key_2', reference: `job_${round}_${job}`, sector: 'cards', tables, credits: 5 });
+  for (const job of ['settled', 'released'])
+    await credits.reserve({
+      accountId: 'acc_1',
+      mode: 'live',
+      keyId: 'key_2',
+      reference: `job_${round}_${job}`,
+      sector: 'cards',
+      tables,
+      credits: 5,
+    });
   await credits.settle('acc_1', `job_${round}_settled`, { tables });
   await credits.release('acc_1', `job_${round}_released`, 'cancelled');
-  await credits.debit({ accountId: 'acc_2', mode: 'live', keyId: 'key_3', reference: `req_${round}`, operation: 'quick', sector: 'cards', tables, credits: 1 });
+  await credits.debit({
+    accountId: 'acc_2',
+    mode: 'live',
+    keyId: 'key_3',
+    reference: `req_${round}`,
+    operation: 'quick',
+    sector: 'cards',
+    tables,
+    credits: 1,
+  });
 }
 
 interface Subject<S extends EventStore> {
@@ -41,7 +68,11 @@ interface Subject<S extends EventStore> {
 }
 
 /** `corrupt` runs a statement on the records table in the store's database (`{table}` names it): none for memory. */
-function describeAudit<S extends EventStore>(name: string, open: (context: Mocha.Context) => Promise<Subject<S>>, corrupt?: (store: S, statement: string) => Promise<void>) {
+function describeAudit<S extends EventStore>(
+  name: string,
+  open: (context: Mocha.Context) => Promise<Subject<S>>,
+  corrupt?: (store: S, statement: string) => Promise<void>,
+) {
   describe(`the audit of the usage records table (${name})`, () => {
     let subject: Subject<S>;
     let records: UsageRecords;
@@ -59,30 +90,43 @@ function describeAudit<S extends EventStore>(name: string, open: (context: Mocha
     async function audit(runner?: ProjectionRunner): Promise<StoreAuditReport> {
       const held = runner ?? (await projectionsNow());
       const projected = { ...projectedTotals(held), records: await records.table.totals() };
-      return auditStore(subject.store, projected, { until: Math.min(...held.status().map(({ checkpoint }) => checkpoint)) });
+      return auditStore(subject.store, projected, {
+        until: Math.min(...held.status().map(({ checkpoint }) => checkpoint)),
+      });
     }
 
     before(async function () {
       subject = await open(this);
       const commands = new CommandHandler(subject.store, registry);
       for (const accountId of ['acc_1', 'acc_2']) {
-        await commands.handle(accountDecider, accountStream(accountId), { type: 'OpenAccount', accountId, tier: 'free', at: '2026-01-01T00:00:00.000Z' });
+        await commands.handle(accountDecider, accountStream(accountId), {
+          type: 'OpenAccount',
+          accountId,
+          tier: 'free',
+          at: '2026-01-01T00:00:00.000Z',
+        });
       }
       credits = new CreditsService(commands);
-      for (const accountId of ['acc_1', 'acc_2']) await credits.grant({ accountId, amount: 1000, reference: 'g', reason: 'test' });
+      for (const accountId of ['acc_1', 'acc_2'])
+        await credits.grant({ accountId, amount: 1000, reference: 'g', reason: 'test' });
       await writeHistory(credits, 1);
       records = new UsageRecords(subject.store, registry, usageRecordTableFor(subject.store));
       await records.catchUp();
     });
     after(() => subject?.close());
 
-    it('holds when the table agrees with the events, and compares each account\'s records per mode', async () => {
+    it("holds when the table agrees with the events, and compares each account's records per mode", async () => {
       expect(await records.table.totals('acc_1')).to.deep.equal({
         checkpoint: await subject.store.headPosition(),
-        accounts: new Map([['acc_1', {
-          live: { records: 3, credits: 2 + 4 + 2, refunded_records: 1, refunded_credits: 2 },
-          test: { records: 2, credits: 3 + 5, refunded_records: 0, refunded_credits: 0 },
-        }]]),
+        accounts: new Map([
+          [
+            'acc_1',
+            {
+              live: { records: 3, credits: 2 + 4 + 2, refunded_records: 1, refunded_credits: 2 },
+              test: { records: 2, credits: 3 + 5, refunded_records: 0, refunded_credits: 0 },
+            },
+          ],
+        ]),
       });
       const report = await audit();
       expect(report.differences).to.deep.equal([]);
@@ -111,18 +155,34 @@ function describeAudit<S extends EventStore>(name: string, open: (context: Mocha
         `UPDATE {table} SET refunded = (1 = 0) WHERE account = 'acc_1' AND reference = 'req_1_0'`,
         `DELETE FROM {table} WHERE account = 'acc_2' AND reference = 'req_1'`,
       ];
-      const whats: [string, string][][] = [[['acc_1', 'usage_records']], [['acc_1', 'usage_records']], [['acc_1', 'usage_records'], ['acc_2', 'usage_records']]];
+      const whats: [string, string][][] = [
+        [['acc_1', 'usage_records']],
+        [['acc_1', 'usage_records']],
+        [
+          ['acc_1', 'usage_records'],
+          ['acc_2', 'usage_records'],
+        ],
+      ];
       for (const [index, statement] of corruptions.entries()) {
         await corrupt(subject.store, statement);
         const report = await audit();
         expect(report.holds, statement).to.equal(false);
         expect(report.chain_breaks).to.deep.equal([]);
-        expect(report.differences.map((d) => [d.account_id, d.what]), statement).to.deep.equal(whats[index]);
+        expect(
+          report.differences.map((d) => [d.account_id, d.what]),
+          statement,
+        ).to.deep.equal(whats[index]);
       }
       const [changed] = (await audit()).differences;
       expect(changed).to.deep.include({
-        replayed: { live: { records: 6, credits: 16, refunded_records: 2, refunded_credits: 4 }, test: { records: 4, credits: 16, refunded_records: 0, refunded_credits: 0 } },
-        projected: { live: { records: 6, credits: 16, refunded_records: 1, refunded_credits: 2 }, test: { records: 4, credits: 17, refunded_records: 0, refunded_credits: 0 } },
+        replayed: {
+          live: { records: 6, credits: 16, refunded_records: 2, refunded_credits: 4 },
+          test: { records: 4, credits: 16, refunded_records: 0, refunded_credits: 0 },
+        },
+        projected: {
+          live: { records: 6, credits: 16, refunded_records: 1, refunded_credits: 2 },
+          test: { records: 4, credits: 17, refunded_records: 0, refunded_credits: 0 },
+        },
       });
     });
   });
@@ -149,15 +209,20 @@ describeAudit(
   async (store, statement) => void store.db.exec(statement.replace('{table}', 'usage_records')),
 );
 
-describeAudit('postgres', async (context) => {
-  const url = await requirePostgres(context);
-  const schema = uniquePostgresSchema('records_audit');
-  const store = await PostgresEventStore.open(url, { schema });
-  return {
-    store,
-    async close() {
-      await store.close();
-      await dropPostgresSchema(url, schema);
-    },
-  };
-}, async (store, statement) => void (await store.pool.query(statement.replace('{table}', `${store.schema}.usage_records`))));
+describeAudit(
+  'postgres',
+  async (context) => {
+    const url = await requirePostgres(context);
+    const schema = uniquePostgresSchema('records_audit');
+    const store = await PostgresEventStore.open(url, { schema });
+    return {
+      store,
+      async close() {
+        await store.close();
+        await dropPostgresSchema(url, schema);
+      },
+    };
+  },
+  async (store, statement) =>
+    void (await store.pool.query(statement.replace('{table}', `${store.schema}.usage_records`))),
+);

@@ -10,6 +10,15 @@ export type BillingInstance = TestApp;
  * provider given (the one that outlives a crash), and every tier's rate limit lifted, so that a test
  * walking a developer account through its billing meets its fees, not its rate limit.
  */
-export function startBillingInstance(options: { clock: Clock; payments?: PaymentProvider; dataDir?: string }): Promise<BillingInstance> {
-  return startTestApp({ clock: options.clock, dataDir: options.dataDir, config: { poolSize: 1 }, services: { payments: options.payments, pricing: pricingWithoutRateLimits() } });
+export function startBillingInstance(options: {
+  clock: Clock;
+  payments?: PaymentProvider;
+  dataDir?: string;
+}): Promise<BillingInstance> {
+  return startTestApp({
+    clock: options.clock,
+    dataDir: options.dataDir,
+    config: { poolSize: 1 },
+    services: { payments: options.payments, pricing: pricingWithoutRateLimits() },
+  });
 }

@@ -14,18 +14,34 @@ import { MemoryEventStore } from '../../../core/store/memory-store.js';
 
 describe('the billing run schedule', () => {
   it('runs once at start, without waiting for the first interval', async () => {
-    const billing = new BillingService(new CreditsService(new CommandHandler(new MemoryEventStore(), new EventRegistry(eventDefinitions))), new SandboxPaymentProvider(), loadPricing(), new TestClock());
+    const billing = new BillingService(
+      new CreditsService(new CommandHandler(new MemoryEventStore(), new EventRegistry(eventDefinitions))),
+      new SandboxPaymentProvider(),
+      loadPricing(),
+      new TestClock(),
+    );
     const runs: Date[] = [];
-    const schedule = scheduleBillingRun({ billing, clock: new TestClock(), dueAccounts: (now) => (runs.push(now), []), intervalMs: 3_600_000, onError: () => {} });
+    const schedule = scheduleBillingRun({
+      billing,
+      clock: new TestClock(),
+      dueAccounts: (now) => (runs.push(now), []),
+      intervalMs: 3_600_000,
+      onError: () => {},
+    });
     await schedule.stop();
     expect(runs).to.have.length(1);
   });
 
-  it('runs at start, then renews the due accounts from the clock\'s now, once per period, however often it runs', async () => {
+  it("runs at start, then renews the due accounts from the clock's now, once per period, however often it runs", async () => {
     const clock = new TestClock('2026-01-10T00:00:00.000Z');
     const store = new MemoryEventStore();
     const commands = new CommandHandler(store, new EventRegistry(eventDefinitions));
-    await commands.handle(accountDecider, accountStream('acc_1'), { type: 'OpenAccount', accountId: 'acc_1', tier: 'free', at: clock.now().toISOString() });
+    await commands.handle(accountDecider, accountStream('acc_1'), {
+      type: 'OpenAccount',
+      accountId: 'acc_1',
+      tier: 'free',
+      at: clock.now().toISOString(),
+    });
     const credits = new CreditsService(commands);
     const billing = new BillingService(credits, new SandboxPaymentProvider(), loadPricing(), clock);
     const runs: Date[] = [];
@@ -53,7 +69,9 @@ describe('the billing run schedule', () => {
     expect(await credits.balance('acc_1')).to.include({ credits_available: 2000 });
     expect((await billing.subscription('acc_1')).current_period_start).to.equal('2026-03-10T00:00:00.000Z');
     // The first period billed once (free: nothing to charge), then February and March.
-    const renewed = (await store.readStream(accountStream('acc_1'))).filter((event) => event.type === 'SubscriptionRenewed');
+    const renewed = (await store.readStream(accountStream('acc_1'))).filter(
+      (event) => event.type === 'SubscriptionRenewed',
+    );
     expect(renewed.map((event) => (event.data as { period: number }).period)).to.deep.equal([0, 1, 2]);
   });
 
@@ -62,15 +80,26 @@ describe('the billing run schedule', () => {
     const commands = new CommandHandler(new MemoryEventStore(), new EventRegistry(eventDefinitions));
     const credits = new CreditsService(commands);
     const at = clock.now().toISOString();
-    for (const [accountId, paymentMethod] of [['acc_a', 'tok_amex'], ['acc_b', 'tok_visa']] as const) {
-      await commands.handle(accountDecider, accountStream(accountId), { type: 'OpenAccount', accountId, tier: 'developer', at });
+    for (const [accountId, paymentMethod] of [
+      ['acc_a', 'tok_amex'],
+      ['acc_b', 'tok_visa'],
+    ] as const) {
+      await commands.handle(accountDecider, accountStream(accountId), {
+        type: 'OpenAccount',
+        accountId,
+        tier: 'developer',
+        at,
+      });
       await credits.run(accountId, { type: 'SetPaymentMethod', paymentMethod, at });
     }
     // An adapter bug that throws for A's card: not a provider's answer, nor its PaymentProviderError.
     const sandbox = new SandboxPaymentProvider();
     const broken: PaymentProvider = {
       name: 'broken-for-amex',
-      charge: (request) => (request.paymentToken === 'tok_amex' ? Promise.reject(new TypeError('a bug in the adapter')) : sandbox.charge(request)),
+      charge: (request) =>
+        request.paymentToken === 'tok_amex'
+          ? Promise.reject(new TypeError('a bug in the adapter'))
+          : sandbox.charge(request),
       lookup: (reference) => sandbox.lookup(reference),
       hasPaymentMethod: (token) => sandbox.hasPaymentMethod(token),
     };
@@ -79,13 +108,23 @@ describe('the billing run schedule', () => {
     clock.set('2026-02-10T00:00:01.000Z');
 
     const errors: unknown[] = [];
-    const schedule = scheduleBillingRun({ billing, clock, dueAccounts: () => ['acc_a', 'acc_b'], intervalMs: 3_600_000, onError: (error) => errors.push(error) });
+    const schedule = scheduleBillingRun({
+      billing,
+      clock,
+      dueAccounts: () => ['acc_a', 'acc_b'],
+      intervalMs: 3_600_000,
+      onError: (error) => errors.push(error),
+    });
     await schedule.stop();
 
     expect(errors).to.have.length(1);
     expect(errors[0]).to.be.instanceOf(AccountBillingFailed).and.include({ accountId: 'acc_a' });
     expect((errors[0] as Error).cause).to.be.instanceOf(TypeError);
-    expect(await billing.subscription('acc_b')).to.deep.include({ status: 'active', current_period_start: '2026-02-10T00:00:00.000Z', unpaid: { amount: 0, currency: 'EUR' } });
+    expect(await billing.subscription('acc_b')).to.deep.include({
+      status: 'active',
+      current_period_start: '2026-02-10T00:00:00.000Z',
+      unpaid: { amount: 0, currency: 'EUR' },
+    });
     expect((await billing.subscription('acc_a')).current_period_start).to.equal('2026-01-10T00:00:00.000Z');
   });
 });

@@ -8,7 +8,16 @@ describe('usage, billing and audit answer as the OpenAPI document says', () => {
   before(async () => {
     app = await startTestApp();
     account = await openAccount(app, { tier: 'developer', credits: 100 });
-    await app.services.credits.debit({ accountId: account.accountId, mode: 'live', keyId: null, reference: 'req_1', operation: 'quick', sector: 'cards', tables: [{ name: 'transactions', rows: 1000, credits: 2 }], credits: 2 });
+    await app.services.credits.debit({
+      accountId: account.accountId,
+      mode: 'live',
+      keyId: null,
+      reference: 'req_1',
+      operation: 'quick',
+      sector: 'cards',
+      tables: [{ name: 'transactions', rows: 1000, credits: 2 }],
+      credits: 2,
+    });
     await app.services.credits.refund(account.accountId, 'req_1', 'generation failed');
   });
   after(() => app.close());
@@ -25,21 +34,57 @@ describe('usage, billing and audit answer as the OpenAPI document says', () => {
       ['GET', '/v1/billing/subscription', '/v1/billing/subscription', live],
       ['POST', '/v1/billing/subscription', '/v1/billing/subscription', { ...live, body: { tier: 'team' } }],
       ['PUT', '/v1/billing/payment-method', '/v1/billing/payment-method', { ...live, body: {} }],
-      ['PUT', '/v1/billing/payment-method', '/v1/billing/payment-method', { ...live, body: { payment_token: 'tok_chargeDeclined' } }],
+      [
+        'PUT',
+        '/v1/billing/payment-method',
+        '/v1/billing/payment-method',
+        { ...live, body: { payment_token: 'tok_chargeDeclined' } },
+      ],
       ['POST', '/v1/billing/subscription', '/v1/billing/subscription', { ...live, body: { tier: 'team' } }],
-      ['PUT', '/v1/billing/payment-method', '/v1/billing/payment-method', { key: account.test, body: { payment_token: 'tok_visa' } }],
-      ['POST', '/v1/billing/subscription', '/v1/billing/subscription', { ...live, body: { tier: 'scale', payment_token: 'tok_visa' } }],
+      [
+        'PUT',
+        '/v1/billing/payment-method',
+        '/v1/billing/payment-method',
+        { key: account.test, body: { payment_token: 'tok_visa' } },
+      ],
+      [
+        'POST',
+        '/v1/billing/subscription',
+        '/v1/billing/subscription',
+        { ...live, body: { tier: 'scale', payment_token: 'tok_visa' } },
+      ],
       ['POST', '/v1/billing/subscription', '/v1/billing/subscription', { ...live, body: { tier: 'gold' } }],
       ['POST', '/v1/billing/subscription', '/v1/billing/subscription', { key: account.test, body: { tier: 'team' } }],
       ['GET', '/v1/billing/credits', '/v1/billing/credits', live],
-      ['POST', '/v1/billing/credits', '/v1/billing/credits', { ...live, body: { pack: 'small', payment_token: 'tok_mastercard' } }],
-      ['POST', '/v1/billing/credits', '/v1/billing/credits', { ...live, body: { pack: 'small', payment_token: 'tok_chargeDeclinedExpiredCard' } }],
-      ['POST', '/v1/billing/credits', '/v1/billing/credits', { ...live, body: { pack: 'small', payment_token: 'tok_processingError' } }],
-      ['POST', '/v1/billing/credits', '/v1/billing/credits', { ...live, body: { pack: 'nope', payment_token: 'tok_visa' } }],
+      [
+        'POST',
+        '/v1/billing/credits',
+        '/v1/billing/credits',
+        { ...live, body: { pack: 'small', payment_token: 'tok_mastercard' } },
+      ],
+      [
+        'POST',
+        '/v1/billing/credits',
+        '/v1/billing/credits',
+        { ...live, body: { pack: 'small', payment_token: 'tok_chargeDeclinedExpiredCard' } },
+      ],
+      [
+        'POST',
+        '/v1/billing/credits',
+        '/v1/billing/credits',
+        { ...live, body: { pack: 'small', payment_token: 'tok_processingError' } },
+      ],
+      [
+        'POST',
+        '/v1/billing/credits',
+        '/v1/billing/credits',
+        { ...live, body: { pack: 'nope', payment_token: 'tok_visa' } },
+      ],
       ['GET', '/v1/billing/history', '/v1/billing/history', live],
       ['GET', '/v1/audit/credits', '/v1/audit/credits', live],
       ['GET', '/v1/audit/credits', '/v1/audit/credits', {}],
     ];
-    for (const [method, url, template, options] of exchanges) checker.check(method, template, await request(app, method, url, options));
+    for (const [method, url, template, options] of exchanges)
+      checker.check(method, template, await request(app, method, url, options));
   });
 });

@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { TestClock } from '../../../core/clock.js';
 import { purchaseReference } from '../../../core/billing/credit-purchases.js';
 import { SandboxPaymentProvider } from '../../../core/payments/sandbox-payment-provider.js';
-import { accountsWithBillingWork, BILLING_PROJECTION, type BillingModel } from '../../../projections/billing/billing.js';
+import {
+  accountsWithBillingWork,
+  BILLING_PROJECTION,
+  type BillingModel,
+} from '../../../projections/billing/billing.js';
 import { openAccount, request, type TestAccount } from '../../support/app.js';
 import { startBillingInstance, type BillingInstance } from './billing-instance.js';
 import { DiesAfterApproval } from './dies-after-approval.js';
@@ -17,9 +21,14 @@ describe('a purchase whose process dies between the approval and its record', ()
   it('is completed by the billing run of the next start: the credits arrive exactly once', async () => {
     const dying = await startDying();
     account = await openAccount(dying, { tier: 'developer', credits: 100 });
-    const bought = await request(dying, 'POST', '/v1/billing/credits', { key: account.live, body: { pack: 'small', payment_token: 'tok_visa' } });
+    const bought = await request(dying, 'POST', '/v1/billing/credits', {
+      key: account.live,
+      body: { pack: 'small', payment_token: 'tok_visa' },
+    });
     expect(bought.status).to.equal(500);
-    expect((await request(dying, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({ credits_available: 100 });
+    expect((await request(dying, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({
+      credits_available: 100,
+    });
     await dying.close();
 
     clock.advance({ minutes: 3 });
@@ -30,7 +39,9 @@ describe('a purchase whose process dies between the approval and its record', ()
       await new Promise((resolve) => setTimeout(resolve, 10));
       history = await request(restarted, 'GET', '/v1/billing/history', { key: account.live });
     }
-    expect((await request(restarted, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({ credits_available: 10_100 });
+    expect((await request(restarted, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({
+      credits_available: 10_100,
+    });
 
     // Later runs find nothing more to do.
     const { services } = restarted;
@@ -42,7 +53,9 @@ describe('a purchase whose process dies between the approval and its record', ()
     const purchases = history.body.data.filter((line: { type: string }) => line.type.startsWith('purchase'));
     expect(purchases).to.have.length(1);
     expect(purchases[0]).to.include({ type: 'purchase', amount: 1000, currency: 'EUR', credits: 10_000 });
-    expect((await request(restarted, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({ credits_available: 10_100 });
+    expect((await request(restarted, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({
+      credits_available: 10_100,
+    });
     const audit = await request(restarted, 'GET', '/v1/audit/credits', { key: account.live });
     expect(audit.body.verdict).to.include({ holds: true });
   });
@@ -55,7 +68,11 @@ describe('a purchase under an Idempotency-Key whose process dies between the app
     const dying = await startDying();
     const account = await openAccount(dying, { tier: 'developer', credits: 100 });
     const buy = (instance: BillingInstance) =>
-      request(instance, 'POST', '/v1/billing/credits', { key: account.live, headers: { 'Idempotency-Key': 'buy-1' }, body: { pack: 'small', payment_token: 'tok_visa' } });
+      request(instance, 'POST', '/v1/billing/credits', {
+        key: account.live,
+        headers: { 'Idempotency-Key': 'buy-1' },
+        body: { pack: 'small', payment_token: 'tok_visa' },
+      });
     const first = await buy(dying);
     expect(first.status).to.equal(500);
     await dying.close();
@@ -63,7 +80,11 @@ describe('a purchase under an Idempotency-Key whose process dies between the app
     const restarted = await restart();
     const retry = await buy(restarted);
     expect(retry.status).to.equal(201);
-    const reference = purchaseReference({ accountId: account.accountId, mode: 'live', idempotency: { key: 'buy-1', originalRequestId: first.headers.get('request-id')! } });
+    const reference = purchaseReference({
+      accountId: account.accountId,
+      mode: 'live',
+      idempotency: { key: 'buy-1', originalRequestId: first.headers.get('request-id')! },
+    });
     expect(retry.body).to.include({ id: reference, credits_available: 10_100 });
     expect(await provider.lookup(reference)).to.include({ outcome: 'approved', payment_id: retry.body.payment_id });
 
@@ -71,7 +92,9 @@ describe('a purchase under an Idempotency-Key whose process dies between the app
     expect(await restarted.services.billing.runDue([account.accountId])).to.include({ recovered: 0 });
     const history = await request(restarted, 'GET', '/v1/billing/history', { key: account.live });
     expect(history.body.data.filter((line: { type: string }) => line.type.startsWith('purchase'))).to.have.length(1);
-    expect((await request(restarted, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({ credits_available: 10_100 });
+    expect((await request(restarted, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({
+      credits_available: 10_100,
+    });
   });
 });
 

@@ -1,6 +1,11 @@
 import { expect } from 'chai';
 import { TestClock } from '../../../core/clock.js';
-import { PaymentProviderError, type ChargeOutcome, type ChargeRequest, type PaymentProvider } from '../../../core/payments/payment-provider.js';
+import {
+  PaymentProviderError,
+  type ChargeOutcome,
+  type ChargeRequest,
+  type PaymentProvider,
+} from '../../../core/payments/payment-provider.js';
 import { SandboxPaymentProvider } from '../../../core/payments/sandbox-payment-provider.js';
 import { purchaseReference } from '../../../core/billing/credit-purchases.js';
 import { PurchaseConflict } from '../../../core/accounts/purchase-intents.js';
@@ -51,9 +56,15 @@ describe('a credit purchase retried under the same Idempotency-Key', () => {
   });
 
   const buy = (pack: string, key = 'buy-1') =>
-    request(instance, 'POST', '/v1/billing/credits', { key: account.live, headers: { 'Idempotency-Key': key }, body: { pack, payment_token: 'tok_visa' } });
+    request(instance, 'POST', '/v1/billing/credits', {
+      key: account.live,
+      headers: { 'Idempotency-Key': key },
+      body: { pack, payment_token: 'tok_visa' },
+    });
   const purchases = async () =>
-    (await request(instance, 'GET', '/v1/billing/history', { key: account.live })).body.data.filter((line: { type: string }) => line.type === 'purchase');
+    (await request(instance, 'GET', '/v1/billing/history', { key: account.live })).body.data.filter(
+      (line: { type: string }) => line.type === 'purchase',
+    );
 
   it('after a 502 is the same purchase: charged once, its credits granted once, also after the billing run settles it', async () => {
     const first = await buy('small');
@@ -65,7 +76,9 @@ describe('a credit purchase retried under the same Idempotency-Key', () => {
 
     clock.advance({ minutes: 3 });
     await instance.services.billing.runDue([account.accountId]);
-    expect((await request(instance, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({ credits_available: 10_100 });
+    expect((await request(instance, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({
+      credits_available: 10_100,
+    });
     expect(await purchases()).to.have.length(1);
   });
 
@@ -78,14 +91,31 @@ describe('a credit purchase retried under the same Idempotency-Key', () => {
     // Behind the key, the service itself never books another pack for a started purchase.
     const original = { key: 'buy-1', originalRequestId: first.headers.get('request-id')! };
     const conflict = await instance.services.billing
-      .purchase({ accountId: account.accountId, mode: 'live', pack: 'large', paymentToken: 'tok_visa', idempotency: original })
-      .then(() => null, (error: unknown) => error);
+      .purchase({
+        accountId: account.accountId,
+        mode: 'live',
+        pack: 'large',
+        paymentToken: 'tok_visa',
+        idempotency: original,
+      })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
     expect(conflict).to.be.instanceOf(ProblemError).and.have.property('type', PurchaseConflict);
-    expect((await request(instance, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({ credits_available: 100 });
+    expect((await request(instance, 'GET', '/v1/billing/credits', { key: account.live })).body).to.include({
+      credits_available: 100,
+    });
 
     const retry = await buy('small');
     expect(retry.status).to.equal(201);
-    expect(retry.body).to.include({ id: first.body.purchase_id, pack: 'small', credits: 10_000, amount: 1000, credits_available: 10_100 });
+    expect(retry.body).to.include({
+      id: first.body.purchase_id,
+      pack: 'small',
+      credits: 10_000,
+      amount: 1000,
+      credits_available: 10_100,
+    });
     expect([...payments.charged]).to.deep.equal([first.body.purchase_id]);
     expect(await purchases()).to.have.length(1);
     expect((await purchases())[0]).to.include({ amount: 1000, credits: 10_000 });
@@ -95,15 +125,27 @@ describe('a credit purchase retried under the same Idempotency-Key', () => {
     const body = { pack: 'small', payment_token: 'tok_visa' };
     const dead = { key: 'buy-1', originalRequestId: 'req_of_a_dead_instance' };
     // What an instance that died mid-purchase leaves: the key's claim, and a purchase charged but not recorded.
-    await instance.services.commands.handle(idempotencyDecider, idempotencyStream(account.accountId, 'live', dead.key), {
-      type: 'ClaimKey',
-      accountId: account.accountId,
-      mode: 'live',
-      fingerprint: requestFingerprint('POST', '/v1/billing/credits', {}, body),
-      requestId: dead.originalRequestId,
-      at: clock.now().toISOString(),
-    });
-    await instance.services.billing.purchase({ accountId: account.accountId, mode: 'live', pack: 'small', paymentToken: 'tok_visa', idempotency: dead }).catch(() => {});
+    await instance.services.commands.handle(
+      idempotencyDecider,
+      idempotencyStream(account.accountId, 'live', dead.key),
+      {
+        type: 'ClaimKey',
+        accountId: account.accountId,
+        mode: 'live',
+        fingerprint: requestFingerprint('POST', '/v1/billing/credits', {}, body),
+        requestId: dead.originalRequestId,
+        at: clock.now().toISOString(),
+      },
+    );
+    await instance.services.billing
+      .purchase({
+        accountId: account.accountId,
+        mode: 'live',
+        pack: 'small',
+        paymentToken: 'tok_visa',
+        idempotency: dead,
+      })
+      .catch(() => {});
 
     expect((await buy('small')).status).to.equal(409);
     clock.advance({ ms: CLAIM_LEASE_MS + 1 });

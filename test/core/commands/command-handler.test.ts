@@ -18,7 +18,8 @@ const counter: Decider<number, Add, Added> = {
   evolve: (total, event) => total + event.data.amount,
 };
 
-const registry = () => new EventRegistry([{ type: 'Added', version: 1, schema: { type: 'object', required: ['amount'] } }]);
+const registry = () =>
+  new EventRegistry([{ type: 'Added', version: 1, schema: { type: 'object', required: ['amount'] } }]);
 
 /** A memory store that counts how many events stream reads hand back. */
 class CountingStore extends MemoryEventStore {
@@ -54,7 +55,9 @@ describe('CommandHandler', () => {
     const store = new MemoryEventStore();
     const handlers = [new CommandHandler(store, registry()), new CommandHandler(store, registry())];
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 40 }, (_, i) => handlers[i % 2]!.handle(counter, 'counter-3', { type: 'Add', amount: 1, max: 25 })),
+      Array.from({ length: 40 }, (_, i) =>
+        handlers[i % 2]!.handle(counter, 'counter-3', { type: 'Add', amount: 1, max: 25 }),
+      ),
     );
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).to.have.length(25);
     expect((await store.readStream('counter-3')).length).to.equal(25);

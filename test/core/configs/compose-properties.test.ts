@@ -7,19 +7,27 @@ import { toPointer } from '../../../core/configs/issues.js';
 const key = fc.constantFrom('a', 'b', 'c', 'd');
 const scalar = fc.oneof(fc.integer(), fc.boolean(), fc.string({ maxLength: 3 }));
 const { map } = fc.letrec((tie) => ({
-  map: fc.dictionary(key, fc.oneof({ maxDepth: 3 }, scalar, fc.array(scalar, { maxLength: 2 }), tie('map')), { maxKeys: 4 }),
+  map: fc.dictionary(key, fc.oneof({ maxDepth: 3 }, scalar, fc.array(scalar, { maxLength: 2 }), tie('map')), {
+    maxKeys: 4,
+  }),
 }));
 const patch = fc.letrec((tie) => ({
-  map: fc.dictionary(key, fc.oneof({ maxDepth: 3 }, scalar, fc.constant(null), fc.array(scalar, { maxLength: 2 }), tie('map')), { maxKeys: 4 }),
+  map: fc.dictionary(
+    key,
+    fc.oneof({ maxDepth: 3 }, scalar, fc.constant(null), fc.array(scalar, { maxLength: 2 }), tie('map')),
+    { maxKeys: 4 },
+  ),
 })).map;
 
-const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isMap = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Leaves of a document by pointer: scalars and lists of scalars. */
 function leaves(value: unknown, path: string[] = []): Map<string, unknown> {
   const found = new Map<string, unknown>();
   if (!isMap(value)) return found.set(toPointer(path), value);
-  for (const [name, member] of Object.entries(value)) for (const [pointer, leaf] of leaves(member, [...path, name])) found.set(pointer, leaf);
+  for (const [name, member] of Object.entries(value))
+    for (const [pointer, leaf] of leaves(member, [...path, name])) found.set(pointer, leaf);
   return found;
 }
 
@@ -29,7 +37,9 @@ describe('config composition, as properties', () => {
       fc.property(map, (base) => {
         const result = compose([{ ref: 'base', content: base }]);
         expect(leaves(result.config)).to.deep.equal(leaves(base));
-        expect(new Set(Object.values(result.sources))).to.satisfy((refs: Set<string>) => [...refs].every((ref) => ref === 'base'));
+        expect(new Set(Object.values(result.sources))).to.satisfy((refs: Set<string>) =>
+          [...refs].every((ref) => ref === 'base'),
+        );
       }),
     );
   });
@@ -37,7 +47,11 @@ describe('config composition, as properties', () => {
   it('every leaf of the result has exactly one source: the last layer that set it, and no source names a missing field', () => {
     fc.assert(
       fc.property(map, patch, patch, (base, first, second) => {
-        const result = compose([{ ref: 'base', content: base }, { ref: 'first', content: first }, { ref: 'second', content: second }]);
+        const result = compose([
+          { ref: 'base', content: base },
+          { ref: 'first', content: first },
+          { ref: 'second', content: second },
+        ]);
         const resultLeaves = leaves(result.config);
         for (const pointer of Object.keys(result.sources)) expect(resultLeaves.has(pointer), pointer).to.equal(true);
         for (const [pointer] of resultLeaves) {
@@ -52,7 +66,10 @@ describe('config composition, as properties', () => {
     fc.assert(
       fc.property(map, (base) => {
         const clear = Object.fromEntries(Object.keys(base).map((name) => [name, null]));
-        const result = compose([{ ref: 'base', content: base }, { ref: 'clear', content: clear }]);
+        const result = compose([
+          { ref: 'base', content: base },
+          { ref: 'clear', content: clear },
+        ]);
         expect(result.config).to.deep.equal({});
         expect(result.sources).to.deep.equal({});
       }),
@@ -65,7 +82,9 @@ type TableItem = { name: string; remove?: true; [member: string]: unknown };
 const tableName = fc.constantFrom('t1', 't2', 't3', 't4');
 const tableItem: fc.Arbitrary<TableItem> = fc.oneof(
   fc.record({ name: tableName, remove: fc.constant(true as const) }),
-  fc.tuple(tableName, fc.dictionary(fc.constantFrom('rows', 'x'), fc.integer(), { maxKeys: 2 })).map(([name, members]) => ({ ...members, name })),
+  fc
+    .tuple(tableName, fc.dictionary(fc.constantFrom('rows', 'x'), fc.integer(), { maxKeys: 2 }))
+    .map(([name, members]) => ({ ...members, name })),
 );
 // Never an empty list: `tables: []` replaces the list whole, a rule of its own.
 const tablesLayer = fc.array(tableItem, { minLength: 1, maxLength: 4 });
@@ -98,19 +117,26 @@ function tablesModel(layers: TableItem[][]) {
 }
 
 describe('table composition, as properties', () => {
-  it('tables are added, merged and removed by name as a plain list model says, with every field\'s layer and every removal', () => {
+  it("tables are added, merged and removed by name as a plain list model says, with every field's layer and every removal", () => {
     fc.assert(
       fc.property(fc.array(tablesLayer, { minLength: 1, maxLength: 5 }), (layers) => {
         const result = compose(layers.map((tables, layer) => ({ ref: `layer${layer}`, content: { tables } })));
         const { tables, removed } = tablesModel(layers);
-        expect(result.config.tables).to.deep.equal(tables?.map((table) => ({ name: table.name, ...Object.fromEntries([...table.members].map(([member, { value }]) => [member, value])) })));
+        expect(result.config.tables).to.deep.equal(
+          tables?.map((table) => ({
+            name: table.name,
+            ...Object.fromEntries([...table.members].map(([member, { value }]) => [member, value])),
+          })),
+        );
         const sources: Record<string, string> = {};
         tables?.forEach((table, index) => {
           sources[`/tables/${index}/name`] = table.nameRef;
           for (const [member, { ref }] of table.members) sources[`/tables/${index}/${member}`] = ref;
         });
         expect(result.sources).to.deep.equal(sources);
-        expect(result.removed).to.deep.equal([...removed].map(([name, layer]) => ({ pointer: '/tables', name, layer })));
+        expect(result.removed).to.deep.equal(
+          [...removed].map(([name, layer]) => ({ pointer: '/tables', name, layer })),
+        );
       }),
       { numRuns: 500 },
     );
@@ -121,7 +147,8 @@ describe('table composition, as properties', () => {
       fc.property(fc.array(tablesLayer, { minLength: 1, maxLength: 5 }), (layers) => {
         const result = compose(layers.map((tables, layer) => ({ ref: `layer${layer}`, content: { tables } })));
         const names = ((result.config.tables ?? []) as { name: string }[]).map((table) => table.name);
-        for (const name of names) expect(layers.flat().findLast((item) => item.name === name)?.remove, name).to.equal(undefined);
+        for (const name of names)
+          expect(layers.flat().findLast((item) => item.name === name)?.remove, name).to.equal(undefined);
         for (const removal of result.removed) expect(names).not.to.include(removal.name);
       }),
     );

@@ -7,7 +7,12 @@ const base = {
   seed: 7,
   tables: [
     { name: 'accounts', rows: 100 },
-    { name: 'transactions', rows: 1000, columns: { amount: { distribution: 'lognormal', mu: 3, sigma: 1 } }, options: { fraud_rate: 0.01 } },
+    {
+      name: 'transactions',
+      rows: 1000,
+      columns: { amount: { distribution: 'lognormal', mu: 3, sigma: 1 } },
+      options: { fraud_rate: 0.01 },
+    },
   ],
   output: { format: 'csv', compression: 'gzip' },
 };
@@ -16,7 +21,15 @@ describe('config composition', () => {
   it('merges maps deeply and tables by name, and says which layer set each field', () => {
     const result = compose([
       { ref: 'cfg_base', content: base },
-      { ref: 'ovl_big', content: { tables: [{ name: 'transactions', rows: 50000, columns: { amount: { sigma: 1.5 } } }, { name: 'cards', rows: 10 }] } },
+      {
+        ref: 'ovl_big',
+        content: {
+          tables: [
+            { name: 'transactions', rows: 50000, columns: { amount: { sigma: 1.5 } } },
+            { name: 'cards', rows: 10 },
+          ],
+        },
+      },
       { ref: 'ovl_json', content: { output: { format: 'json' } } },
     ]);
     expect(result.config).to.deep.equal({
@@ -25,7 +38,12 @@ describe('config composition', () => {
       seed: 7,
       tables: [
         { name: 'accounts', rows: 100 },
-        { name: 'transactions', rows: 50000, columns: { amount: { distribution: 'lognormal', mu: 3, sigma: 1.5 } }, options: { fraud_rate: 0.01 } },
+        {
+          name: 'transactions',
+          rows: 50000,
+          columns: { amount: { distribution: 'lognormal', mu: 3, sigma: 1.5 } },
+          options: { fraud_rate: 0.01 },
+        },
         { name: 'cards', rows: 10 },
       ],
       output: { format: 'json', compression: 'gzip' },
@@ -52,7 +70,10 @@ describe('config composition', () => {
   it('removes a member set to null, with everything below it', () => {
     const result = compose([
       { ref: 'base', content: base },
-      { ref: 'ovl', content: { seed: null, tables: [{ name: 'transactions', columns: null, options: { fraud_rate: null } }] } },
+      {
+        ref: 'ovl',
+        content: { seed: null, tables: [{ name: 'transactions', columns: null, options: { fraud_rate: null } }] },
+      },
     ]);
     expect(result.config.seed).to.equal(undefined);
     expect((result.config.tables as object[])[1]).to.deep.equal({ name: 'transactions', rows: 1000, options: {} });
@@ -71,10 +92,19 @@ describe('config composition', () => {
       { ref: 'ovl_drop', content: { tables: [{ name: 'accounts', remove: true }] } },
     ]);
     expect(result.config.tables).to.deep.equal([
-      { name: 'transactions', rows: 20, columns: { amount: { distribution: 'lognormal', mu: 3, sigma: 1 } }, options: { fraud_rate: 0.01 } },
+      {
+        name: 'transactions',
+        rows: 20,
+        columns: { amount: { distribution: 'lognormal', mu: 3, sigma: 1 } },
+        options: { fraud_rate: 0.01 },
+      },
     ]);
     // The table that moved up keeps its attributions, at its new index.
-    expect(result.sources).to.include({ '/tables/0/name': 'cfg_base', '/tables/0/rows': 'ovl_rows', '/tables/0/options/fraud_rate': 'cfg_base' });
+    expect(result.sources).to.include({
+      '/tables/0/name': 'cfg_base',
+      '/tables/0/rows': 'ovl_rows',
+      '/tables/0/options/fraud_rate': 'cfg_base',
+    });
     expect(Object.keys(result.sources).filter((pointer) => pointer.startsWith('/tables/1'))).to.deep.equal([]);
     expect(result.removed).to.deep.equal([{ pointer: '/tables', name: 'accounts', layer: 'ovl_drop' }]);
   });
@@ -85,16 +115,25 @@ describe('config composition', () => {
       { ref: 'drop', content: { tables: [{ name: 'transactions', remove: true }], seed: null } },
       { ref: 'again', content: { tables: [{ name: 'transactions', rows: 3 }], seed: 9 } },
     ]);
-    expect(result.config.tables).to.deep.equal([{ name: 'accounts', rows: 100 }, { name: 'transactions', rows: 3 }]);
+    expect(result.config.tables).to.deep.equal([
+      { name: 'accounts', rows: 100 },
+      { name: 'transactions', rows: 3 },
+    ]);
     expect(result.sources).to.include({ '/tables/1/name': 'again', '/tables/1/rows': 'again', '/seed': 'again' });
     expect(result.removed).to.deep.equal([]);
   });
 
   it('removes nothing when the named table is not there, and makes no list for it', () => {
-    const absent = compose([{ ref: 'base', content: base }, { ref: 'drop', content: { tables: [{ name: 'cards', remove: true }] } }]);
+    const absent = compose([
+      { ref: 'base', content: base },
+      { ref: 'drop', content: { tables: [{ name: 'cards', remove: true }] } },
+    ]);
     expect(absent.config).to.deep.equal(base);
     expect(absent.removed).to.deep.equal([]);
-    const none = compose([{ ref: 'base', content: { version: 1 } }, { ref: 'drop', content: { tables: [{ name: 'cards', remove: true }] } }]);
+    const none = compose([
+      { ref: 'base', content: { version: 1 } },
+      { ref: 'drop', content: { tables: [{ name: 'cards', remove: true }] } },
+    ]);
     expect(none.config).to.deep.equal({ version: 1 });
   });
 
@@ -121,13 +160,21 @@ describe('config composition', () => {
 
   it('leaves its layers untouched', () => {
     const layer = structuredClone(base);
-    compose([{ ref: 'base', content: layer }, { ref: 'o', content: { tables: [{ name: 'accounts', rows: 1 }] } }]);
+    compose([
+      { ref: 'base', content: layer },
+      { ref: 'o', content: { tables: [{ name: 'accounts', rows: 1 }] } },
+    ]);
     expect(layer).to.deep.equal(base);
   });
 
   it('treats members named like Object.prototype members as plain data, and never changes a prototype', () => {
-    const layer = JSON.parse('{"tables":[{"name":"t","options":{"toString":null,"constructor":{"a":1},"__proto__":{"polluted":true}}}]}') as Record<string, unknown>;
-    const result = compose([{ ref: 'base', content: { tables: [{ name: 't', options: { kept: 1 } }] } }, { ref: 'o', content: layer }]);
+    const layer = JSON.parse(
+      '{"tables":[{"name":"t","options":{"toString":null,"constructor":{"a":1},"__proto__":{"polluted":true}}}]}',
+    ) as Record<string, unknown>;
+    const result = compose([
+      { ref: 'base', content: { tables: [{ name: 't', options: { kept: 1 } }] } },
+      { ref: 'o', content: layer },
+    ]);
     expect(result.config.tables).to.deep.equal([{ name: 't', options: { kept: 1, constructor: { a: 1 } } }]);
     expect(result.removed, 'a null for a member that was never set removes nothing').to.deep.equal([]);
     expect(({} as Record<string, unknown>).polluted).to.equal(undefined);

@@ -14,19 +14,29 @@ describeDocument('Overlay', savedOverlays);
 
 function describeDocument<Noun extends string>(noun: Noun, model: DocumentModel<Noun>) {
   const given = deciderSpec(model.decider);
-  const saved = { type: `${noun}Saved`, data: { id: 'x_1', account_id: 'acc_1', mode: 'live', name: 'daily', content, saved_at: T0 } } as never;
+  const saved = {
+    type: `${noun}Saved`,
+    data: { id: 'x_1', account_id: 'acc_1', mode: 'live', name: 'daily', content, saved_at: T0 },
+  } as never;
   const updatedContent = { ...content, seed: 1 };
 
   describe(`${noun.toLowerCase()} decider`, () => {
     it(`given nothing, when Save, then ${noun}Saved; a second Save of the id is a conflict`, () => {
       given([]).when({ type: 'Save', id: 'x_1', owner, name: 'daily', content, at: T0 }).then([saved]);
-      given([saved]).when({ type: 'Save', id: 'x_1', owner, name: 'other', content, at: T1 }).thenThrows(Problems.conflict);
+      given([saved])
+        .when({ type: 'Save', id: 'x_1', owner, name: 'other', content, at: T1 })
+        .thenThrows(Problems.conflict);
     });
 
     it(`given saved, when Update, then ${noun}Updated with the whole new state; an update that changes nothing appends nothing`, () => {
       given([saved])
         .when({ type: 'Update', id: 'x_1', owner, content: updatedContent, at: T1 })
-        .then([{ type: `${noun}Updated`, data: { id: 'x_1', name: 'daily', content: updatedContent, updated_at: T1 } } as never]);
+        .then([
+          {
+            type: `${noun}Updated`,
+            data: { id: 'x_1', name: 'daily', content: updatedContent, updated_at: T1 },
+          } as never,
+        ]);
       given([saved]).when({ type: 'Update', id: 'x_1', owner, name: 'daily', at: T1 }).then([]);
     });
 
@@ -34,12 +44,18 @@ function describeDocument<Noun extends string>(noun: Noun, model: DocumentModel<
       const deleted = { type: `${noun}Deleted`, data: { id: 'x_1', deleted_at: T1 } } as never;
       given([saved]).when({ type: 'Delete', id: 'x_1', owner, at: T1 }).then([deleted]);
       given([saved, deleted]).when({ type: 'Delete', id: 'x_1', owner, at: T1 }).thenThrows(Problems.notFound);
-      given([saved, deleted]).when({ type: 'Update', id: 'x_1', owner, name: 'new', at: T1 }).thenThrows(Problems.notFound);
+      given([saved, deleted])
+        .when({ type: 'Update', id: 'x_1', owner, name: 'new', at: T1 })
+        .thenThrows(Problems.notFound);
     });
 
     it('refuses another account, the other mode, and an id never saved, all as not found', () => {
-      given([saved]).when({ type: 'Delete', id: 'x_1', owner: { accountId: 'acc_2', mode: 'live' }, at: T1 }).thenThrows(Problems.notFound);
-      given([saved]).when({ type: 'Update', id: 'x_1', owner: { accountId: 'acc_1', mode: 'test' }, name: 'n', at: T1 }).thenThrows(Problems.notFound);
+      given([saved])
+        .when({ type: 'Delete', id: 'x_1', owner: { accountId: 'acc_2', mode: 'live' }, at: T1 })
+        .thenThrows(Problems.notFound);
+      given([saved])
+        .when({ type: 'Update', id: 'x_1', owner: { accountId: 'acc_1', mode: 'test' }, name: 'n', at: T1 })
+        .thenThrows(Problems.notFound);
       given([]).when({ type: 'Delete', id: 'x_1', owner, at: T1 }).thenThrows(Problems.notFound);
     });
   });

@@ -37,8 +37,14 @@ describe('configuration API over HTTP', () => {
     const body = JSON.parse(schema.text);
     expect(body).to.include({ $id: 'https://finsynth.dev/schemas/generation-config.json' });
     const openapi = JSON.parse((await request(app, 'GET', '/v1/openapi.json', { key: account.test })).text);
-    expect(openapi.paths['/v1/configs/schema'].get.responses['200'].content['application/schema+json'].schema.const).to.deep.equal(body);
-    expect(Object.keys(openapi.paths)).to.include.members(['/v1/configs/raw', '/v1/configs/compose', '/v1/overlays/{id}']);
+    expect(
+      openapi.paths['/v1/configs/schema'].get.responses['200'].content['application/schema+json'].schema.const,
+    ).to.deep.equal(body);
+    expect(Object.keys(openapi.paths)).to.include.members([
+      '/v1/configs/raw',
+      '/v1/configs/compose',
+      '/v1/overlays/{id}',
+    ]);
   });
 
   it('POST /v1/configs/raw answers the normal form, validation and estimate (application/yaml and text/yaml)', async () => {
@@ -47,15 +53,30 @@ describe('configuration API over HTTP', () => {
       expect(response.status).to.equal(200);
       expect(response.body.valid).to.equal(true);
       expect(response.body.errors).to.deep.equal([]);
-      expect(response.body.config).to.deep.include({ version: 1, sector: 'cards', seed: 42, locale: 'en_GB', output: { format: 'ndjson', compression: 'none' } });
-      expect(response.body.estimate).to.deep.include({ rows: 2500, credits: 5, mode: 'live', credits_available: 3, balance_covers: false });
+      expect(response.body.config).to.deep.include({
+        version: 1,
+        sector: 'cards',
+        seed: 42,
+        locale: 'en_GB',
+        output: { format: 'ndjson', compression: 'none' },
+      });
+      expect(response.body.estimate).to.deep.include({
+        rows: 2500,
+        credits: 5,
+        mode: 'live',
+        credits_available: 3,
+        balance_covers: false,
+      });
     }
     const sandbox = await yaml('/v1/configs/raw', YAML, account.test);
     expect(sandbox.body.estimate).to.include({ mode: 'test', balance_covers: true });
   });
 
   it('POST /v1/configs/raw reports an invalid config with lines and columns', async () => {
-    const response = await yaml('/v1/configs/raw', 'version: 1\nsector: cards\ntables:\n  - name: transactions\n    rows: lots\n');
+    const response = await yaml(
+      '/v1/configs/raw',
+      'version: 1\nsector: cards\ntables:\n  - name: transactions\n    rows: lots\n',
+    );
     expect(response.status).to.equal(200);
     expect(response.body).to.deep.equal({
       valid: false,
@@ -67,7 +88,9 @@ describe('configuration API over HTTP', () => {
 
   it('refuses hostile or unreadable YAML with clear problems', async () => {
     const laughs = ['a: &a [x, x, x, x, x, x, x, x, x]']
-      .concat(['b', 'c', 'd', 'e', 'f'].map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcde'[i]}`).join(', ')}]`))
+      .concat(
+        ['b', 'c', 'd', 'e', 'f'].map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcde'[i]}`).join(', ')}]`),
+      )
       .join('\n');
     const cases: [string, number, string][] = [
       [laughs, 400, 'invalid-yaml'],
@@ -87,7 +110,14 @@ describe('configuration API over HTTP', () => {
     expect(tag.body.errors[0]).to.include({ line: 2, column: 9 });
     // Line 5 is `e: &e [*d, …`: its first alias brings the total past the limit.
     const exploding = await yaml('/v1/configs/raw', laughs);
-    expect(exploding.body.errors).to.deep.equal([{ pointer: '', message: 'the aliases expand to 15670 nodes up to this one; at most 10000 are allowed', line: 5, column: 8 }]);
+    expect(exploding.body.errors).to.deep.equal([
+      {
+        pointer: '',
+        message: 'the aliases expand to 15670 nodes up to this one; at most 10000 are allowed',
+        line: 5,
+        column: 8,
+      },
+    ]);
   });
 
   it('refuses a YAML config over 1 MiB given as a JSON string with 413 yaml-too-large, wherever one is taken', async () => {
@@ -104,7 +134,9 @@ describe('configuration API over HTTP', () => {
       const response = await request(app, method, path, { key: account.test, body });
       expect(response.status, path).to.equal(413);
       expect(response.body, path).to.include({ type: `${ERRORS}/yaml-too-large`, status: 413, instance: path });
-      expect(response.body.detail, path).to.equal(`the YAML is ${Buffer.byteLength(large)} bytes; at most ${MAX_YAML_BYTES} are accepted`);
+      expect(response.body.detail, path).to.equal(
+        `the YAML is ${Buffer.byteLength(large)} bytes; at most ${MAX_YAML_BYTES} are accepted`,
+      );
     }
   });
 
@@ -125,7 +157,10 @@ describe('configuration API over HTTP', () => {
   it('validates JSON, YAML and saved configs; estimates them against the balance', async () => {
     const fromJson = await request(app, 'POST', '/v1/configs/validate', { key: account.live, body: { config } });
     expect(fromJson.body).to.deep.include({ valid: true, errors: [] });
-    const fromYaml = await request(app, 'POST', '/v1/configs/validate', { key: account.live, body: { config_yaml: 'version: 1\nsector: cards\ntables: [{ name: loans, rows: 1 }]\n' } });
+    const fromYaml = await request(app, 'POST', '/v1/configs/validate', {
+      key: account.live,
+      body: { config_yaml: 'version: 1\nsector: cards\ntables: [{ name: loans, rows: 1 }]\n' },
+    });
     expect(fromYaml.body.valid).to.equal(false);
     expect(fromYaml.body.errors[0]).to.include({ pointer: '/tables/0/name', line: 3, column: 18 });
     const yamlBody = await yaml('/v1/configs/validate', YAML);
@@ -141,16 +176,33 @@ describe('configuration API over HTTP', () => {
       credits_available: 3,
       balance_covers: true,
     });
-    const refused = await request(app, 'POST', '/v1/configs/estimate', { key: account.live, body: { config: { ...config, sector: 'crypto' } } });
+    const refused = await request(app, 'POST', '/v1/configs/estimate', {
+      key: account.live,
+      body: { config: { ...config, sector: 'crypto' } },
+    });
     expect(refused.status).to.equal(400);
     expect(refused.body.errors).to.have.length(1);
     expect(refused.body.errors[0]).to.include({ pointer: '/sector' });
     expect(refused.body.errors[0].message).to.match(/^unknown sector "crypto"; known: .*cards/);
     // A table named twice is refused at the repeated name, here as by quick generation and jobs (the same rules).
-    const twice = await request(app, 'POST', '/v1/configs/estimate', { key: account.live, body: { config: { ...config, tables: [{ name: 'cards', rows: 1 }, { name: 'cards', rows: 2 }] } } });
+    const twice = await request(app, 'POST', '/v1/configs/estimate', {
+      key: account.live,
+      body: {
+        config: {
+          ...config,
+          tables: [
+            { name: 'cards', rows: 1 },
+            { name: 'cards', rows: 2 },
+          ],
+        },
+      },
+    });
     expect(twice.status).to.equal(400);
     expect(twice.body.errors).to.have.length(1);
-    expect(twice.body.errors[0]).to.include({ pointer: '/tables/1/name', message: 'the table "cards" is listed twice' });
+    expect(twice.body.errors[0]).to.include({
+      pointer: '/tables/1/name',
+      message: 'the table "cards" is listed twice',
+    });
     const neither = await request(app, 'POST', '/v1/configs/validate', { key: account.live, body: { something: 1 } });
     expect(neither.status).to.equal(400);
   });
@@ -165,7 +217,9 @@ describe('configuration API over HTTP', () => {
     const first = await request(app, 'GET', '/v1/configs?limit=2', { key: account.test });
     expect(first.body.data.map((c: { name: string }) => c.name)).to.deep.equal(['three', 'two']);
     expect(first.body.has_more).to.equal(true);
-    const second = await request(app, 'GET', `/v1/configs?limit=2&cursor=${first.body.next_cursor}`, { key: account.test });
+    const second = await request(app, 'GET', `/v1/configs?limit=2&cursor=${first.body.next_cursor}`, {
+      key: account.test,
+    });
     expect(second.body).to.deep.include({ has_more: false, next_cursor: null });
     expect(second.body.data.map((c: { name: string }) => c.name)).to.deep.equal(['one']);
 
@@ -173,7 +227,10 @@ describe('configuration API over HTTP', () => {
     const live = await request(app, 'GET', '/v1/configs', { key: account.live });
     expect(live.body.data.map((c: { id: string }) => c.id)).to.not.include.members(ids);
 
-    const updated = await request(app, 'POST', `/v1/configs/${ids[0]}`, { key: account.test, body: { name: 'renamed', config_yaml: 'version: 1\nsector: cards\ntables: [{ name: merchants, rows: 7 }]\n' } });
+    const updated = await request(app, 'POST', `/v1/configs/${ids[0]}`, {
+      key: account.test,
+      body: { name: 'renamed', config_yaml: 'version: 1\nsector: cards\ntables: [{ name: merchants, rows: 7 }]\n' },
+    });
     expect(updated.status).to.equal(200);
     expect(updated.body).to.include({ name: 'renamed', version: 2 });
     expect(updated.body.config.tables).to.deep.equal([{ name: 'merchants', rows: 7, options: {} }]);
@@ -185,27 +242,52 @@ describe('configuration API over HTTP', () => {
     const after = await request(app, 'GET', '/v1/configs', { key: account.test });
     expect(after.body.data.map((c: { name: string }) => c.name)).to.deep.equal(['three', 'renamed']);
     expect(first.body.data[1].id, "the first page's cursor is the config deleted since").to.equal(ids[1]);
-    const afterDeleted = await request(app, 'GET', `/v1/configs?limit=2&cursor=${first.body.next_cursor}`, { key: account.test });
+    const afterDeleted = await request(app, 'GET', `/v1/configs?limit=2&cursor=${first.body.next_cursor}`, {
+      key: account.test,
+    });
     expect(afterDeleted.status).to.equal(200);
     expect(afterDeleted.body.data.map((c: { name: string }) => c.name)).to.deep.equal(['renamed']);
     const history = await app.services.store.readStream(`config-${ids[1]}`);
     expect(history.map((event) => event.type)).to.deep.equal(['ConfigSaved', 'ConfigDeleted']);
   });
 
-  it('saves overlays and composes a config from a saved base and ordered overlays, naming each field\'s layer', async () => {
-    const base = await request(app, 'POST', '/v1/configs', { key: account.live, body: { name: 'base', config: { ...config, output: { format: 'csv' } } } });
-    const bigger = await request(app, 'POST', '/v1/overlays', { key: account.live, body: { name: 'bigger', overlay: { tables: [{ name: 'cards', rows: 500 }, { name: 'merchants', rows: 20 }] } } });
-    const noSeed = await request(app, 'POST', '/v1/overlays', { key: account.live, body: { name: 'no seed', overlay_yaml: 'seed: null\noutput: { compression: gzip }\n' } });
+  it("saves overlays and composes a config from a saved base and ordered overlays, naming each field's layer", async () => {
+    const base = await request(app, 'POST', '/v1/configs', {
+      key: account.live,
+      body: { name: 'base', config: { ...config, output: { format: 'csv' } } },
+    });
+    const bigger = await request(app, 'POST', '/v1/overlays', {
+      key: account.live,
+      body: {
+        name: 'bigger',
+        overlay: {
+          tables: [
+            { name: 'cards', rows: 500 },
+            { name: 'merchants', rows: 20 },
+          ],
+        },
+      },
+    });
+    const noSeed = await request(app, 'POST', '/v1/overlays', {
+      key: account.live,
+      body: { name: 'no seed', overlay_yaml: 'seed: null\noutput: { compression: gzip }\n' },
+    });
     expect(bigger.status).to.equal(201);
     expect(noSeed.body.overlay).to.deep.equal({ seed: null, output: { compression: 'gzip' } });
 
-    const composed = await request(app, 'POST', '/v1/configs/compose', { key: account.live, body: { base: base.body.id, overlays: [bigger.body.id, noSeed.body.id, { locale: 'de' }] } });
+    const composed = await request(app, 'POST', '/v1/configs/compose', {
+      key: account.live,
+      body: { base: base.body.id, overlays: [bigger.body.id, noSeed.body.id, { locale: 'de' }] },
+    });
     expect(composed.status, JSON.stringify(composed.body)).to.equal(200);
     expect(composed.body.composed).to.deep.equal({
       version: 1,
       sector: 'cards',
       locale: 'de',
-      tables: [{ name: 'cards', rows: 500, options: {} }, { name: 'merchants', rows: 20 }],
+      tables: [
+        { name: 'cards', rows: 500, options: {} },
+        { name: 'merchants', rows: 20 },
+      ],
       output: { format: 'csv', compression: 'gzip' },
     });
     expect(composed.body.sources).to.deep.equal({
@@ -226,15 +308,30 @@ describe('configuration API over HTTP', () => {
     const listed = await request(app, 'GET', '/v1/overlays', { key: account.live });
     expect(listed.body.data.map((o: { name: string }) => o.name)).to.deep.equal(['no seed', 'bigger']);
     expect((await request(app, 'GET', `/v1/overlays/${bigger.body.id}`, { key: account.test })).status).to.equal(404);
-    const badOverlay = await request(app, 'POST', '/v1/overlays', { key: account.live, body: { name: 'bad', overlay: { tables: [{ rows: 5 }] } } });
+    const badOverlay = await request(app, 'POST', '/v1/overlays', {
+      key: account.live,
+      body: { name: 'bad', overlay: { tables: [{ rows: 5 }] } },
+    });
     expect(badOverlay.status).to.equal(400);
     expect(badOverlay.body.type).to.equal(`${ERRORS}/invalid-overlay`);
-    expect((await request(app, 'DELETE', `/v1/overlays/${bigger.body.id}`, { key: account.live })).body).to.deep.equal({ id: bigger.body.id, deleted: true });
+    expect((await request(app, 'DELETE', `/v1/overlays/${bigger.body.id}`, { key: account.live })).body).to.deep.equal({
+      id: bigger.body.id,
+      deleted: true,
+    });
   });
 
   it('an overlay removes a table with `remove: true`: compose says which layer removed it, and estimates without it', async () => {
-    const twoTables = { ...config, tables: [{ name: 'cards', rows: 100 }, { name: 'merchants', rows: 1000 }] };
-    const base = await request(app, 'POST', '/v1/configs', { key: account.test, body: { name: 'two tables', config: twoTables } });
+    const twoTables = {
+      ...config,
+      tables: [
+        { name: 'cards', rows: 100 },
+        { name: 'merchants', rows: 1000 },
+      ],
+    };
+    const base = await request(app, 'POST', '/v1/configs', {
+      key: account.test,
+      body: { name: 'two tables', config: twoTables },
+    });
     const dropped = await request(app, 'POST', '/v1/overlays', {
       key: account.test,
       body: { name: 'no merchants', overlay_yaml: 'tables:\n  - name: merchants\n    remove: true\n' },
@@ -242,14 +339,20 @@ describe('configuration API over HTTP', () => {
     expect(dropped.status, JSON.stringify(dropped.body)).to.equal(201);
     expect(dropped.body.overlay).to.deep.equal({ tables: [{ name: 'merchants', remove: true }] });
 
-    const composed = await request(app, 'POST', '/v1/configs/compose', { key: account.test, body: { base: base.body.id, overlays: [dropped.body.id] } });
+    const composed = await request(app, 'POST', '/v1/configs/compose', {
+      key: account.test,
+      body: { base: base.body.id, overlays: [dropped.body.id] },
+    });
     expect(composed.status).to.equal(200);
     expect(composed.body.composed.tables).to.deep.equal([{ name: 'cards', rows: 100, options: {} }]);
     expect(composed.body.removed).to.deep.equal([{ pointer: '/tables', name: 'merchants', layer: dropped.body.id }]);
     expect(Object.keys(composed.body.sources).some((pointer) => pointer.startsWith('/tables/1'))).to.equal(false);
     expect(composed.body.valid).to.equal(true);
 
-    const estimate = await request(app, 'POST', '/v1/configs/estimate', { key: account.test, body: { config_id: base.body.id, overlays: [dropped.body.id] } });
+    const estimate = await request(app, 'POST', '/v1/configs/estimate', {
+      key: account.test,
+      body: { config_id: base.body.id, overlays: [dropped.body.id] },
+    });
     expect(estimate.body.tables.map((table: { name: string }) => table.name)).to.deep.equal(['cards']);
 
     const contradictory = await request(app, 'POST', '/v1/overlays', {
@@ -258,9 +361,13 @@ describe('configuration API over HTTP', () => {
     });
     expect(contradictory.status).to.equal(400);
     expect(contradictory.body.type).to.equal(`${ERRORS}/invalid-overlay`);
-    expect(contradictory.body.errors).to.deep.equal([{ pointer: '/tables/0/rows', message: 'not allowed together with "remove"', line: 1, column: 71 }]);
+    expect(contradictory.body.errors).to.deep.equal([
+      { pointer: '/tables/0/rows', message: 'not allowed together with "remove"', line: 1, column: 71 },
+    ]);
     const schema = JSON.parse((await request(app, 'GET', '/v1/openapi.json', { key: account.test })).text);
-    const published = JSON.stringify(schema.paths['/v1/overlays/{id}'].get.responses['200'].content['application/json'].schema);
+    const published = JSON.stringify(
+      schema.paths['/v1/overlays/{id}'].get.responses['200'].content['application/json'].schema,
+    );
     expect(published).to.contain('"remove":{"const":true');
   });
 
@@ -276,7 +383,14 @@ describe('configuration API over HTTP', () => {
 describe('saved configs and overlays over HTTP: members in schema order in every answer', () => {
   // Members given out of order, as a client may send them: every answer shows them in schema order.
   const scrambled = {
-    tables: [{ options: { fraud_rate: 0.01 }, columns: { amount: { sigma: 1.1, mu: 3.2, distribution: 'lognormal' } }, rows: 10, name: 'transactions' }],
+    tables: [
+      {
+        options: { fraud_rate: 0.01 },
+        columns: { amount: { sigma: 1.1, mu: 3.2, distribution: 'lognormal' } },
+        rows: 10,
+        name: 'transactions',
+      },
+    ],
     output: { compression: 'gzip', format: 'csv' },
     seed: 5,
     sector: 'cards',
@@ -287,11 +401,23 @@ describe('saved configs and overlays over HTTP: members in schema order in every
     sector: 'cards',
     seed: 5,
     locale: 'en_GB',
-    tables: [{ name: 'transactions', rows: 10, columns: { amount: { distribution: 'lognormal', mu: 3.2, sigma: 1.1 } }, options: { fraud_rate: 0.01 } }],
+    tables: [
+      {
+        name: 'transactions',
+        rows: 10,
+        columns: { amount: { distribution: 'lognormal', mu: 3.2, sigma: 1.1 } },
+        options: { fraud_rate: 0.01 },
+      },
+    ],
     output: { format: 'csv', compression: 'gzip' },
   });
   const overlayInOrder = JSON.stringify({ seed: null, tables: [{ name: 'cards', rows: 5 }] });
-  const everyAnswer = { config: inOrder, listedConfig: inOrder, overlay: overlayInOrder, listedOverlay: overlayInOrder };
+  const everyAnswer = {
+    config: inOrder,
+    listedConfig: inOrder,
+    overlay: overlayInOrder,
+    listedOverlay: overlayInOrder,
+  };
   let dataDir: string;
 
   before(async () => {
@@ -316,8 +442,14 @@ describe('saved configs and overlays over HTTP: members in schema order in every
     let account: TestAccount;
     try {
       account = await openAccount(app);
-      const saved = await request(app, 'POST', '/v1/configs', { key: account.test, body: { name: 'scrambled', config: scrambled } });
-      const overlay = await request(app, 'POST', '/v1/overlays', { key: account.test, body: { name: 'scrambled', overlay: { tables: [{ rows: 5, name: 'cards' }], seed: null } } });
+      const saved = await request(app, 'POST', '/v1/configs', {
+        key: account.test,
+        body: { name: 'scrambled', config: scrambled },
+      });
+      const overlay = await request(app, 'POST', '/v1/overlays', {
+        key: account.test,
+        body: { name: 'scrambled', overlay: { tables: [{ rows: 5, name: 'cards' }], seed: null } },
+      });
       expect(saved.status, saved.text).to.equal(201);
       expect(overlay.status, overlay.text).to.equal(201);
       expect(JSON.stringify(saved.body.config)).to.equal(inOrder);

@@ -10,7 +10,8 @@ const ERRORS = 'https://errors.finsynth.dev';
 describe('config issues in JSON bodies: line and column over HTTP', () => {
   let app: TestApp;
   let account: TestAccount;
-  const post = (path: string, body: string) => request(app, 'POST', path, { key: account.test, body, headers: { 'content-type': 'application/json' } });
+  const post = (path: string, body: string) =>
+    request(app, 'POST', path, { key: account.test, body, headers: { 'content-type': 'application/json' } });
   const BAD_CONFIG = `{
   "config": {
     "version": 1,
@@ -31,7 +32,9 @@ describe('config issues in JSON bodies: line and column over HTTP', () => {
     const response = await post('/v1/configs/validate', BAD_CONFIG);
     expect(response.status).to.equal(200);
     expect(response.body.valid).to.equal(false);
-    expect(response.body.errors).to.deep.equal([{ pointer: '/tables/0/rows', message: 'must be >= 1', line: 6, column: 34 }]);
+    expect(response.body.errors).to.deep.equal([
+      { pointer: '/tables/0/rows', message: 'must be >= 1', line: 6, column: 34 },
+    ]);
   });
 
   it('estimate and save: the invalid-config problem places its issues', async () => {
@@ -41,14 +44,21 @@ describe('config issues in JSON bodies: line and column over HTTP', () => {
     expect(estimate.body.detail).to.equal('the config is invalid: must be >= 1 (line 6, column 34)');
     const saved = await post('/v1/configs', BAD_CONFIG.replace('{\n', '{\n  "name": "broken",\n'));
     expect(saved.status).to.equal(400);
-    expect(saved.body.errors).to.deep.equal([{ pointer: '/tables/0/rows', message: 'must be >= 1', line: 7, column: 34 }]);
+    expect(saved.body.errors).to.deep.equal([
+      { pointer: '/tables/0/rows', message: 'must be >= 1', line: 7, column: 34 },
+    ]);
   });
 
   it('saving an overlay: a table without its name is placed at the table', async () => {
-    const response = await post('/v1/overlays', '{\n  "name": "more",\n  "overlay": {\n    "tables": [\n      { "rows": 5 }\n    ]\n  }\n}');
+    const response = await post(
+      '/v1/overlays',
+      '{\n  "name": "more",\n  "overlay": {\n    "tables": [\n      { "rows": 5 }\n    ]\n  }\n}',
+    );
     expect(response.status).to.equal(400);
     expect(response.body.type).to.equal(`${ERRORS}/invalid-overlay`);
-    expect(response.body.errors).to.deep.equal([{ pointer: '/tables/0/name', message: 'the member "name" is required', line: 5, column: 7 }]);
+    expect(response.body.errors).to.deep.equal([
+      { pointer: '/tables/0/name', message: 'the member "name" is required', line: 5, column: 7 },
+    ]);
   });
 
   it('compose: an inline base and inline overlays are each placed in the body', async () => {
@@ -62,10 +72,16 @@ describe('config issues in JSON bodies: line and column over HTTP', () => {
   });
 
   it('quick generation: a table the pack does not have is placed in the request', async () => {
-    const response = await post('/v1/generate/quick', '{\n  "sector": "cards",\n  "tables": [\n    { "name": "unicorns", "rows": 5 }\n  ],\n  "options": { "dragons": {} }\n}');
+    const response = await post(
+      '/v1/generate/quick',
+      '{\n  "sector": "cards",\n  "tables": [\n    { "name": "unicorns", "rows": 5 }\n  ],\n  "options": { "dragons": {} }\n}',
+    );
     expect(response.status).to.equal(400);
     expect(response.body.errors[0]).to.deep.include({ pointer: '/options/dragons', line: 6, column: 16 });
-    const unknown = await post('/v1/generate/quick', '{\n  "sector": "cards",\n  "tables": [\n    { "name": "unicorns", "rows": 5 }\n  ]\n}');
+    const unknown = await post(
+      '/v1/generate/quick',
+      '{\n  "sector": "cards",\n  "tables": [\n    { "name": "unicorns", "rows": 5 }\n  ]\n}',
+    );
     expect(unknown.status).to.equal(400);
     expect(unknown.body.errors[0]).to.deep.include({ pointer: '/tables/0/name', line: 4, column: 15 });
   });

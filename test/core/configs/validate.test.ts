@@ -59,7 +59,9 @@ tables:
     columns:
       amount: { distribution: lognormal, mu: 3 }
 `);
-    expect(result.errors).to.deep.equal([{ pointer: '/tables/0/columns/amount/sigma', message: 'the member "sigma" is required', line: 7, column: 15 }]);
+    expect(result.errors).to.deep.equal([
+      { pointer: '/tables/0/columns/amount/sigma', message: 'the member "sigma" is required', line: 7, column: 15 },
+    ]);
   });
 
   it('checks sector, tables, columns, overrides and options against the packs', () => {
@@ -81,24 +83,55 @@ tables:
 `);
     expect(result.errors).to.deep.equal([
       { pointer: '/tables/0/options/fraud_rate', message: 'must be <= 0.5', line: 11, column: 28 },
-      { pointer: '/tables/0/columns/colour', message: 'the table "transactions" has no column "colour"', line: 7, column: 7 },
-      { pointer: '/tables/0/columns/entry_mode/distribution', message: '"entry_mode" is of type enum, which lets a config override weights, null_rate', line: 8, column: 21 },
-      { pointer: '/tables/0/columns/entry_mode/min', message: '"entry_mode" is of type enum, which lets a config override weights, null_rate', line: 8, column: 44 },
-      { pointer: '/tables/0/columns/entry_mode/max', message: '"entry_mode" is of type enum, which lets a config override weights, null_rate', line: 8, column: 52 },
+      {
+        pointer: '/tables/0/columns/colour',
+        message: 'the table "transactions" has no column "colour"',
+        line: 7,
+        column: 7,
+      },
+      {
+        pointer: '/tables/0/columns/entry_mode/distribution',
+        message: '"entry_mode" is of type enum, which lets a config override weights, null_rate',
+        line: 8,
+        column: 21,
+      },
+      {
+        pointer: '/tables/0/columns/entry_mode/min',
+        message: '"entry_mode" is of type enum, which lets a config override weights, null_rate',
+        line: 8,
+        column: 44,
+      },
+      {
+        pointer: '/tables/0/columns/entry_mode/max',
+        message: '"entry_mode" is of type enum, which lets a config override weights, null_rate',
+        line: 8,
+        column: 52,
+      },
       {
         pointer: '/tables/0/columns/status',
         message: 'weights name values the column cannot take: cheque (values: approved, declined, reversed)',
         line: 9,
         column: 15,
       },
-      { pointer: '/tables/0/columns/status', message: 'weights must give at least one value a weight above 0', line: 9, column: 15 },
+      {
+        pointer: '/tables/0/columns/status',
+        message: 'weights must give at least one value a weight above 0',
+        line: 9,
+        column: 15,
+      },
       {
         pointer: '/tables/0/columns/transaction_id/null_rate',
-        message: '"transaction_id" is of type id, which lets a config override nothing (keys and references stay as generated)',
+        message:
+          '"transaction_id" is of type id, which lets a config override nothing (keys and references stay as generated)',
         line: 10,
         column: 25,
       },
-      { pointer: '/tables/1/name', message: 'the sector "cards" has no table "loans"; known: cardholders, cards, merchants, transactions', line: 12, column: 11 },
+      {
+        pointer: '/tables/1/name',
+        message: 'the sector "cards" has no table "loans"; known: cardholders, cards, merchants, transactions',
+        line: 12,
+        column: 11,
+      },
       { pointer: '/tables/2/name', message: 'the table "transactions" is listed twice', line: 14, column: 11 },
     ]);
     expect(valid('version: 1\nsector: crypto\ntables: [{ name: coins, rows: 1 }]\n').errors).to.deep.equal([
@@ -115,12 +148,22 @@ tables:
   });
 
   it('normalises defaults and estimates credits per table with the price rule', () => {
-    const config: GenerationConfig = { version: 1, sector: 'cards', tables: [{ name: 'transactions', rows: 1500 }, { name: 'cardholders', rows: 1 }] };
+    const config: GenerationConfig = {
+      version: 1,
+      sector: 'cards',
+      tables: [
+        { name: 'transactions', rows: 1500 },
+        { name: 'cardholders', rows: 1 },
+      ],
+    };
     expect(normaliseConfig(config)).to.deep.equal({
       version: 1,
       sector: 'cards',
       locale: 'en_GB',
-      tables: [{ name: 'transactions', rows: 1500, options: {} }, { name: 'cardholders', rows: 1, options: {} }],
+      tables: [
+        { name: 'transactions', rows: 1500, options: {} },
+        { name: 'cardholders', rows: 1, options: {} },
+      ],
       output: { format: 'ndjson', compression: 'none' },
     });
     expect(estimateConfig(config, fixtureCatalog)).to.deep.equal({

@@ -21,7 +21,15 @@ const scalars = fc.oneof(
   fc.integer(),
   fc.string(),
   fc.constant(null),
-  fc.constantFrom('one\n  two\n    three\n', '  lead', '# not a comment', '- not a list', 'a: b', 'x\n\n- y', '[not, flow]'),
+  fc.constantFrom(
+    'one\n  two\n    three\n',
+    '  lead',
+    '# not a comment',
+    '- not a list',
+    'a: b',
+    'x\n\n- y',
+    '[not, flow]',
+  ),
 );
 
 const documents = fc.letrec((tie) => ({
@@ -33,18 +41,23 @@ const documents = fc.letrec((tie) => ({
 describe('YamlNesting: the depth estimated while lexing', () => {
   it('stays between half the true depth and the true depth plus two, in block and flow style (fast-check, 1,000 runs)', () => {
     fc.assert(
-      fc.property(fc.oneof(documents.array, documents.object), fc.constantFrom('block', 'flow', 'any'), (value, style) => {
-        const text = stringify(value, { collectionStyle: style as 'block' | 'flow' | 'any' });
-        const real = depth(value);
-        expect(reaches(text, real + 3), text).to.equal(false);
-        if (real >= 2) expect(reaches(text, Math.floor(real / 2)), text).to.equal(true);
-      }),
+      fc.property(
+        fc.oneof(documents.array, documents.object),
+        fc.constantFrom('block', 'flow', 'any'),
+        (value, style) => {
+          const text = stringify(value, { collectionStyle: style as 'block' | 'flow' | 'any' });
+          const real = depth(value);
+          expect(reaches(text, real + 3), text).to.equal(false);
+          if (real >= 2) expect(reaches(text, Math.floor(real / 2)), text).to.equal(true);
+        },
+      ),
       { numRuns: 1_000 },
     );
   });
 
   it('reaches a limit at the token where the nesting does, in every style of nesting', () => {
-    const deep = (levels: number) => `${Array.from({ length: levels }, (_, level) => `${' '.repeat(2 * level)}${level ? '- ' : ''}a:`).join('\n')} 1\n`;
+    const deep = (levels: number) =>
+      `${Array.from({ length: levels }, (_, level) => `${' '.repeat(2 * level)}${level ? '- ' : ''}a:`).join('\n')} 1\n`;
     expect(reaches(deep(20), 20)).to.equal(true);
     expect(reaches(deep(20), 50)).to.equal(false);
     expect(reaches(`${'['.repeat(10)}${']'.repeat(10)}`, 12)).to.equal(false);
@@ -52,6 +65,8 @@ describe('YamlNesting: the depth estimated while lexing', () => {
     expect(reaches(`${'- '.repeat(10)}x`, 12)).to.equal(false);
     expect(reaches(`${'- '.repeat(10)}x`, 10)).to.equal(true);
     // Comments, block scalars and multi-line scalars start lines without nesting anything.
-    expect(reaches('a: |\n        deep text\n            deeper\nb: "x\n             y"\n# c\n          # d\nc: 1\n', 4)).to.equal(false);
+    expect(
+      reaches('a: |\n        deep text\n            deeper\nb: "x\n             y"\n# c\n          # d\nc: 1\n', 4),
+    ).to.equal(false);
   });
 });

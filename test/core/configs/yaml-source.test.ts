@@ -13,7 +13,11 @@ function refusal(text: string): ProblemError {
 }
 
 const laughs = ['a: &a [x, x, x, x, x, x, x, x, x]']
-  .concat(['b', 'c', 'd', 'e', 'f', 'g'].map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefg'[i]}`).join(', ')}]`))
+  .concat(
+    ['b', 'c', 'd', 'e', 'f', 'g'].map(
+      (name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefg'[i]}`).join(', ')}]`,
+    ),
+  )
   .join('\n');
 
 describe('YAML config source', () => {
@@ -30,24 +34,42 @@ describe('YAML config source', () => {
     expect(refused.type.slug).to.equal('invalid-yaml');
     expect(refused.detail).to.match(/alias/);
     // a: 10 nodes; b brings 9 × 10; c 9 × 91; d 9 × 820; e's first *d, 7,381 more: past 10,000.
-    expect(refused.extensions.errors).to.deep.equal([{ pointer: '', message: 'the aliases expand to 15670 nodes up to this one; at most 10000 are allowed', line: 5, column: 8 }]);
+    expect(refused.extensions.errors).to.deep.equal([
+      {
+        pointer: '',
+        message: 'the aliases expand to 15670 nodes up to this one; at most 10000 are allowed',
+        line: 5,
+        column: 8,
+      },
+    ]);
   });
 
   it('counts aliases and what they bring in, and refuses those without an anchor or inside their own', () => {
-    const shared = (count: number) => ['shared: &o { distribution: lognormal, mu: 1, sigma: 2 }', ...Array.from({ length: count }, (_, i) => `c${i}: *o`)].join('\n');
-    expect(parseYamlSource(shared(MAX_ALIASES)).value).to.have.property(`c${MAX_ALIASES - 1}`).that.deep.equals({ distribution: 'lognormal', mu: 1, sigma: 2 });
+    const shared = (count: number) =>
+      [
+        'shared: &o { distribution: lognormal, mu: 1, sigma: 2 }',
+        ...Array.from({ length: count }, (_, i) => `c${i}: *o`),
+      ].join('\n');
+    expect(parseYamlSource(shared(MAX_ALIASES)).value)
+      .to.have.property(`c${MAX_ALIASES - 1}`)
+      .that.deep.equals({ distribution: 'lognormal', mu: 1, sigma: 2 });
     const cases: [string, string, number, number][] = [
       [shared(MAX_ALIASES + 1), `more than ${MAX_ALIASES} aliases`, MAX_ALIASES + 2, 7],
       ['a: 1\nb: *x\n', 'the alias *x names no anchor before it', 2, 4],
       ['a: 1\nb: &b [1, [*b]]\n', 'the alias *b is inside the node it names: its expansion never ends', 2, 12],
     ];
-    for (const [text, message, line, column] of cases) expect(refusal(text).extensions.errors, message).to.deep.equal([{ pointer: '', message, line, column }]);
+    for (const [text, message, line, column] of cases)
+      expect(refusal(text).extensions.errors, message).to.deep.equal([{ pointer: '', message, line, column }]);
     // An alias names the last node anchored with its name before it, as yaml resolves it.
     expect(parseYamlSource('a: &x 1\nb: &x 2\nc: *x\n').value).to.deep.equal({ a: 1, b: 2, c: 2 });
   });
 
   it('refuses custom and non-core tags with their position', () => {
-    for (const [text, line] of [['a: !evil x\n', 1], ['a: 1\nb: !!binary aGk=\n', 2], ['s: !!set {x}\n', 1]] as const) {
+    for (const [text, line] of [
+      ['a: !evil x\n', 1],
+      ['a: 1\nb: !!binary aGk=\n', 2],
+      ['s: !!set {x}\n', 1],
+    ] as const) {
       const refused = refusal(text);
       expect(refused.type.slug).to.equal('invalid-yaml');
       expect((refused.extensions.errors as { line: number }[])[0].line).to.equal(line);
@@ -58,14 +80,18 @@ describe('YAML config source', () => {
     expect(refusal('a: 1\n---\nb: 2\n').detail).to.match(/2 YAML documents/);
     expect(refusal('').detail).to.match(/no YAML document/);
     const duplicate = refusal('a: 1\na: 2\n');
-    expect(duplicate.extensions.errors).to.deep.equal([{ pointer: '', message: 'Map keys must be unique', line: 2, column: 1 }]);
+    expect(duplicate.extensions.errors).to.deep.equal([
+      { pointer: '', message: 'Map keys must be unique', line: 2, column: 1 },
+    ]);
     expect(refusal('a: [1, 2\n').type.slug).to.equal('invalid-yaml');
   });
 
   it('refuses a member named __proto__, with its position', () => {
     const refused = refusal('version: 1\ntables:\n  - name: t\n    options:\n      __proto__: { polluted: true }\n');
     expect(refused.type.slug).to.equal('invalid-yaml');
-    expect(refused.extensions.errors).to.deep.equal([{ pointer: '', message: 'a member named __proto__ is not allowed', line: 5, column: 7 }]);
+    expect(refused.extensions.errors).to.deep.equal([
+      { pointer: '', message: 'a member named __proto__ is not allowed', line: 5, column: 7 },
+    ]);
     expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
   });
 
@@ -73,7 +99,9 @@ describe('YAML config source', () => {
     for (const text of ['name: "a\\0b"\n', 'name: "half \\uD83D"\n']) {
       const refused = refusal(`version: 1\n${text}`);
       expect(refused.type.slug, text).to.equal('invalid-yaml');
-      expect(refused.extensions.errors, text).to.deep.equal([{ pointer: '/name', message: 'text with U+0000 or a lone surrogate is not allowed', line: 2, column: 7 }]);
+      expect(refused.extensions.errors, text).to.deep.equal([
+        { pointer: '/name', message: 'text with U+0000 or a lone surrogate is not allowed', line: 2, column: 7 },
+      ]);
     }
   });
 

@@ -30,8 +30,14 @@ export async function goldenDigests(): Promise<Record<string, string>> {
     const pack = registry.require(sector);
     for (const table of Object.keys(pack.tables)) {
       for (const locale of LOCALES) {
-        const plan = { ...planFor(pack, { seed: SEED, locale, tables: [{ name: table, rows: ROWS }] }), chunk_rows: CHUNK_ROWS };
-        for (const format of FORMATS) digests[`${sector}.${table}.${locale}.${format}`] = createHash('sha256').update(generateInline(pack, plan, table, format)).digest('hex');
+        const plan = {
+          ...planFor(pack, { seed: SEED, locale, tables: [{ name: table, rows: ROWS }] }),
+          chunk_rows: CHUNK_ROWS,
+        };
+        for (const format of FORMATS)
+          digests[`${sector}.${table}.${locale}.${format}`] = createHash('sha256')
+            .update(generateInline(pack, plan, table, format))
+            .digest('hex');
       }
     }
   }

@@ -25,7 +25,8 @@ describe('walks over parents that decide their rows (rows_per_parent), in the po
   async function claimRuns(plan: Plan): Promise<number[]> {
     let csv = '';
     const decoder = new TextDecoder();
-    for await (const bytes of pool.generate(plan, 'claims', { format: 'csv' })) csv += decoder.decode(bytes, { stream: true });
+    for await (const bytes of pool.generate(plan, 'claims', { format: 'csv' }))
+      csv += decoder.decode(bytes, { stream: true });
     const runs: number[] = [];
     let previous: string | undefined;
     for (const line of csv.split('\r\n').slice(1, -1)) {
@@ -88,12 +89,23 @@ describe('walks over parents that decide their rows (rows_per_parent), in the po
   });
 
   it('refuses more rows than requested parents hold, saying how many they hold', async () => {
-    const refusal = await pool.plan({ sector: 'insurance', seed: 8, tables: [{ name: 'policies', rows: 1_000 }, { name: 'claims', rows: 50_000 }] }).then(
-      () => expect.fail('the plan should be refused'),
-      (error: unknown) => error,
-    );
+    const refusal = await pool
+      .plan({
+        sector: 'insurance',
+        seed: 8,
+        tables: [
+          { name: 'policies', rows: 1_000 },
+          { name: 'claims', rows: 50_000 },
+        ],
+      })
+      .then(
+        () => expect.fail('the plan should be refused'),
+        (error: unknown) => error,
+      );
     expect(refusal).to.be.instanceOf(ProblemError).with.nested.property('type.status', 400);
-    expect((refusal as ProblemError).detail).to.include('the 1000 rows of its parent table "policies" in this plan hold');
+    expect((refusal as ProblemError).detail).to.include(
+      'the 1000 rows of its parent table "policies" in this plan hold',
+    );
     expect((refusal as ProblemError).extensions.rows_available).to.be.within(1, 1_000);
   });
 });

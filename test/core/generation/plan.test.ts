@@ -22,12 +22,23 @@ describe('the plan builder', () => {
     expect(plan.locale).to.equal('en_GB');
     const rows = Object.fromEntries(plan.tables.map((table) => [table.name, [table.rows, table.requested]]));
     // cards: 6000 × 1500 / 60000 = 150; merchants: 6000 × 500 / 60000 = 50; cardholders: 150 × 1000 / 1500 = 100
-    expect(rows).to.deep.equal({ transactions: [6000, true], cards: [150, false], merchants: [50, false], cardholders: [100, false] });
+    expect(rows).to.deep.equal({
+      transactions: [6000, true],
+      cards: [150, false],
+      merchants: [50, false],
+      cardholders: [100, false],
+    });
     expect(plan.tables[0].options).to.deep.equal({ fraud_rate: 0.002, start_date: '2025-01-01', days: 90 });
   });
 
   it('keeps a requested parent at its requested size', () => {
-    const plan = planFor(cards, { seed: 1, tables: [{ name: 'transactions', rows: 100 }, { name: 'cards', rows: 3 }] });
+    const plan = planFor(cards, {
+      seed: 1,
+      tables: [
+        { name: 'transactions', rows: 100 },
+        { name: 'cards', rows: 3 },
+      ],
+    });
     expect(plan.tables.find((table) => table.name === 'cards')).to.include({ rows: 3, requested: true });
   });
 
@@ -39,35 +50,72 @@ describe('the plan builder', () => {
 
   it('refuses an unknown sector, table, option, option value, locale or row count with problems', async () => {
     const registry = await loadPacks();
-    expect(refusal(() => buildPlan(registry, { sector: 'astrology', tables: [{ name: 'x' }] })).type.slug).to.equal('unknown-sector');
+    expect(refusal(() => buildPlan(registry, { sector: 'astrology', tables: [{ name: 'x' }] })).type.slug).to.equal(
+      'unknown-sector',
+    );
     const table = refusal(() => planFor(cards, { tables: [{ name: 'loans' }] }));
     expect(table.type.slug).to.equal('unknown-table');
     expect(table.detail).to.contain('cardholders, cards, merchants, transactions');
-    expect(refusal(() => planFor(cards, { tables: [{ name: 'transactions', options: { fraud: 0.1 } }] })).detail).to.contain('no option "fraud"');
+    expect(
+      refusal(() => planFor(cards, { tables: [{ name: 'transactions', options: { fraud: 0.1 } }] })).detail,
+    ).to.contain('no option "fraud"');
     const value = refusal(() => planFor(cards, { tables: [{ name: 'transactions', options: { fraud_rate: 2 } }] }));
     expect(value.type.slug).to.equal('invalid-table-options');
     expect(value.detail).to.contain('fraud_rate').and.to.contain('<= 0.5');
-    const farFuture = refusal(() => planFor(cards, { tables: [{ name: 'transactions', options: { start_date: '9999-12-31' } }] }));
+    const farFuture = refusal(() =>
+      planFor(cards, { tables: [{ name: 'transactions', options: { start_date: '9999-12-31' } }] }),
+    );
     expect(farFuture.type.slug, 'timestamps past year 9999 cannot be written').to.equal('invalid-table-options');
     expect(farFuture.detail).to.contain('start_date').and.to.contain('2100-12-31');
-    expect(refusal(() => planFor(cards, { locale: 'xx_XX', tables: [{ name: 'cards' }] })).type.slug).to.equal('unknown-locale');
+    expect(refusal(() => planFor(cards, { locale: 'xx_XX', tables: [{ name: 'cards' }] })).type.slug).to.equal(
+      'unknown-locale',
+    );
     expect(refusal(() => planFor(cards, { tables: [{ name: 'cards', rows: -1 }] })).type.slug).to.equal('invalid-plan');
-    expect(refusal(() => planFor(cards, { tables: [{ name: 'cards' }, { name: 'cards' }] })).detail).to.contain('named twice');
-    expect(refusal(() => planFor(cards, { tables: [{ name: 'transactions', rows: 5 }, { name: 'cards', rows: 0 }] })).detail).to.contain('has none');
+    expect(refusal(() => planFor(cards, { tables: [{ name: 'cards' }, { name: 'cards' }] })).detail).to.contain(
+      'named twice',
+    );
+    expect(
+      refusal(() =>
+        planFor(cards, {
+          tables: [
+            { name: 'transactions', rows: 5 },
+            { name: 'cards', rows: 0 },
+          ],
+        }),
+      ).detail,
+    ).to.contain('has none');
   });
 
   it('finds no table, option or column by a name every object inherits', () => {
     for (const name of ['constructor', 'toString', '__proto__']) {
       expect(refusal(() => planFor(cards, { tables: [{ name }] })).type.slug, name).to.equal('unknown-table');
-      expect(refusal(() => planFor(cards, { tables: [{ name: 'transactions', options: JSON.parse(`{"${name}": 1}`) }] })).type.slug, name).to.equal('invalid-table-options');
-      expect(refusal(() => planFor(cards, { tables: [{ name: 'transactions', columns: JSON.parse(`{"${name}": {}}`) }] })).type.slug, name).to.equal('invalid-column-override');
+      expect(
+        refusal(() => planFor(cards, { tables: [{ name: 'transactions', options: JSON.parse(`{"${name}": 1}`) }] }))
+          .type.slug,
+        name,
+      ).to.equal('invalid-table-options');
+      expect(
+        refusal(() => planFor(cards, { tables: [{ name: 'transactions', columns: JSON.parse(`{"${name}": {}}`) }] }))
+          .type.slug,
+        name,
+      ).to.equal('invalid-column-override');
     }
   });
 
   it('accepts compatible column overrides and refuses incompatible ones clearly', () => {
     const plan = planFor(cards, {
       seed: 1,
-      tables: [{ name: 'transactions', rows: 10, columns: { amount: { distribution: 'pareto', xm: 5, alpha: 2 }, status: { weights: { approved: 1 } }, mcc: { null_rate: 0.1 } } }],
+      tables: [
+        {
+          name: 'transactions',
+          rows: 10,
+          columns: {
+            amount: { distribution: 'pareto', xm: 5, alpha: 2 },
+            status: { weights: { approved: 1 } },
+            mcc: { null_rate: 0.1 },
+          },
+        },
+      ],
     });
     expect(plan.tables[0].columns.amount).to.deep.equal({ distribution: 'pareto', xm: 5, alpha: 2 });
     const cases: [Record<string, Record<string, unknown>>, string][] = [

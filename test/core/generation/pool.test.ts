@@ -23,7 +23,10 @@ describe('the generation pool under faulty generators', function () {
   });
   after(() => pool.close());
 
-  const generate = (table: string) => pool.bytes(buildPlan(registry, { sector: 'faulty', seed: 1, tables: [{ name: table, rows: 10 }] }), table, { format: 'ndjson' });
+  const generate = (table: string) =>
+    pool.bytes(buildPlan(registry, { sector: 'faulty', seed: 1, tables: [{ name: table, rows: 10 }] }), table, {
+      format: 'ndjson',
+    });
 
   async function failure(table: string): Promise<ProblemError> {
     const error = await generate(table).then(
@@ -42,7 +45,11 @@ describe('the generation pool under faulty generators', function () {
   it('fails the chunk of a generator that throws, naming pack, table, chunk and the error; the pool still serves', async () => {
     const error = await failure('throws');
     expect(error.type.slug).to.equal('generation-failed');
-    expect(error.detail).to.contain('"faulty"').and.to.contain('"throws"').and.to.contain('chunk 0').and.to.contain('the generator broke on purpose');
+    expect(error.detail)
+      .to.contain('"faulty"')
+      .and.to.contain('"throws"')
+      .and.to.contain('chunk 0')
+      .and.to.contain('the generator broke on purpose');
     await stillServes();
   });
 
@@ -59,23 +66,38 @@ describe('the generation pool under faulty generators', function () {
   });
 
   it('fails the plan of a rows_per_parent that throws in a worker, naming the parents it counted; the pool still serves', async () => {
-    const error = await pool.plan({ sector: 'faulty', seed: 1, tables: [{ name: 'fine', rows: 10 }, { name: 'miscounts', rows: 20 }] }).then(
-      () => expect.fail('the plan should have failed'),
-      (caught: unknown) => caught,
-    );
+    const error = await pool
+      .plan({
+        sector: 'faulty',
+        seed: 1,
+        tables: [
+          { name: 'fine', rows: 10 },
+          { name: 'miscounts', rows: 20 },
+        ],
+      })
+      .then(
+        () => expect.fail('the plan should have failed'),
+        (caught: unknown) => caught,
+      );
     expect(error).to.be.instanceOf(ProblemError);
     const { type, detail } = error as ProblemError;
     expect(type.slug).to.equal('generation-failed');
-    expect(detail).to.contain('"miscounts"').and.to.contain('counting its rows per parent').and.to.contain('the count broke on purpose');
+    expect(detail)
+      .to.contain('"miscounts"')
+      .and.to.contain('counting its rows per parent')
+      .and.to.contain('the count broke on purpose');
     await stillServes();
   });
 
-  it('stops at once when the caller aborts, with the caller\'s reason', async () => {
+  it("stops at once when the caller aborts, with the caller's reason", async () => {
     const controller = new AbortController();
     const plan = buildPlan(registry, { sector: 'faulty', seed: 1, tables: [{ name: 'hangs', rows: 10 }] });
     const pending = pool.bytes(plan, 'hangs', { format: 'ndjson', signal: controller.signal });
     setTimeout(() => controller.abort(new Error('client went away')), 100);
-    const error = await pending.then(() => null, (caught: Error) => caught);
+    const error = await pending.then(
+      () => null,
+      (caught: Error) => caught,
+    );
     expect(error?.message).to.equal('client went away');
     await stillServes();
   });
@@ -83,7 +105,10 @@ describe('the generation pool under faulty generators', function () {
   it('lets go of each chunk once the caller has it, so memory does not grow with the table', async () => {
     setFlagsFromString('--expose-gc');
     const collectGarbage = runInNewContext('gc') as () => void;
-    const plan = { ...buildPlan(registry, { sector: 'faulty', seed: 1, tables: [{ name: 'fine', rows: 300 }] }), chunk_rows: 10 };
+    const plan = {
+      ...buildPlan(registry, { sector: 'faulty', seed: 1, tables: [{ name: 'fine', rows: 300 }] }),
+      chunk_rows: 10,
+    };
     const delivered: WeakRef<ArrayBufferLike>[] = [];
     let retained = -1;
     for await (const bytes of pool.generate(plan, 'fine', { format: 'ndjson' })) {
@@ -99,7 +124,10 @@ describe('the generation pool under faulty generators', function () {
   });
 
   it('with recycle, hands each chunk buffer back to a worker once the caller asks for the next, and the bytes stay the same', async () => {
-    const plan = { ...buildPlan(registry, { sector: 'faulty', seed: 1, tables: [{ name: 'fine', rows: 6000 }] }), chunk_rows: 200 };
+    const plan = {
+      ...buildPlan(registry, { sector: 'faulty', seed: 1, tables: [{ name: 'fine', rows: 6000 }] }),
+      chunk_rows: 200,
+    };
     const expected = await pool.bytes(plan, 'fine', { format: 'ndjson' });
     const copies: Buffer[] = [];
     const buffers: ArrayBufferLike[] = [];
@@ -117,7 +145,10 @@ describe('warming the generation pool', function () {
   this.timeout(60_000);
 
   it('has every worker load each pack and generate its tables, one warm-up per worker', async () => {
-    const registry = await loadPacks({ builtinDir: '/nonexistent', extra: [fileURLToPath(new URL('./fixtures/warm-probe', import.meta.url))] });
+    const registry = await loadPacks({
+      builtinDir: '/nonexistent',
+      extra: [fileURLToPath(new URL('./fixtures/warm-probe', import.meta.url))],
+    });
     const pool = new GenerationPool(registry, { size: 2 });
     const channel = new BroadcastChannel('finsynth-warm-probe');
     const loaded = new Set<number>();
@@ -143,7 +174,10 @@ describe('warming the generation pool', function () {
     const registry = await loadPacks({ builtinDir: '/nonexistent', extra: [faultyPack] });
     const pool = new GenerationPool(registry, { size: 1, chunkTimeoutMs: 2_000 });
     try {
-      const error = await pool.warm().then(() => expect.fail('the warm-up should have failed'), (caught: unknown) => caught as Error);
+      const error = await pool.warm().then(
+        () => expect.fail('the warm-up should have failed'),
+        (caught: unknown) => caught as Error,
+      );
       // The first of the pack's faulty tables to fail names the failure (a generator or a count).
       expect(error.message).to.match(/the (generator|count) broke on purpose/);
       const plan = buildPlan(registry, { sector: 'faulty', seed: 1, tables: [{ name: 'fine', rows: 10 }] });
@@ -158,7 +192,10 @@ describe('the generation pool dropping tasks it no longer needs', function () {
   this.timeout(120_000);
 
   it('never replaces a worker nor hears an unknown answer, plan after plan of walks that count past their rows', async () => {
-    const registry = await loadPacks({ builtinDir: '/nonexistent', extra: [fileURLToPath(new URL('./fixtures/steady-counts', import.meta.url))] });
+    const registry = await loadPacks({
+      builtinDir: '/nonexistent',
+      extra: [fileURLToPath(new URL('./fixtures/steady-counts', import.meta.url))],
+    });
     const faults = new CountingUnexpectedErrors();
     const pool = new GenerationPool(registry, { size: 2, faults });
     const channel = new BroadcastChannel('finsynth-steady-counts');

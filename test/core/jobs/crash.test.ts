@@ -49,7 +49,8 @@ describe('a service killed while a job runs', function () {
 
     const reference = await request(second, 'POST', '/v1/jobs', { key: keys.live, body: { config } });
     await pollJob(second, keys.live, reference.body.id, ['succeeded'], 90_000);
-    const [referenceFile] = (await request(second, 'GET', `/v1/jobs/${reference.body.id}/results`, { key: keys.live })).body.data;
+    const [referenceFile] = (await request(second, 'GET', `/v1/jobs/${reference.body.id}/results`, { key: keys.live }))
+      .body.data;
     expect(referenceFile.sha256).to.equal(file.sha256);
     await second.kill('SIGTERM');
 

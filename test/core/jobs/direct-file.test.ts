@@ -75,7 +75,9 @@ describe('result files written around the page cache', () => {
     // The probing write at the start succeeds; the device then fails, as a dying disk would.
     const failing = (write: FileHandleMethod): FileHandleMethod =>
       function (this: { fd: number }, ...args: unknown[]) {
-        return (args[3] as number) > 0 ? Promise.reject(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' })) : write.apply(this, args);
+        return (args[3] as number) > 0
+          ? Promise.reject(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }))
+          : write.apply(this, args);
       };
     await withFileHandleMethod('write', failing, async () => {
       const stream = await openResultFile(join(directory(), 'table.csv'));
@@ -111,7 +113,9 @@ describe('result files written around the page cache', () => {
 
   it('staging memory refused (an address-space limit) writes through the page cache and leaves no file open', async function () {
     if (process.platform !== 'linux' || statfsSync(tmpdir()).type === TMPFS_MAGIC) this.skip();
-    const webAssembly = (globalThis as unknown as { WebAssembly: { Memory: new (size: { initial: number }) => unknown } }).WebAssembly;
+    const webAssembly = (
+      globalThis as unknown as { WebAssembly: { Memory: new (size: { initial: number }) => unknown } }
+    ).WebAssembly;
     const Memory = webAssembly.Memory;
     // A page or so is granted, the megabytes of a staging buffer are not: as under a limit already near.
     webAssembly.Memory = function (size: { initial: number }) {
@@ -121,15 +125,18 @@ describe('result files written around the page cache', () => {
     try {
       // A copy of the module of its own, which takes the Memory it finds now.
       const specifier = '../../../core/jobs/direct-file.js?memory-refused';
-      const { openResultFile: openRefused } = (await import(specifier)) as typeof import('../../../core/jobs/direct-file.js');
+      const { openResultFile: openRefused } = (await import(
+        specifier
+      )) as typeof import('../../../core/jobs/direct-file.js');
       const path = join(directory(), 'table.csv');
-      const openOnFile = () => readdirSync('/proc/self/fd').filter((fd) => {
-        try {
-          return readlinkSync(`/proc/self/fd/${fd}`) === path;
-        } catch {
-          return false; // closed since it was listed
-        }
-      });
+      const openOnFile = () =>
+        readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`) === path;
+          } catch {
+            return false; // closed since it was listed
+          }
+        });
       const stream = await openRefused(path);
       expect(stream).to.be.instanceOf(WriteStream);
       await writeAll(stream, [Buffer.from('id\n')]);

@@ -7,7 +7,10 @@ import { request, openAccount, startTestApp, type TestAccount, type TestApp } fr
 import { ExchangeChecker } from './support/documented.js';
 import { pollJob } from './support/http.js';
 
-const packs = [fileURLToPath(new URL('../../support/packs/failing-pack/', import.meta.url)), fileURLToPath(new URL('./fixtures/sleepy-pack/', import.meta.url))];
+const packs = [
+  fileURLToPath(new URL('../../support/packs/failing-pack/', import.meta.url)),
+  fileURLToPath(new URL('./fixtures/sleepy-pack/', import.meta.url)),
+];
 const LEASE_MS = 15_000;
 
 interface StreamEvent {
@@ -35,7 +38,8 @@ describe('a running job over HTTP: a generator that throws, the heartbeat, a can
     expect(created.status, created.text).to.equal(202);
     return created.body.id;
   }
-  const events = async (jobId: string): Promise<StreamEvent[]> => (await app.services.store.readStream(jobStream(jobId))) as StreamEvent[];
+  const events = async (jobId: string): Promise<StreamEvent[]> =>
+    (await app.services.store.readStream(jobStream(jobId))) as StreamEvent[];
   const only = (stream: StreamEvent[], type: string) => {
     const matching = stream.filter((event) => event.type === type);
     expect(matching, type).to.have.length(1);
@@ -44,7 +48,9 @@ describe('a running job over HTTP: a generator that throws, the heartbeat, a can
   const balance = () => app.services.credits.balance(account.accountId);
   /** Its credits back and its directory gone: what a failed or cancelled job's runner does after the job's last event. */
   async function expectCleanedUp(jobId: string, credits: Awaited<ReturnType<typeof balance>>): Promise<void> {
-    await eventually(async () => (await balance()).credits_reserved === 0 && !existsSync(jobDirectory(app.config.resultsDir, jobId)));
+    await eventually(
+      async () => (await balance()).credits_reserved === 0 && !existsSync(jobDirectory(app.config.resultsDir, jobId)),
+    );
     expect(await balance()).to.deep.equal(credits);
   }
 
@@ -52,13 +58,28 @@ describe('a running job over HTTP: a generator that throws, the heartbeat, a can
     const before = await balance();
     const id = await createJob('failing', 'entries', 2000);
     expect((await balance()).credits_reserved).to.equal(10);
-    const failed = checker.check('GET', '/v1/jobs/{id}', await pollJob(app, account.live, id, ['failed', 'succeeded', 'cancelled']));
+    const failed = checker.check(
+      'GET',
+      '/v1/jobs/{id}',
+      await pollJob(app, account.live, id, ['failed', 'succeeded', 'cancelled']),
+    );
     expect(failed.body.state).to.equal('failed');
-    expect(failed.body.failure).to.include({ type: 'https://errors.finsynth.dev/job-generation-failed', title: 'Internal Server Error', status: 500, instance: `/v1/jobs/${id}` });
-    expect(failed.body.failure.detail).to.match(/table entries/).and.to.match(/the failing pack fails on every row/);
+    expect(failed.body.failure).to.include({
+      type: 'https://errors.finsynth.dev/job-generation-failed',
+      title: 'Internal Server Error',
+      status: 500,
+      instance: `/v1/jobs/${id}`,
+    });
+    expect(failed.body.failure.detail)
+      .to.match(/table entries/)
+      .and.to.match(/the failing pack fails on every row/);
     expect(failed.body).to.include({ credits_charged: null });
     await expectCleanedUp(id, before);
-    const results = checker.check('GET', '/v1/jobs/{id}/results', await request(app, 'GET', `/v1/jobs/${id}/results`, { key: account.live }));
+    const results = checker.check(
+      'GET',
+      '/v1/jobs/{id}/results',
+      await request(app, 'GET', `/v1/jobs/${id}/results`, { key: account.live }),
+    );
     expect(results.body.type).to.match(/\/job-results-unavailable$/);
   });
 
@@ -73,7 +94,9 @@ describe('a running job over HTTP: a generator that throws, the heartbeat, a can
     expect(beats.length, 'a job that runs seconds renews its lease').to.be.at.least(2);
     const gaps = beats.map((at, index) => at - (index === 0 ? started : beats[index - 1]!));
     expect(Math.min(...gaps), `progress events ${gaps.join(', ')} ms apart`).to.be.at.least(1000);
-    expect(beats.length, `${beats.length} progress events in ${finished - started} ms`).to.be.at.most(Math.floor((finished - started) / 1000));
+    expect(beats.length, `${beats.length} progress events in ${finished - started} ms`).to.be.at.most(
+      Math.floor((finished - started) / 1000),
+    );
   });
 
   // Last: the hung chunks hold both of the pool's workers until their time limit (30 s), or the app closes.
@@ -83,7 +106,11 @@ describe('a running job over HTTP: a generator that throws, the heartbeat, a can
     await pollJob(app, account.live, id, ['running']);
     // A heartbeat: the runner is at work, waiting on a chunk that never comes.
     await eventually(async () => (await events(id)).some((event) => event.type === 'JobProgressed'));
-    const cancel = checker.check('POST', '/v1/jobs/{id}/cancel', await request(app, 'POST', `/v1/jobs/${id}/cancel`, { key: account.live }));
+    const cancel = checker.check(
+      'POST',
+      '/v1/jobs/{id}/cancel',
+      await request(app, 'POST', `/v1/jobs/${id}/cancel`, { key: account.live }),
+    );
     // 200 once the runner confirmed, which the answer waits for a little; 202 while it has not.
     expect([200, 202]).to.include(cancel.status);
     // Bounded by the lease: a job left to run out its lease, or its hung chunk's time limit, is not cancelled in time.
@@ -91,7 +118,9 @@ describe('a running job over HTTP: a generator that throws, the heartbeat, a can
     expect(cancelled.body.state).to.equal('cancelled');
 
     const stream = await events(id);
-    const stopping = Date.parse(only(stream, 'JobCancelled').cancelled_at) - Date.parse(only(stream, 'JobCancelRequested').requested_at);
+    const stopping =
+      Date.parse(only(stream, 'JobCancelled').cancelled_at) -
+      Date.parse(only(stream, 'JobCancelRequested').requested_at);
     // The issue's second, with a margin for a loaded machine: the runner reads the job's stream every 200 ms.
     expect(stopping, 'ms from the cancel to the runner confirming it stopped').to.be.below(2000);
     expect(only(stream, 'JobStarted').attempt).to.equal(1);

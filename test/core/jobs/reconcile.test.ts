@@ -13,7 +13,15 @@ import { sharedEngine } from './support/engine.js';
 import { openAccount, queueJob, startInstance, tempDir, until, type JobsInstance } from './support/instance.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
-const file = { table: 'transactions', file: 'transactions.csv', format: 'csv', compression: 'none', rows: 5000, bytes: 100, sha256: 'a'.repeat(64) } as const;
+const file = {
+  table: 'transactions',
+  file: 'transactions.csv',
+  format: 'csv',
+  compression: 'none',
+  rows: 5000,
+  bytes: 100,
+  sha256: 'a'.repeat(64),
+} as const;
 
 /**
  * An instance that dies between a job's last event and the credit command leaves the reservation held:
@@ -62,20 +70,34 @@ describe('reservations a crash left held', function () {
     await reconciled([a, b]);
     expect(await a.credits.balance('acc_1')).to.deep.equal({ credits_available: 1000, credits_reserved: 0 });
     const released = await creditEvents(a, 'CreditsReleased');
-    expect(released.map((event) => event.data)).to.deep.equal([{ reference: 'job_1', mode: 'live', credits: 5, reason: 'job cancelled' }]);
+    expect(released.map((event) => event.data)).to.deep.equal([
+      { reference: 'job_1', mode: 'live', credits: 5, reason: 'job cancelled' },
+    ]);
   });
 
   it('a failed job whose runner died before releasing: released, and the part files it left removed', async () => {
     const [a, b] = await fleet();
-    await a.commands.handle(jobDecider, jobStream('job_1'), { type: 'ClaimJob', instanceId: 'ghost', at: T0, leaseMs: 10_000 });
+    await a.commands.handle(jobDecider, jobStream('job_1'), {
+      type: 'ClaimJob',
+      instanceId: 'ghost',
+      at: T0,
+      leaseMs: 10_000,
+    });
     await mkdir(jobDirectory(resultsDir, 'job_1'), { recursive: true });
     await writeFile(join(jobDirectory(resultsDir, 'job_1'), 'transactions.csv.1.part'), 'id\n');
-    const problem = { slug: 'job-generation-failed', title: 'Internal Server Error', status: 500, detail: 'the generator failed' };
+    const problem = {
+      slug: 'job-generation-failed',
+      title: 'Internal Server Error',
+      status: 500,
+      detail: 'the generator failed',
+    };
     await a.commands.handle(jobDecider, jobStream('job_1'), { type: 'FailJob', instanceId: 'ghost', problem, at: T0 });
 
     await reconciled([a, b]);
     expect(await a.credits.balance('acc_1')).to.deep.equal({ credits_available: 1000, credits_reserved: 0 });
-    expect((await creditEvents(a, 'CreditsReleased')).map((event) => (event.data as { reason: string }).reason)).to.deep.equal(['job failed']);
+    expect(
+      (await creditEvents(a, 'CreditsReleased')).map((event) => (event.data as { reason: string }).reason),
+    ).to.deep.equal(['job failed']);
     // The runner that released removes the directory after: its poll has ended once the runners stop.
     await Promise.all([a.runner.stop(), b.runner.stop()]);
     expect(existsSync(jobDirectory(resultsDir, 'job_1'))).to.equal(false);
@@ -83,24 +105,53 @@ describe('reservations a crash left held', function () {
 
   it('a succeeded job whose settlement was never appended: settled for what it produced, once', async () => {
     const [a, b] = await fleet();
-    await a.commands.handle(jobDecider, jobStream('job_1'), { type: 'ClaimJob', instanceId: 'ghost', at: T0, leaseMs: 10_000 });
-    await a.commands.handle(jobDecider, jobStream('job_1'), { type: 'CompleteJob', instanceId: 'ghost', files: [file], credits: 5, at: T0 });
+    await a.commands.handle(jobDecider, jobStream('job_1'), {
+      type: 'ClaimJob',
+      instanceId: 'ghost',
+      at: T0,
+      leaseMs: 10_000,
+    });
+    await a.commands.handle(jobDecider, jobStream('job_1'), {
+      type: 'CompleteJob',
+      instanceId: 'ghost',
+      files: [file],
+      credits: 5,
+      at: T0,
+    });
 
     await reconciled([a, b]);
     expect(await a.credits.balance('acc_1')).to.deep.equal({ credits_available: 995, credits_reserved: 0 });
     const settled = await creditEvents(a, 'CreditsSettled');
     expect(settled.map((event) => event.data)).to.deep.equal([
-      { reference: 'job_1', mode: 'live', tables: [{ name: 'transactions', rows: 5000, credits: 5 }], credits: 5, released: 0 },
+      {
+        reference: 'job_1',
+        mode: 'live',
+        tables: [{ name: 'transactions', rows: 5000, credits: 5 }],
+        credits: 5,
+        released: 0,
+      },
     ]);
     expect(await creditEvents(a, 'CreditsReleased')).to.deep.equal([]);
   });
 
   it('a job still queued or running keeps its reservation', async () => {
     const [a] = await fleet();
-    const reconciler = new ReservationReconciler({ credits: a.credits, clock: new TestClock(T0), resultsDir, onError: (error) => { throw error; } });
+    const reconciler = new ReservationReconciler({
+      credits: a.credits,
+      clock: new TestClock(T0),
+      resultsDir,
+      onError: (error) => {
+        throw error;
+      },
+    });
     await a.projections.waitFor(await a.store.headPosition());
     await reconciler.reconcile(jobsReadModel(a.jobs()));
-    await a.commands.handle(jobDecider, jobStream('job_1'), { type: 'ClaimJob', instanceId: 'ghost', at: T0, leaseMs: 60_000 });
+    await a.commands.handle(jobDecider, jobStream('job_1'), {
+      type: 'ClaimJob',
+      instanceId: 'ghost',
+      at: T0,
+      leaseMs: 60_000,
+    });
     await a.projections.waitFor(await a.store.headPosition());
     await reconciler.reconcile(jobsReadModel(a.jobs()));
     expect(await a.credits.balance('acc_1')).to.deep.equal({ credits_available: 995, credits_reserved: 5 });
@@ -110,11 +161,25 @@ describe('reservations a crash left held', function () {
   it('a reservation whose job was never created is released once it has waited for it long enough', async () => {
     const clock = new TestClock(T0);
     const [a] = await fleet(clock);
-    const reservation = { accountId: 'acc_1', mode: 'live' as const, keyId: 'key_1', sector: 'cards', tables: [], credits: 7 };
+    const reservation = {
+      accountId: 'acc_1',
+      mode: 'live' as const,
+      keyId: 'key_1',
+      sector: 'cards',
+      tables: [],
+      credits: 7,
+    };
     await a.credits.reserve({ ...reservation, reference: 'job_orphan' });
     await a.credits.reserve({ ...reservation, reference: 'job_slow' });
     await a.projections.waitFor(await a.store.headPosition());
-    const reconciler = new ReservationReconciler({ credits: a.credits, clock, resultsDir, onError: (error) => { throw error; } });
+    const reconciler = new ReservationReconciler({
+      credits: a.credits,
+      clock,
+      resultsDir,
+      onError: (error) => {
+        throw error;
+      },
+    });
     await reconciler.reconcile(jobsReadModel(a.jobs()));
 
     clock.advance({ ms: ORPHANED_RESERVATION_MS - 1 });
@@ -126,8 +191,13 @@ describe('reservations a crash left held', function () {
     await a.projections.waitFor(await a.store.headPosition());
     clock.advance({ ms: 1 });
     await reconciler.reconcile(jobsReadModel(a.jobs()));
-    expect(await a.credits.balance('acc_1')).to.deep.equal({ credits_available: 1000 - 5 - 7, credits_reserved: 5 + 7 });
+    expect(await a.credits.balance('acc_1')).to.deep.equal({
+      credits_available: 1000 - 5 - 7,
+      credits_reserved: 5 + 7,
+    });
     const released = await creditEvents(a, 'CreditsReleased');
-    expect(released.map((event) => event.data)).to.deep.equal([{ reference: 'job_orphan', mode: 'live', credits: 7, reason: 'the job was never created' }]);
+    expect(released.map((event) => event.data)).to.deep.equal([
+      { reference: 'job_orphan', mode: 'live', credits: 7, reason: 'the job was never created' },
+    ]);
   });
 });

@@ -5,13 +5,18 @@ import { writeResultFile } from '../../../core/jobs/result-files.js';
 import { withFileHandleMethod, type FileHandleMethod } from './support/file-handle.js';
 import { tempDir } from './support/instance.js';
 
-
 async function* chunksOf(...texts: string[]): AsyncIterable<Uint8Array> {
   for (const text of texts) yield Buffer.from(text);
 }
 
 async function writeAccounts(directory: string): Promise<void> {
-  await writeResultFile({ directory, file: 'accounts.csv', partFile: 'accounts.csv.1.part', compression: 'none', chunks: chunksOf('id\n', '1\n') });
+  await writeResultFile({
+    directory,
+    file: 'accounts.csv',
+    partFile: 'accounts.csv.1.part',
+    compression: 'none',
+    chunks: chunksOf('id\n', '1\n'),
+  });
 }
 
 describe('result files', () => {
@@ -25,7 +30,10 @@ describe('result files', () => {
     const synced: { path: string; renamed: boolean }[] = [];
     const watched = (sync: FileHandleMethod): FileHandleMethod =>
       function (this: { fd: number }) {
-        synced.push({ path: readlinkSync(`/proc/self/fd/${this.fd}`), renamed: existsSync(join(directory, 'accounts.csv')) });
+        synced.push({
+          path: readlinkSync(`/proc/self/fd/${this.fd}`),
+          renamed: existsSync(join(directory, 'accounts.csv')),
+        });
         return sync.call(this);
       };
     await withFileHandleMethod('sync', watched, () => writeAccounts(directory));
@@ -36,7 +44,9 @@ describe('result files', () => {
     if (process.platform === 'win32') this.skip();
     const refusedForDirectories = (sync: FileHandleMethod): FileHandleMethod =>
       function (this: { fd: number }) {
-        return fstatSync(this.fd).isDirectory() ? Promise.reject(Object.assign(new Error('EINVAL: invalid argument, fsync'), { code: 'EINVAL' })) : sync.call(this);
+        return fstatSync(this.fd).isDirectory()
+          ? Promise.reject(Object.assign(new Error('EINVAL: invalid argument, fsync'), { code: 'EINVAL' }))
+          : sync.call(this);
       };
     await withFileHandleMethod('sync', refusedForDirectories, () => writeAccounts(directory));
     expect(readFileSync(join(directory, 'accounts.csv'), 'utf8')).to.equal('id\n1\n');

@@ -32,7 +32,13 @@ describe('an attempt of a job, between its steps', () => {
       status: 'running',
       cancelRequested: false,
       lease: { instanceId: holder, attempt: holder === 'A' ? 1 : 2, expiresAt: '2999-01-01T00:00:00.000Z' },
-      created: { job_id: 'job_1', account_id: 'acc_1', output: { format: 'csv', compression: 'none' }, estimate: { credits: 5, tables: [{ name: 't', rows: 1, credits: 5 }] }, plan: {} },
+      created: {
+        job_id: 'job_1',
+        account_id: 'acc_1',
+        output: { format: 'csv', compression: 'none' },
+        estimate: { credits: 5, tables: [{ name: 't', rows: 1, credits: 5 }] },
+        plan: {},
+      },
       progress: [],
     }) as unknown as JobState;
 
@@ -53,13 +59,17 @@ describe('an attempt of a job, between its steps', () => {
         checkReservable: async () => undefined,
         reserve: async () => ({ position: 0, credits_available: 0, credits_reserved: 0 }),
         settle: async () => (calls.push('settle'), { position: 0, credits_available: 0, credits_reserved: 0 }),
-        release: async (_account: string, _job: string, why: string) => (calls.push(`release: ${why}`), { position: 0, credits_available: 0, credits_reserved: 0 }),
+        release: async (_account: string, _job: string, why: string) => (
+          calls.push(`release: ${why}`),
+          { position: 0, credits_available: 0, credits_reserved: 0 }
+        ),
       },
       commands: {
         load: async () => ({ state: claimed(), revision: 0n }),
         handle: async (_decider: unknown, _stream: string, command: { type: string; instanceId?: string }) => {
           calls.push(command.type);
-          if (command.instanceId !== undefined && command.instanceId !== holder) throw problem(JobProblems.leaseLost, 'another instance holds the job');
+          if (command.instanceId !== undefined && command.instanceId !== holder)
+            throw problem(JobProblems.leaseLost, 'another instance holds the job');
           if (command.type === 'CompleteJob' && completeFails-- > 0) {
             if (storedAnyway) holder = 'nobody: succeeded';
             throw new Error('ECONNRESET');
@@ -84,7 +94,12 @@ describe('an attempt of a job, between its steps', () => {
   });
 
   it('a try stored although its answer was lost: the next one is refused as not running, and that ends the attempt quietly', async () => {
-    await runJob(context(oneRow, { completeFails: 1, storedAnyway: true }), claimed(), new AbortController().signal, () => false);
+    await runJob(
+      context(oneRow, { completeFails: 1, storedAnyway: true }),
+      claimed(),
+      new AbortController().signal,
+      () => false,
+    );
     expect(calls).to.deep.equal(['settle', 'CompleteJob', 'CompleteJob']);
     expect(errors).to.deep.equal([]);
     expect(existsSync(file('t.csv'))).to.equal(true);

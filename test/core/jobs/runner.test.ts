@@ -8,7 +8,15 @@ import { accountStream } from '../../../core/accounts/account.js';
 import { jobDecider, jobStream } from '../../../core/jobs/job.js';
 import { jobDirectory, partFileName } from '../../../core/jobs/result-files.js';
 import { MemoryEventStore } from '../../../core/store/memory-store.js';
-import { openAccount, queueJob, stallingGenerator, startInstance, tempDir, until, type JobsInstance } from './support/instance.js';
+import {
+  openAccount,
+  queueJob,
+  stallingGenerator,
+  startInstance,
+  tempDir,
+  until,
+  type JobsInstance,
+} from './support/instance.js';
 import type { Engine } from '../../../core/packs/engine.js';
 import { sharedEngine } from './support/engine.js';
 import { buildPlan } from '../../../core/generation/plan.js';
@@ -57,7 +65,13 @@ describe('job runner', function () {
     const resultsDir = resultsDirectory('runner');
     const a = await instance({ store: new MemoryEventStore(), engine, clock: systemClock, resultsDir });
     await openAccount(a, 'acc_1', 1000, T0);
-    await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 5000, cards: 1500 }, compression: 'gzip', at: T0 });
+    await queueJob(a, {
+      jobId: 'job_1',
+      accountId: 'acc_1',
+      rows: { transactions: 5000, cards: 1500 },
+      compression: 'gzip',
+      at: T0,
+    });
     await until(a, (jobs) => jobs.jobs.job_1.state === 'succeeded');
 
     const job = a.jobs().jobs.job_1;
@@ -80,7 +94,15 @@ describe('job runner', function () {
     const store = new MemoryEventStore();
     const clock = new TestClock(T0);
     const resultsDir = resultsDirectory('takeover');
-    const a = await instance({ store, engine, clock, resultsDir, instanceId: 'a', leaseMs: 10_000, generate: stallingGenerator(engine) });
+    const a = await instance({
+      store,
+      engine,
+      clock,
+      resultsDir,
+      instanceId: 'a',
+      leaseMs: 10_000,
+      generate: stallingGenerator(engine),
+    });
     await openAccount(a, 'acc_1', 1000, T0);
     await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 50_000 }, at: T0 });
     await until(a, (jobs) => jobs.jobs.job_1.state === 'running');
@@ -98,7 +120,9 @@ describe('job runner', function () {
     const bytes = readFileSync(join(jobDirectory(resultsDir, 'job_1'), 'transactions.csv'));
     expect(sha256(bytes)).to.equal(sha256(await expectedBytes(engine, 50_000)));
     expect(job.files[0].sha256).to.equal(sha256(bytes));
-    const settlements = (await store.readStream(accountStream('acc_1'))).filter((event) => event.type === 'CreditsSettled');
+    const settlements = (await store.readStream(accountStream('acc_1'))).filter(
+      (event) => event.type === 'CreditsSettled',
+    );
     expect(settlements).to.have.length(1);
     expect(await b.credits.balance('acc_1')).to.deep.equal({ credits_available: 950, credits_reserved: 0 });
   });
@@ -107,7 +131,15 @@ describe('job runner', function () {
     const store = new MemoryEventStore();
     const clock = new TestClock(T0); // stands still: no lease can expire by itself
     const resultsDir = resultsDirectory('hand-over');
-    const a = await instance({ store, engine, clock, resultsDir, instanceId: 'a', leaseMs: 60_000, generate: stallingGenerator(engine) });
+    const a = await instance({
+      store,
+      engine,
+      clock,
+      resultsDir,
+      instanceId: 'a',
+      leaseMs: 60_000,
+      generate: stallingGenerator(engine),
+    });
     await openAccount(a, 'acc_1', 1000, T0);
     await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 50_000 }, at: T0 });
     await until(a, (jobs) => jobs.jobs.job_1.state === 'running');
@@ -120,7 +152,13 @@ describe('job runner', function () {
 
   it('a cancelled running job stops, leaves no file and releases its credits', async () => {
     const resultsDir = resultsDirectory('cancel');
-    const a = await instance({ store: new MemoryEventStore(), engine, clock: systemClock, resultsDir, generate: stallingGenerator(engine) });
+    const a = await instance({
+      store: new MemoryEventStore(),
+      engine,
+      clock: systemClock,
+      resultsDir,
+      generate: stallingGenerator(engine),
+    });
     await openAccount(a, 'acc_1', 2000, T0);
     await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 1_000_000 }, at: T0 });
     await until(a, (jobs) => jobs.jobs.job_1.state === 'running');
@@ -144,7 +182,10 @@ describe('job runner', function () {
       await queueJob(a, { jobId: 'job_1', accountId: 'acc_1', rows: { transactions: 5000 }, compression, at: T0 });
       // The first attempt's part file is /dev/full: every write to it fails with ENOSPC, as on a full volume.
       mkdirSync(jobDirectory(resultsDir, 'job_1'), { recursive: true });
-      symlinkSync('/dev/full', join(jobDirectory(resultsDir, 'job_1'), partFileName('transactions', 'csv', compression, 1)));
+      symlinkSync(
+        '/dev/full',
+        join(jobDirectory(resultsDir, 'job_1'), partFileName('transactions', 'csv', compression, 1)),
+      );
       a.runner.start();
       await until(a, (jobs) => jobs.jobs.job_1.state === 'failed');
       // The attempt ends the job first (the holder check), then releases its credits and removes its files.

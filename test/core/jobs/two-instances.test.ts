@@ -31,7 +31,10 @@ describe('two runner instances on one store', function () {
       const url = await requirePostgres(this);
       const schema = uniquePostgresSchema('jobs');
       const config = loadConfig({ FINSYNTH_POSTGRES_URL: url }, { dataDir });
-      stores = [await openEventStore(config, { postgresSchema: schema }), await openEventStore(config, { postgresSchema: schema })];
+      stores = [
+        await openEventStore(config, { postgresSchema: schema }),
+        await openEventStore(config, { postgresSchema: schema }),
+      ];
       cleanup = () => dropPostgresSchema(url, schema);
     } else {
       const config = loadConfig({}, { dataDir });
@@ -54,7 +57,9 @@ describe('two runner instances on one store', function () {
     const resultsDir = tempDir('fleet-results');
     directories.push(resultsDir);
     const started = await Promise.all(
-      stores.map((store, index) => startInstance({ store, engine, clock: systemClock, resultsDir, instanceId: `instance-${index}`, maxJobs: 3 })),
+      stores.map((store, index) =>
+        startInstance({ store, engine, clock: systemClock, resultsDir, instanceId: `instance-${index}`, maxJobs: 3 }),
+      ),
     );
     instances.push(...started);
     return started;
@@ -64,10 +69,21 @@ describe('two runner instances on one store', function () {
     const fleet = await startInstances();
     const [first] = fleet;
     await openAccount(first, 'acc_free', 1000, T0, 'free');
-    const config = { version: 1, sector: 'cards', seed: 1, tables: [{ name: 'merchants', rows: 10 }], output: { format: 'csv' } };
+    const config = {
+      version: 1,
+      sector: 'cards',
+      seed: 1,
+      tables: [{ name: 'merchants', rows: 10 }],
+      output: { format: 'csv' },
+    };
     const results = await Promise.allSettled(
       Array.from({ length: 10 }, (_, index) =>
-        fleet[index % fleet.length].service.create({ accountId: 'acc_free', mode: 'live', keyId: 'key_1', input: { config } }),
+        fleet[index % fleet.length].service.create({
+          accountId: 'acc_free',
+          mode: 'live',
+          keyId: 'key_1',
+          input: { config },
+        }),
       ),
     );
 
@@ -94,10 +110,18 @@ describe('two runner instances on one store', function () {
     await until(first, (jobs) => ids.every((id) => jobs.jobs[id].state === 'succeeded'), 60_000);
     for (const id of ids) {
       const types = (await first.store.readStream(jobStream(id))).map((event) => event.type);
-      expect(types.filter((type) => type === 'JobStarted'), id).to.have.length(1);
-      expect(types.filter((type) => type === 'JobSucceeded'), id).to.have.length(1);
+      expect(
+        types.filter((type) => type === 'JobStarted'),
+        id,
+      ).to.have.length(1);
+      expect(
+        types.filter((type) => type === 'JobSucceeded'),
+        id,
+      ).to.have.length(1);
     }
-    const settled = (await first.store.readStream(accountStream('acc_1'))).filter((event) => event.type === 'CreditsSettled');
+    const settled = (await first.store.readStream(accountStream('acc_1'))).filter(
+      (event) => event.type === 'CreditsSettled',
+    );
     expect(settled.map((event) => (event.data as { reference: string }).reference).sort()).to.deep.equal(ids);
     expect(await first.credits.balance('acc_1')).to.deep.equal({ credits_available: 10_000 - 20, credits_reserved: 0 });
   });

@@ -28,10 +28,18 @@ describe("the pack author's guide example (docs/examples/loyalty)", function () 
   });
 
   it('gives each member as many rewards as its tier holds, members in order', () => {
-    const plan = planFor(loyalty, { seed: 3, tables: [{ name: 'members', rows: 300 }, { name: 'rewards', rows: 40 }] });
+    const plan = planFor(loyalty, {
+      seed: 3,
+      tables: [
+        { name: 'members', rows: 300 },
+        { name: 'rewards', rows: 40 },
+      ],
+    });
     const members = rowsOf(generateInline(loyalty, plan, 'members'));
     const rewards = rowsOf(generateInline(loyalty, plan, 'rewards'));
-    const expected = members.flatMap((member) => Array<unknown>(REWARDS_BY_TIER[String(member.tier)]).fill(member.member_id)).slice(0, 40);
+    const expected = members
+      .flatMap((member) => Array<unknown>(REWARDS_BY_TIER[String(member.tier)]).fill(member.member_id))
+      .slice(0, 40);
     expect(rewards.map((reward) => reward.member_id)).to.deep.equal(expected);
   });
 });

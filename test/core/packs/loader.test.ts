@@ -15,10 +15,14 @@ describe('pack loading', () => {
   });
 
   it('refuses a bad pack with a message naming it and each reason, and loads the others', async () => {
-    const registry = await loadPacks({ extra: [fixture('bad-manifest'), fixture('broken-module'), fixture('good'), 'no-such-finsynth-pack'] });
+    const registry = await loadPacks({
+      extra: [fixture('bad-manifest'), fixture('broken-module'), fixture('good'), 'no-such-finsynth-pack'],
+    });
     expect(registry.names()).to.include.members(['cards', 'tiny']);
     expect(registry.names()).not.to.include('badmanifest');
-    const [badManifest, brokenModule, missing] = registry.refused.filter((refused) => !refused.source.startsWith('builtin:'));
+    const [badManifest, brokenModule, missing] = registry.refused.filter(
+      (refused) => !refused.source.startsWith('builtin:'),
+    );
     expect(badManifest.name).to.equal('badmanifest');
     const message = refusalMessage(badManifest);
     expect(message).to.contain('"badmanifest"').and.to.contain(fixture('bad-manifest'));
@@ -37,8 +41,12 @@ describe('pack loading', () => {
     // then both are refused with the reason, and the built-ins and the good pack are served
     expect(registry.names()).to.include.members(['cards', 'lending', 'insurance', 'tiny']);
     const [loop, never] = hanging.map((source) => registry.refused.find((refused) => refused.source === source)!);
-    expect(refusalMessage(loop)).to.contain(fixture('endless-loop')).and.to.contain('did not finish loading within 4 s');
-    expect(refusalMessage(never)).to.contain(fixture('never-settles')).and.to.contain('awaits something that never settles');
+    expect(refusalMessage(loop))
+      .to.contain(fixture('endless-loop'))
+      .and.to.contain('did not finish loading within 4 s');
+    expect(refusalMessage(never))
+      .to.contain(fixture('never-settles'))
+      .and.to.contain('awaits something that never settles');
   });
 
   it('checks what a schema cannot: column parameters, references, dependency columns, option defaults, cycles', () => {
@@ -47,8 +55,17 @@ describe('pack loading', () => {
       ...cards,
       tables: {
         ...cards.tables,
-        cards: { ...cards.tables.cards, columns: { ...cards.tables.cards.columns, pan: { type: 'pan', networks: ['diners'], description: 'x' } } },
-        merchants: { ...cards.tables.merchants, columns: { ...cards.tables.merchants.columns, owner: { type: 'reference', table: 'nowhere', description: 'x' } } },
+        cards: {
+          ...cards.tables.cards,
+          columns: { ...cards.tables.cards.columns, pan: { type: 'pan', networks: ['diners'], description: 'x' } },
+        },
+        merchants: {
+          ...cards.tables.merchants,
+          columns: {
+            ...cards.tables.merchants.columns,
+            owner: { type: 'reference', table: 'nowhere', description: 'x' },
+          },
+        },
         transactions: {
           ...cards.tables.transactions,
           columns: { ...cards.tables.transactions.columns, amount: { ...amount, currency_column: 'constructor' } },
@@ -56,8 +73,13 @@ describe('pack loading', () => {
         },
       },
     });
-    expect(reasons.join('\n')).to.contain('table "cards", column "pan"').and.to.contain('"merchants", column "owner": references no other table').and.to.contain('option "fraud_rate": its default fails its own schema');
-    expect(reasons, 'a name every object inherits is no column').to.include('table "transactions", column "amount": currency_column names no column of the table ("constructor")');
+    expect(reasons.join('\n'))
+      .to.contain('table "cards", column "pan"')
+      .and.to.contain('"merchants", column "owner": references no other table')
+      .and.to.contain('option "fraud_rate": its default fails its own schema');
+    expect(reasons, 'a name every object inherits is no column').to.include(
+      'table "transactions", column "amount": currency_column names no column of the table ("constructor")',
+    );
     expect(checkManifest(cards)).to.deep.equal([]);
   });
 

@@ -26,8 +26,19 @@ const orchard = definePack({
       credits_per_1000_rows: 1,
       columns: {
         tree_id: { type: 'id', prefix: 'tree', description: 'Key.' },
-        fruits: { type: 'integer', distribution: 'uniform', min: 0, max: 7, description: 'How many fruits the tree bears.' },
-        season: { type: 'decimal', scale: 6, computed: true, description: 'From the named stream that its per-tree tables read too.' },
+        fruits: {
+          type: 'integer',
+          distribution: 'uniform',
+          min: 0,
+          max: 7,
+          description: 'How many fruits the tree bears.',
+        },
+        season: {
+          type: 'decimal',
+          scale: 6,
+          computed: true,
+          description: 'From the named stream that its per-tree tables read too.',
+        },
       },
       row: (ctx) => ({ season: Math.round(ctx.stream('season').next() * 1e6) / 1e6 }),
     },
@@ -40,9 +51,9 @@ const orchard = definePack({
       columns: {
         fruit_id: { type: 'id', prefix: 'fruit', description: 'Key.' },
         tree_id: { type: 'reference', table: 'trees', description: 'The tree.' },
-        position: { type: 'integer', description: 'Position among the tree\'s fruits.' },
-        of: { type: 'integer', description: 'The tree\'s fruit count (ctx.count).' },
-        season: { type: 'decimal', scale: 6, description: 'The tree\'s season, from its named stream.' },
+        position: { type: 'integer', description: "Position among the tree's fruits." },
+        of: { type: 'integer', description: "The tree's fruit count (ctx.count)." },
+        season: { type: 'decimal', scale: 6, description: "The tree's season, from its named stream." },
         kind: { type: 'string', description: 'Drawn by weight.' },
       },
       rows_per_parent: (ctx) => Number(ctx.lookup('trees', ctx.parent).fruits),
@@ -61,7 +72,7 @@ const orchard = definePack({
       per_parent: 'trees',
       columns: {
         tree_id: { type: 'reference', table: 'trees', description: 'The tree.' },
-        season: { type: 'decimal', scale: 6, description: 'The tree\'s season, from its named stream.' },
+        season: { type: 'decimal', scale: 6, description: "The tree's season, from its named stream." },
       },
       rows_per_parent: () => 1,
       row: (ctx) => ({ season: Math.round(ctx.stream('season').next() * 1e6) / 1e6 }),
@@ -87,7 +98,10 @@ describe('the pack SDK', () => {
   it('accepts rows_per_parent only as a function on a per-parent table', () => {
     expect(checkManifest(orchard)).to.deep.equal([]);
     const { trees, fruits } = orchard.tables;
-    const reasons = checkManifest({ ...orchard, tables: { trees: { ...trees, rows_per_parent: () => 1 }, fruits: { ...fruits, rows_per_parent: 3 } } });
+    const reasons = checkManifest({
+      ...orchard,
+      tables: { trees: { ...trees, rows_per_parent: () => 1 }, fruits: { ...fruits, rows_per_parent: 3 } },
+    });
     expect(reasons).to.include('table "trees": rows_per_parent needs per_parent (the table whose rows it counts)');
     expect(reasons).to.include('table "fruits": rows_per_parent must be a function');
   });
@@ -95,27 +109,49 @@ describe('the pack SDK', () => {
   describe('rows_per_parent', () => {
     it("gives each parent the pack's count, parents in order, the table ending at the requested rows with the last run cut", () => {
       fc.assert(
-        fc.property(fc.nat(), fc.integer({ min: 1, max: 60 }), fc.integer({ min: 0, max: 400 }), (seed, treeRows, wanted) => {
-          // given trees and a fruits table asking for some rows
-          const trees = rowsOf(generate([{ name: 'trees', rows: treeRows }], seed).text('trees'));
-          const held = trees.reduce((sum, tree) => sum + Number(tree.fruits), 0);
-          const rows = Math.min(wanted, held);
-          // when the fruits are generated
-          const fruits = rowsOf(generate([{ name: 'trees', rows: treeRows }, { name: 'fruits', rows }], seed).text('fruits'));
-          // then they are the trees' runs in order, each of the tree's count, up to exactly the rows asked
-          const expected = trees.flatMap((tree) => Array.from({ length: Number(tree.fruits) }, (_, position) => [tree.tree_id, position, tree.fruits])).slice(0, rows);
-          expect(fruits.map((fruit) => [fruit.tree_id, fruit.position, fruit.of])).to.deep.equal(expected);
-        }),
+        fc.property(
+          fc.nat(),
+          fc.integer({ min: 1, max: 60 }),
+          fc.integer({ min: 0, max: 400 }),
+          (seed, treeRows, wanted) => {
+            // given trees and a fruits table asking for some rows
+            const trees = rowsOf(generate([{ name: 'trees', rows: treeRows }], seed).text('trees'));
+            const held = trees.reduce((sum, tree) => sum + Number(tree.fruits), 0);
+            const rows = Math.min(wanted, held);
+            // when the fruits are generated
+            const fruits = rowsOf(
+              generate(
+                [
+                  { name: 'trees', rows: treeRows },
+                  { name: 'fruits', rows },
+                ],
+                seed,
+              ).text('fruits'),
+            );
+            // then they are the trees' runs in order, each of the tree's count, up to exactly the rows asked
+            const expected = trees
+              .flatMap((tree) =>
+                Array.from({ length: Number(tree.fruits) }, (_, position) => [tree.tree_id, position, tree.fruits]),
+              )
+              .slice(0, rows);
+            expect(fruits.map((fruit) => [fruit.tree_id, fruit.position, fruit.of])).to.deep.equal(expected);
+          },
+        ),
         { numRuns: 60 },
       );
     });
 
     it('gives the same bytes whatever the chunk size (chunks are cut by a walk over the counts, each independent)', () => {
       fc.assert(
-        fc.property(fc.nat(), fc.integer({ min: 1, max: 300 }), fc.constantFrom(1, 7, 50, 10_000), (seed, rows, chunkRows) => {
-          const tables = [{ name: 'fruits', rows }];
-          expect(generate(tables, seed, chunkRows).text('fruits')).to.equal(generate(tables, seed).text('fruits'));
-        }),
+        fc.property(
+          fc.nat(),
+          fc.integer({ min: 1, max: 300 }),
+          fc.constantFrom(1, 7, 50, 10_000),
+          (seed, rows, chunkRows) => {
+            const tables = [{ name: 'fruits', rows }];
+            expect(generate(tables, seed, chunkRows).text('fruits')).to.equal(generate(tables, seed).text('fruits'));
+          },
+        ),
         { numRuns: 40 },
       );
     });
@@ -123,7 +159,9 @@ describe('the pack SDK', () => {
     it('grows a parent the request does not name until its runs hold the rows asked', () => {
       const { plan, text } = generate([{ name: 'fruits', rows: 500 }], 9);
       const trees = rowsOf(text('trees'));
-      expect(trees.length, 'more trees than the ratio of the defaults gives').to.be.greaterThan(Math.ceil((500 * 100) / 600));
+      expect(trees.length, 'more trees than the ratio of the defaults gives').to.be.greaterThan(
+        Math.ceil((500 * 100) / 600),
+      );
       expect(plan.tables.find((t) => t.name === 'trees')!.rows).to.equal(trees.length);
       expect(rowsOf(text('fruits'))).to.have.length(500);
       // just enough trees: all but the last are needed to hold fewer than 500 fruits
@@ -135,27 +173,56 @@ describe('the pack SDK', () => {
       // given trees bearing 3.5 fruits on average: twice as many fruits as trees a walk may pass hold more
       expect(() => planFor(orchard, { seed: 1, tables: [{ name: 'fruits', rows: 7 * MAX_WALKED_PARENTS }] }))
         .to.throw(ProblemError, `This request may reach through at most ${MAX_WALKED_PARENTS} of them;`)
-        .with.property('extensions').that.has.property('rows_available').within(3.4 * MAX_WALKED_PARENTS, 3.6 * MAX_WALKED_PARENTS);
+        .with.property('extensions')
+        .that.has.property('rows_available')
+        .within(3.4 * MAX_WALKED_PARENTS, 3.6 * MAX_WALKED_PARENTS);
     });
 
     it('refuses more rows than requested parents hold, with the number they hold', () => {
       const trees = rowsOf(generate([{ name: 'trees', rows: 4 }], 2).text('trees'));
       const held = trees.reduce((sum, tree) => sum + Number(tree.fruits), 0);
-      expect(() => planFor(orchard, { seed: 2, tables: [{ name: 'trees', rows: 4 }, { name: 'fruits', rows: held + 1 }] }))
-        .to.throw(ProblemError, `Table "fruits" asks for ${held + 1} rows, but the 4 rows of its parent table "trees" in this plan hold ${held} in all`)
-        .with.property('extensions').that.deep.includes({ table: 'fruits', rows_available: held });
+      expect(() =>
+        planFor(orchard, {
+          seed: 2,
+          tables: [
+            { name: 'trees', rows: 4 },
+            { name: 'fruits', rows: held + 1 },
+          ],
+        }),
+      )
+        .to.throw(
+          ProblemError,
+          `Table "fruits" asks for ${held + 1} rows, but the 4 rows of its parent table "trees" in this plan hold ${held} in all`,
+        )
+        .with.property('extensions')
+        .that.deep.includes({ table: 'fruits', rows_available: held });
     });
   });
 
   it('ctx.stream(name) is the same for a parent row and every table generated per it, and differs between parents and seeds', () => {
-    const { text } = generate([{ name: 'trees', rows: 50 }, { name: 'fruits', rows: 100 }, { name: 'harvests', rows: 50 }], 5);
+    const { text } = generate(
+      [
+        { name: 'trees', rows: 50 },
+        { name: 'fruits', rows: 100 },
+        { name: 'harvests', rows: 50 },
+      ],
+      5,
+    );
     const harvests = new Map(rowsOf(text('harvests')).map((harvest) => [harvest.tree_id, harvest.season]));
     // the parent's own row draws the same stream: a rows_per_parent hook can re-derive it without a lookup
     expect(rowsOf(text('trees')).map((tree) => tree.season)).to.deep.equal([...harvests.values()]);
     const fruits = rowsOf(text('fruits'));
     expect(fruits.filter((fruit) => fruit.season !== harvests.get(fruit.tree_id))).to.deep.equal([]);
     expect(new Set(harvests.values()).size).to.equal(50);
-    const other = rowsOf(generate([{ name: 'trees', rows: 50 }, { name: 'harvests', rows: 50 }], 6).text('harvests'));
+    const other = rowsOf(
+      generate(
+        [
+          { name: 'trees', rows: 50 },
+          { name: 'harvests', rows: 50 },
+        ],
+        6,
+      ).text('harvests'),
+    );
     expect(other.map((harvest) => harvest.season)).not.to.deep.equal([...harvests.values()]);
   });
 
@@ -173,9 +240,17 @@ describe('the pack SDK', () => {
             entry_id: { type: 'id', prefix: 'ent', description: 'Key.' },
             booked_on: { type: 'date', computed: true, description: 'Set by the generator: no range needed.' },
             currency: { type: 'currency', computed: true, description: 'Set by the generator.' },
-            amount: { type: 'money', currency_column: 'currency', computed: true, description: 'Rounded to the currency set by the generator.' },
+            amount: {
+              type: 'money',
+              currency_column: 'currency',
+              computed: true,
+              description: 'Rounded to the currency set by the generator.',
+            },
           },
-          row: (ctx) => (ctx.index === 3 ? { booked_on: '2025-01-01', amount: 1.234 } : { booked_on: '2025-01-01', currency: 'JPY', amount: 1.6 }),
+          row: (ctx) =>
+            ctx.index === 3
+              ? { booked_on: '2025-01-01', amount: 1.234 }
+              : { booked_on: '2025-01-01', currency: 'JPY', amount: 1.6 },
         },
       },
     });
@@ -183,21 +258,50 @@ describe('the pack SDK', () => {
     it('need no drawing parameters, but the ones they give must be valid, and keys cannot be computed', () => {
       expect(checkManifest(ledger)).to.deep.equal([]);
       const entries = ledger.tables.entries;
-      const reasons = checkManifest({ ...ledger, tables: { entries: { ...entries, columns: { ...entries.columns, entry_id: { type: 'id', prefix: 'ent', computed: true, description: 'Key.' }, booked_on: { type: 'date', from: 'soon', computed: true, description: 'x' } } } } });
-      expect(reasons.join('\n')).to.contain('column "entry_id": a id column cannot be computed').and.to.contain('column "booked_on": /from must match format "date"');
+      const reasons = checkManifest({
+        ...ledger,
+        tables: {
+          entries: {
+            ...entries,
+            columns: {
+              ...entries.columns,
+              entry_id: { type: 'id', prefix: 'ent', computed: true, description: 'Key.' },
+              booked_on: { type: 'date', from: 'soon', computed: true, description: 'x' },
+            },
+          },
+        },
+      });
+      expect(reasons.join('\n'))
+        .to.contain('column "entry_id": a id column cannot be computed')
+        .and.to.contain('column "booked_on": /from must match format "date"');
     });
 
     it('take only null_rate as an override, and a config naming another parameter is refused', () => {
-      expect(() => planFor(ledger, { seed: 1, tables: [{ name: 'entries', columns: { booked_on: { null_rate: 0.5 } } }] })).not.to.throw();
-      expect(() => planFor(ledger, { seed: 1, tables: [{ name: 'entries', columns: { booked_on: { from: '2020-01-01', to: '2020-12-31' } } }] }))
-        .to.throw(ProblemError, 'column "booked_on": the column is computed by its table\'s generator does not accept "from", "to" as an override (it accepts null_rate)');
+      expect(() =>
+        planFor(ledger, { seed: 1, tables: [{ name: 'entries', columns: { booked_on: { null_rate: 0.5 } } }] }),
+      ).not.to.throw();
+      expect(() =>
+        planFor(ledger, {
+          seed: 1,
+          tables: [{ name: 'entries', columns: { booked_on: { from: '2020-01-01', to: '2020-12-31' } } }],
+        }),
+      ).to.throw(
+        ProblemError,
+        'column "booked_on": the column is computed by its table\'s generator does not accept "from", "to" as an override (it accepts null_rate)',
+      );
     });
 
     it('are written as the generator sets them (money rounded to its currency), and one it leaves unset fails naming the column', () => {
       const plan = planFor(ledger, { seed: 1, tables: [{ name: 'entries', rows: 3 }] });
-      expect(rowsOf(generateInline(ledger, plan, 'entries')).map((row) => [row.currency, row.amount])).to.deep.equal([['JPY', 2], ['JPY', 2], ['JPY', 2]]);
+      expect(rowsOf(generateInline(ledger, plan, 'entries')).map((row) => [row.currency, row.amount])).to.deep.equal([
+        ['JPY', 2],
+        ['JPY', 2],
+        ['JPY', 2],
+      ]);
       const failing = planFor(ledger, { seed: 1, tables: [{ name: 'entries', rows: 5 }] });
-      expect(() => generateInline(ledger, failing, 'entries')).to.throw('column "currency" is computed by the table\'s generator, which did not set it');
+      expect(() => generateInline(ledger, failing, 'entries')).to.throw(
+        'column "currency" is computed by the table\'s generator, which did not set it',
+      );
     });
   });
 
@@ -206,10 +310,14 @@ describe('the pack SDK', () => {
     const weights = { a: 1, b: 3, never: 0, c: 6 };
     const drawn = Array.from({ length: 100_000 }, () => helpers.weightedPick(rng, weights));
     const share = (key: string) => drawn.filter((value) => value === key).length / drawn.length;
-    expect([share('a'), share('b'), share('c')].map((value) => Math.round(value * 100) / 100)).to.deep.equal([0.1, 0.3, 0.6]);
+    expect([share('a'), share('b'), share('c')].map((value) => Math.round(value * 100) / 100)).to.deep.equal([
+      0.1, 0.3, 0.6,
+    ]);
     expect(share('never')).to.equal(0);
     const again = new Rng(7, 0);
-    expect(Array.from({ length: 1000 }, () => helpers.weightedPick(again, weights))).to.deep.equal(drawn.slice(0, 1000));
+    expect(Array.from({ length: 1000 }, () => helpers.weightedPick(again, weights))).to.deep.equal(
+      drawn.slice(0, 1000),
+    );
     expect(() => helpers.weightedPick(rng, { a: 0 })).to.throw('not all zero');
   });
 
@@ -218,7 +326,9 @@ describe('the pack SDK', () => {
       const [year, month, day] = date.split('-').map(Number);
       return new Date(Date.UTC(year + age, month - 1, day)).toISOString().slice(0, 10);
     };
-    const dates = fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9899-12-31T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10));
+    const dates = fc
+      .date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9899-12-31T00:00:00Z'), noInvalidDate: true })
+      .map((date) => date.toISOString().slice(0, 10));
     fc.assert(
       fc.property(dates, fc.integer({ min: 0, max: 100 }), (date, age) => {
         expect(birthday(date, age)).to.equal(calendar(date, age));

@@ -52,7 +52,13 @@ function market(choice: Choice, misuse?: (ctx: RowContext) => void) {
         per_parent: 'shops',
         columns: {
           shop_id: { type: 'reference', table: 'shops', description: 'The owning shop.' },
-          next_sale_id: { type: 'reference', table: 'sales', nullable: true, null_rate: 0.2, description: 'Chosen by the row.' },
+          next_sale_id: {
+            type: 'reference',
+            table: 'sales',
+            nullable: true,
+            null_rate: 0.2,
+            description: 'Chosen by the row.',
+          },
         },
         row: (ctx) => {
           const next = (ctx.parent * 5 + ctx.position) % ctx.rowsOf('sales');
@@ -84,7 +90,9 @@ describe('ctx.setRef', () => {
       fc.property(fc.nat(), (seed) => {
         for (const table of TABLES) {
           for (const format of FORMATS) {
-            expect(generateInline(market('setRef'), plan(seed), table, format), `${table} ${format}`).to.equal(generateInline(market('key'), plan(seed), table, format));
+            expect(generateInline(market('setRef'), plan(seed), table, format), `${table} ${format}`).to.equal(
+              generateInline(market('key'), plan(seed), table, format),
+            );
           }
         }
       }),
@@ -103,19 +111,40 @@ describe('ctx.setRef', () => {
     });
   });
 
-  const refused = (misuse: (ctx: RowContext) => void) => () => generateInline(market('setRef', misuse), plan(1), 'sales');
+  const refused = (misuse: (ctx: RowContext) => void) => () =>
+    generateInline(market('setRef', misuse), plan(1), 'sales');
 
   it('refuses a column that is not a reference, and an index outside the referenced table', () => {
-    expect(refused((ctx) => ctx.setRef('amount', 0))).to.throw('table "sales": setRef("amount") — the column is not a reference column of the table');
-    expect(refused((ctx) => ctx.setRef('shop_id', 13))).to.throw('table "sales": setRef("shop_id", 13) — the referenced table has rows 0 to 12');
+    expect(refused((ctx) => ctx.setRef('amount', 0))).to.throw(
+      'table "sales": setRef("amount") — the column is not a reference column of the table',
+    );
+    expect(refused((ctx) => ctx.setRef('shop_id', 13))).to.throw(
+      'table "sales": setRef("shop_id", 13) — the referenced table has rows 0 to 12',
+    );
     expect(refused((ctx) => ctx.setRef('shop_id', 1.5))).to.throw('setRef("shop_id", 1.5)');
   });
 
   it("refuses the owning parent's column of a per-parent table, and a call outside row", () => {
     const pack = market('setRef');
-    const owning = { ...pack, tables: { ...pack.tables, passes: { ...pack.tables.passes, row: (ctx: RowContext) => (ctx.setRef('shop_id', 0), {}) } } };
-    expect(() => generateInline(owning, plan(1), 'passes')).to.throw('table "passes": setRef("shop_id") — the column points at the owning parent, which the engine fills');
-    const early = { ...pack, tables: { ...pack.tables, passes: { ...pack.tables.passes, start: (ctx: RowContext) => ctx.setRef('next_sale_id', 0) } } };
-    expect(() => generateInline(early, plan(1), 'passes')).to.throw('table "passes": setRef("next_sale_id") is for the row being generated');
+    const owning = {
+      ...pack,
+      tables: {
+        ...pack.tables,
+        passes: { ...pack.tables.passes, row: (ctx: RowContext) => (ctx.setRef('shop_id', 0), {}) },
+      },
+    };
+    expect(() => generateInline(owning, plan(1), 'passes')).to.throw(
+      'table "passes": setRef("shop_id") — the column points at the owning parent, which the engine fills',
+    );
+    const early = {
+      ...pack,
+      tables: {
+        ...pack.tables,
+        passes: { ...pack.tables.passes, start: (ctx: RowContext) => ctx.setRef('next_sale_id', 0) },
+      },
+    };
+    expect(() => generateInline(early, plan(1), 'passes')).to.throw(
+      'table "passes": setRef("next_sale_id") is for the row being generated',
+    );
   });
 });

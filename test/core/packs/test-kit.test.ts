@@ -16,12 +16,16 @@ describe('the pack test kit', function () {
   });
 
   it('fails a pack whose values break their type, naming table, row, column and value', async () => {
-    const error = await checkPack(fileURLToPath(new URL('./fixtures/invalid-values', import.meta.url)), { rows: 20 }).then(
+    const error = await checkPack(fileURLToPath(new URL('./fixtures/invalid-values', import.meta.url)), {
+      rows: 20,
+    }).then(
       () => expect.fail('the kit should refuse the pack'),
       (caught: unknown) => caught,
     );
     expect(error).to.be.instanceOf(AssertionError);
-    expect((error as Error).message).to.equal('pack check failed: table "accounts", row 7, column "iban": "DE00500700100000000000" is not a valid iban');
+    expect((error as Error).message).to.equal(
+      'pack check failed: table "accounts", row 7, column "iban": "DE00500700100000000000" is not a valid iban',
+    );
   });
 
   it("fails a pack whose BIC is not of its row's IBAN's country, or whose card number is not of its row's network", async () => {
@@ -32,12 +36,16 @@ describe('the pack test kit', function () {
       );
     const bic = await failure('bic-of-another-country');
     expect(bic).to.be.instanceOf(AssertionError);
-    expect(bic.message).to.match(/^pack check failed: table "accounts", row 5, column "bic": "BNPAFRPP" is not of the country of "iban" \(DE\d{20}\)$/);
+    expect(bic.message).to.match(
+      /^pack check failed: table "accounts", row 5, column "bic": "BNPAFRPP" is not of the country of "iban" \(DE\d{20}\)$/,
+    );
     const pan = await failure('pan-of-another-network');
-    expect(pan.message).to.equal('pack check failed: table "cards", row 3, column "pan": "5555555555554444" is not a card number of "network" (visa)');
+    expect(pan.message).to.equal(
+      'pack check failed: table "cards", row 3, column "pan": "5555555555554444" is not a card number of "network" (visa)',
+    );
   });
 
-  it('fails a pack that its manifest refuses, with the loader\'s reasons', async () => {
+  it("fails a pack that its manifest refuses, with the loader's reasons", async () => {
     const error = await checkPack(fileURLToPath(new URL('./fixtures/bad-manifest', import.meta.url))).then(
       () => expect.fail('the kit should refuse the pack'),
       (caught: Error) => caught,
@@ -46,11 +54,15 @@ describe('the pack test kit', function () {
   });
 
   it('fails a pack whose tables do not plan at their default rows, naming the seed and why', async () => {
-    const error = await checkPack(fileURLToPath(new URL('./fixtures/short-defaults', import.meta.url)), { rows: 20 }).then(
+    const error = await checkPack(fileURLToPath(new URL('./fixtures/short-defaults', import.meta.url)), {
+      rows: 20,
+    }).then(
       () => expect.fail('the kit should refuse the pack'),
       (caught: Error) => caught,
     );
     expect(error).to.be.instanceOf(AssertionError);
-    expect(error.message).to.contain('every table at its default rows does not plan with seed 1234').and.to.contain('hold 20');
+    expect(error.message)
+      .to.contain('every table at its default rows does not plan with seed 1234')
+      .and.to.contain('hold 20');
   });
 });

@@ -3,7 +3,12 @@ import { openAccount, request, startTestApp, type TestAccount, type TestApp } fr
 import { requestFingerprint } from '../../../api/middleware/idempotency.js';
 import { TestClock } from '../../../core/clock.js';
 import type { Mode } from '../../../core/events/envelope.js';
-import { CLAIM_LEASE_MS, idempotencyDecider, idempotencyStream, type IdempotencyCommand } from '../../../core/idempotency/idempotency.js';
+import {
+  CLAIM_LEASE_MS,
+  idempotencyDecider,
+  idempotencyStream,
+  type IdempotencyCommand,
+} from '../../../core/idempotency/idempotency.js';
 
 /** 1,000 transactions: 2 credits. */
 const body = { sector: 'cards', seed: 5, tables: [{ name: 'transactions', rows: 1000 }] };
@@ -28,14 +33,28 @@ describe('quick generation retried under an Idempotency-Key', () => {
 
   const quick = (key: string, idempotencyKey: string, accept = 'application/json') =>
     request(app, 'POST', '/v1/generate/quick', { key, body, headers: { accept, 'idempotency-key': idempotencyKey } });
-  const balance = async () => (await request(app, 'GET', '/v1/billing/credits', { key: account.live })).body.credits_available as number;
+  const balance = async () =>
+    (await request(app, 'GET', '/v1/billing/credits', { key: account.live })).body.credits_available as number;
 
   /** What an attempt of this request leaves in the store, done through the services as its instance did them. */
   function attempt(mode: Mode, idempotencyKey: string, requestId: string) {
-    const claim = (command: IdempotencyCommand) => app.services.commands.handle(idempotencyDecider, idempotencyStream(account.accountId, mode, idempotencyKey), command);
+    const claim = (command: IdempotencyCommand) =>
+      app.services.commands.handle(
+        idempotencyDecider,
+        idempotencyStream(account.accountId, mode, idempotencyKey),
+        command,
+      );
     const at = () => clock.now().toISOString();
     return {
-      claim: () => claim({ type: 'ClaimKey', accountId: account.accountId, mode, fingerprint: requestFingerprint('POST', '/v1/generate/quick', {}, body), requestId, at: at() }),
+      claim: () =>
+        claim({
+          type: 'ClaimKey',
+          accountId: account.accountId,
+          mode,
+          fingerprint: requestFingerprint('POST', '/v1/generate/quick', {}, body),
+          requestId,
+          at: at(),
+        }),
       debit: (reference: string) =>
         app.services.credits.debit({
           accountId: account.accountId,
@@ -47,7 +66,8 @@ describe('quick generation retried under an Idempotency-Key', () => {
           tables: [{ name: 'transactions', rows: 1000, credits: CREDITS }],
           credits: CREDITS,
         }),
-      refund: (reference: string) => app.services.credits.refund(account.accountId, reference, 'quick generation failed: the generator broke'),
+      refund: (reference: string) =>
+        app.services.credits.refund(account.accountId, reference, 'quick generation failed: the generator broke'),
       release: () => claim({ type: 'ReleaseKey', requestId, reason: 'generation-failed', at: at() }),
     };
   }

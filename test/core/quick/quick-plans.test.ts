@@ -5,12 +5,20 @@ import type { GenerationPool } from '../../../core/generation/pool.js';
 import type { Plan } from '../../../core/generation/plan.js';
 
 /** A pool that counts its plannings and plans what `planOf` says. */
-function countingPool(planOf: (config: GenerationConfig) => Promise<Plan> = async (config) => ({ sector: config.sector, seed: config.seed } as Plan)) {
+function countingPool(
+  planOf: (config: GenerationConfig) => Promise<Plan> = async (config) =>
+    ({ sector: config.sector, seed: config.seed }) as Plan,
+) {
   const pool = { plannings: 0, plan: (config: GenerationConfig) => ((pool.plannings += 1), planOf(config)) };
   return pool;
 }
 const asPool = (pool: ReturnType<typeof countingPool>) => pool as unknown as GenerationPool;
-const config = (seed: number, rows = 1000): GenerationConfig => ({ version: 1, sector: 'cards', seed, tables: [{ name: 'transactions', rows }] });
+const config = (seed: number, rows = 1000): GenerationConfig => ({
+  version: 1,
+  sector: 'cards',
+  seed,
+  tables: [{ name: 'transactions', rows }],
+});
 
 describe('quick plans', () => {
   it('plans a seeded config once: the same config again gets the same plan', async () => {

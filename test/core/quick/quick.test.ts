@@ -3,7 +3,11 @@ import { expect } from 'chai';
 import { openAccount, request, startTestApp, type TestAccount, type TestApp } from '../../support/app.js';
 
 const ERRORS = 'https://errors.finsynth.dev';
-const transactions = (rows: number, extra: Record<string, unknown> = {}) => ({ sector: 'cards', tables: [{ name: 'transactions', rows }], ...extra });
+const transactions = (rows: number, extra: Record<string, unknown> = {}) => ({
+  sector: 'cards',
+  tables: [{ name: 'transactions', rows }],
+  ...extra,
+});
 
 describe('quick generation over HTTP', () => {
   let app: TestApp;
@@ -19,7 +23,8 @@ describe('quick generation over HTTP', () => {
     });
     return { status: response.status, headers: response.headers, text: await response.text() };
   };
-  const balance = async (key: string) => (await request(app, 'GET', '/v1/billing/credits', { key })).body.credits_available as number;
+  const balance = async (key: string) =>
+    (await request(app, 'GET', '/v1/billing/credits', { key })).body.credits_available as number;
 
   before(async () => {
     app = await startTestApp();
@@ -52,24 +57,50 @@ describe('quick generation over HTTP', () => {
   it('returns only the requested tables; their references point into the parents a request would return', async () => {
     const alone = await quick(account.test, transactions(100, { seed: 3 }));
     expect(Object.keys(alone.body.tables)).to.deep.equal(['transactions']);
-    const both = await quick(account.test, { sector: 'cards', seed: 3, tables: [{ name: 'cards', rows: 50 }, { name: 'transactions', rows: 100 }] });
+    const both = await quick(account.test, {
+      sector: 'cards',
+      seed: 3,
+      tables: [
+        { name: 'cards', rows: 50 },
+        { name: 'transactions', rows: 100 },
+      ],
+    });
     expect(Object.keys(both.body.tables)).to.deep.equal(['cards', 'transactions']);
     const cardIds = new Set(both.body.tables.cards.map((card: { card_id: string }) => card.card_id));
     for (const row of both.body.tables.transactions) expect(cardIds.has(row.card_id), row.card_id).to.equal(true);
   });
 
-  it('answers NDJSON: a table\'s rows, or `{table, row}` lines for several tables', async () => {
+  it("answers NDJSON: a table's rows, or `{table, row}` lines for several tables", async () => {
     const one = await quickNdjson(account.test, transactions(20, { seed: 1 }));
     expect(one.headers.get('content-type')).to.match(/^application\/x-ndjson/);
-    const lines = one.text.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const lines = one.text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines).to.have.length(20);
     expect(lines[0]).to.include.keys('transaction_id');
     const json = await quick(account.test, transactions(20, { seed: 1 }));
     expect(lines).to.deep.equal(json.body.tables.transactions);
 
-    const several = await quickNdjson(account.test, { sector: 'cards', seed: 1, tables: [{ name: 'cardholders', rows: 3 }, { name: 'merchants', rows: 2 }] });
-    const envelopes = several.text.trimEnd().split('\n').map((line) => JSON.parse(line));
-    expect(envelopes.map((line) => line.table)).to.deep.equal(['cardholders', 'cardholders', 'cardholders', 'merchants', 'merchants']);
+    const several = await quickNdjson(account.test, {
+      sector: 'cards',
+      seed: 1,
+      tables: [
+        { name: 'cardholders', rows: 3 },
+        { name: 'merchants', rows: 2 },
+      ],
+    });
+    const envelopes = several.text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(envelopes.map((line) => line.table)).to.deep.equal([
+      'cardholders',
+      'cardholders',
+      'cardholders',
+      'merchants',
+      'merchants',
+    ]);
     expect(envelopes[3].row).to.include.keys('merchant_id');
   });
 
@@ -81,7 +112,17 @@ describe('quick generation over HTTP', () => {
     expect(lines).to.have.length(11);
     expect(lines[0].split(',')).to.include('transaction_id');
 
-    const several = await quick(account.test, { sector: 'cards', tables: [{ name: 'cards', rows: 1 }, { name: 'merchants', rows: 1 }] }, 'text/csv');
+    const several = await quick(
+      account.test,
+      {
+        sector: 'cards',
+        tables: [
+          { name: 'cards', rows: 1 },
+          { name: 'merchants', rows: 1 },
+        ],
+      },
+      'text/csv',
+    );
     expect(several.status).to.equal(406);
     expect(several.body).to.include({ type: `${ERRORS}/not-acceptable`, instance: '/v1/generate/quick' });
     expect(several.body.supported).to.deep.equal(['application/json', 'application/x-ndjson']);
@@ -94,14 +135,23 @@ describe('quick generation over HTTP', () => {
     expect(perTable.body).to.include({ type: `${ERRORS}/quick-limit-exceeded`, jobs_url: '/v1/jobs' });
     expect(perTable.body.detail).to.match(/POST \/v1\/jobs/);
     const openapi = JSON.parse((await request(app, 'GET', '/v1/openapi.json', { key: account.test })).text);
-    expect(openapi.paths['/v1/generate/quick'].post.description).to.match(/at most 10000 rows per table and 50000 per request/);
+    expect(openapi.paths['/v1/generate/quick'].post.description).to.match(
+      /at most 10000 rows per table and 50000 per request/,
+    );
   });
 
   it('refuses a table named twice, at the repeated name, before any limit (as jobs and saved configs do)', async () => {
     // 54,000 rows, which would be past the per-request limit if the tables were distinct.
-    const tables = ['cardholders', 'cards', 'merchants', 'transactions', 'cards', 'merchants'].map((name) => ({ name, rows: 9_000 }));
+    const tables = ['cardholders', 'cards', 'merchants', 'transactions', 'cards', 'merchants'].map((name) => ({
+      name,
+      rows: 9_000,
+    }));
     const body = JSON.stringify({ sector: 'cards', tables }, null, 1);
-    const repeated = await request(app, 'POST', '/v1/generate/quick', { key: account.test, body, headers: { 'content-type': 'application/json' } });
+    const repeated = await request(app, 'POST', '/v1/generate/quick', {
+      key: account.test,
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(repeated.status).to.equal(400);
     expect(repeated.body.type).to.equal(`${ERRORS}/invalid-config`);
     expect(repeated.body.errors).to.deep.equal([
@@ -111,7 +161,12 @@ describe('quick generation over HTTP', () => {
   });
 
   it('reaches through at most 100,000 parents for a table whose parents decide its rows, and says a job reaches further', async () => {
-    const claims = (rows: number, frequency_factor: number) => ({ sector: 'insurance', tables: [{ name: 'claims', rows }], options: { claims: { frequency_factor } }, seed: 3 });
+    const claims = (rows: number, frequency_factor: number) => ({
+      sector: 'insurance',
+      tables: [{ name: 'claims', rows }],
+      options: { claims: { frequency_factor } },
+      seed: 3,
+    });
     const within = await quick(account.test, claims(2_000, 0.2), 'application/x-ndjson');
     expect(within.status, within.text).to.equal(200);
     expect(within.text.trimEnd().split('\n')).to.have.length(2_000);
@@ -147,7 +202,12 @@ describe('quick generation over HTTP', () => {
 
     const short = await quick(account.live, transactions(10_000));
     expect(short.status).to.equal(402);
-    expect(short.body).to.include({ type: `${ERRORS}/insufficient-credits`, title: 'Insufficient Credits', credits_required: 20, credits_available: before - 2 });
+    expect(short.body).to.include({
+      type: `${ERRORS}/insufficient-credits`,
+      title: 'Insufficient Credits',
+      credits_required: 20,
+      credits_available: before - 2,
+    });
     expect(await balance(account.live)).to.equal(before - 2);
   });
 });
@@ -155,7 +215,10 @@ describe('quick generation over HTTP', () => {
 describe('quick generation of a pack with more tables than the built-in ones', () => {
   let app: TestApp;
   let account: TestAccount;
-  const six = (rows: number) => ({ sector: 'wide', tables: ['one', 'two', 'three', 'four', 'five', 'six'].map((name) => ({ name, rows })) });
+  const six = (rows: number) => ({
+    sector: 'wide',
+    tables: ['one', 'two', 'three', 'four', 'five', 'six'].map((name) => ({ name, rows })),
+  });
   before(async () => {
     app = await startTestApp({ config: { packs: [fileURLToPath(new URL('./fixtures/wide/', import.meta.url))] } });
     account = await openAccount(app);
@@ -163,13 +226,18 @@ describe('quick generation of a pack with more tables than the built-in ones', (
   after(() => app.close());
 
   it('answers 50,000 rows of distinct tables, and refuses more with a 400 that points at the jobs API', async () => {
-    const atTheLimit = await request(app, 'POST', '/v1/generate/quick', { key: account.test, body: { ...six(10_000), tables: six(10_000).tables.slice(1) } });
+    const atTheLimit = await request(app, 'POST', '/v1/generate/quick', {
+      key: account.test,
+      body: { ...six(10_000), tables: six(10_000).tables.slice(1) },
+    });
     expect(atTheLimit.status, atTheLimit.text.slice(0, 300)).to.equal(200);
     expect(atTheLimit.body.rows).to.equal(50_000);
     const beyond = await request(app, 'POST', '/v1/generate/quick', { key: account.test, body: six(9_000) });
     expect(beyond.status).to.equal(400);
     expect(beyond.body).to.include({ type: `${ERRORS}/quick-limit-exceeded`, jobs_url: '/v1/jobs' });
-    expect(beyond.body.detail).to.equal('the request asks for 54000 rows; quick generation returns at most 50000 per request. Use the jobs API (POST /v1/jobs) for more.');
+    expect(beyond.body.detail).to.equal(
+      'the request asks for 54000 rows; quick generation returns at most 50000 per request. Use the jobs API (POST /v1/jobs) for more.',
+    );
     expect(beyond.body.limits).to.include({ max_rows_per_table: 10_000, max_rows_per_request: 50_000 });
   });
 });
@@ -186,13 +254,21 @@ describe('quick generation when the generator fails', () => {
 
   it('answers the generation problem and refunds the debit, live and sandbox alike', async () => {
     for (const key of [account.live, account.test]) {
-      const response = await request(app, 'POST', '/v1/generate/quick', { key, body: { sector: 'faulty', tables: [{ name: 'throws', rows: 5 }] } });
+      const response = await request(app, 'POST', '/v1/generate/quick', {
+        key,
+        body: { sector: 'faulty', tables: [{ name: 'throws', rows: 5 }] },
+      });
       expect(response.status).to.equal(500);
       expect(response.body).to.include({ type: `${ERRORS}/generation-failed` });
       expect(response.body.detail).to.match(/broke on purpose/);
     }
-    expect((await request(app, 'GET', '/v1/billing/credits', { key: account.live })).body.credits_available).to.equal(10);
-    const movements = (await app.services.store.readStream(`account-${account.accountId}`)).map((event) => [event.type, (event.data as { mode?: string }).mode]);
+    expect((await request(app, 'GET', '/v1/billing/credits', { key: account.live })).body.credits_available).to.equal(
+      10,
+    );
+    const movements = (await app.services.store.readStream(`account-${account.accountId}`)).map((event) => [
+      event.type,
+      (event.data as { mode?: string }).mode,
+    ]);
     expect(movements.filter(([type]) => type === 'CreditsDebited' || type === 'CreditsRefunded')).to.deep.equal([
       ['CreditsDebited', 'live'],
       ['CreditsRefunded', 'live'],

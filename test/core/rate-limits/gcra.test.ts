@@ -26,7 +26,10 @@ describe('GCRA: the rate limit without window edges', () => {
   it('admits a burst of the limit from a full bucket, then one request per interval', () => {
     const policy = gcraPolicy(5);
     expect(policy).to.deep.equal({ limit: 5, intervalUs: 200_000, windowUs: SECOND });
-    const burst = admissions(5, [0, 0, 0, 0, 0, 0, 199_999, 200_000, 200_001, 400_000].map((t) => SECOND + t));
+    const burst = admissions(
+      5,
+      [0, 0, 0, 0, 0, 0, 199_999, 200_000, 200_001, 400_000].map((t) => SECOND + t),
+    );
     expect(burst).to.deep.equal([true, true, true, true, true, false, false, true, false, true]);
   });
 

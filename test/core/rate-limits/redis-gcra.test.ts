@@ -19,7 +19,6 @@ const pricing = loadPricing();
 /** A client as the services open theirs: no offline queue, so that a command fails at once while disconnected. */
 const redisClient = (url: string): Promise<Redis> => connectRedis(url, new CountingUnexpectedErrors());
 
-
 /** A TCP relay to Redis that can stop passing commands on (a Redis frozen by SIGSTOP), and pass them on later. */
 class FreezableRelay {
   private frozen = false;
@@ -131,7 +130,7 @@ describe('rate limits shared through Redis', () => {
     expect(await admitted(second, id, 3)).to.equal(1);
   });
 
-  it('on the Redis server\'s clock, admits at most limit + ⌊D × limit⌋ in a burst that took D seconds', async () => {
+  it("on the Redis server's clock, admits at most limit + ⌊D × limit⌋ in a burst that took D seconds", async () => {
     const [first, second] = [new RateLimits(pricing, await client()), new RateLimits(pricing, await client())];
     const id = account();
     const started = performance.now();
@@ -140,10 +139,12 @@ describe('rate limits shared through Redis', () => {
       if ((await (request % 2 ? second : first).consume(id, 'free')).allowed) count += 1;
     }
     const seconds = (performance.now() - started) / 1000;
-    expect(count).to.be.at.least(5).and.at.most(5 + Math.floor(seconds * 5));
+    expect(count)
+      .to.be.at.least(5)
+      .and.at.most(5 + Math.floor(seconds * 5));
   });
 
-  it('falls back to each instance\'s memory buckets while Redis is unreachable (a closed port)', async () => {
+  it("falls back to each instance's memory buckets while Redis is unreachable (a closed port)", async () => {
     const dead = `redis://127.0.0.1:${await freePort()}`;
     const failures: unknown[] = [];
     const options = { clock, onRedisFailure: (error: unknown) => failures.push(error) };

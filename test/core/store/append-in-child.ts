@@ -3,5 +3,6 @@ import { SqliteEventStore } from '../../../core/store/sqlite-store.js';
 
 const [file, stream, count] = process.argv.slice(2);
 const store = new SqliteEventStore(file);
-for (let n = 0; n < Number(count); n += 1) await store.append(stream, [{ type: 'Noted', data: { n, pid: process.pid } }]);
+for (let n = 0; n < Number(count); n += 1)
+  await store.append(stream, [{ type: 'Noted', data: { n, pid: process.pid } }]);
 await store.close();

@@ -28,7 +28,9 @@ describe('the log of background failures', () => {
     now = 30_000;
     poll(refused());
     await new Promise((resolve) => setImmediate(resolve));
-    expect(lines.map((line) => [line.msg, (line.err as { message: string }).message, line.failures_unsaid])).to.deep.equal([
+    expect(
+      lines.map((line) => [line.msg, (line.err as { message: string }).message, line.failures_unsaid]),
+    ).to.deep.equal([
       ['job runner failed', 'connect ECONNREFUSED 127.0.0.1:5432', 0],
       ['job runner failed', 'a bug', undefined],
       ['job runner failed', 'a bug', undefined],

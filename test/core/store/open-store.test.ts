@@ -27,8 +27,14 @@ describe('openEventStore', () => {
   });
 
   it('refuses a configuration that names two servers', async () => {
-    const config = loadConfig({}, { dataDir: dir, postgresUrl: 'postgres://localhost/x', kurrentdbUrl: 'kurrentdb://localhost:2113' });
-    const error = await openEventStore(config).then(() => undefined, (caught: unknown) => caught);
+    const config = loadConfig(
+      {},
+      { dataDir: dir, postgresUrl: 'postgres://localhost/x', kurrentdbUrl: 'kurrentdb://localhost:2113' },
+    );
+    const error = await openEventStore(config).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(String(error)).to.match(/not both/);
   });
 

@@ -6,7 +6,12 @@ import { migrationOnce } from '../../../core/store/postgres-transaction.js';
 function flakyPool(): { pool: pg.Pool; queries: string[] } {
   const queries: string[] = [];
   let connects = 0;
-  const client = { query: async (text: string) => void queries.push(text), release: () => undefined, on: () => client, off: () => client };
+  const client = {
+    query: async (text: string) => void queries.push(text),
+    release: () => undefined,
+    on: () => client,
+    off: () => client,
+  };
   const pool = {
     connect: async () => {
       if (connects++ === 0) throw new Error('connect ECONNREFUSED');
@@ -21,7 +26,10 @@ describe('migrationOnce', () => {
     const { pool, queries } = flakyPool();
     let runs = 0;
     const migrate = migrationOnce(pool, async () => void runs++);
-    const failed = await migrate().then(() => null, (error: Error) => error.message);
+    const failed = await migrate().then(
+      () => null,
+      (error: Error) => error.message,
+    );
     expect(failed).to.equal('connect ECONNREFUSED');
     await Promise.all([migrate(), migrate()]);
     await migrate();

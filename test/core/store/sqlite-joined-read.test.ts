@@ -21,7 +21,9 @@ describe('the sqlite store, reading text that holds the character its reads join
   it('hands every column back as written, in read-all, stream reads and reads as stored', async () => {
     const stream = 'odd\u001fstream';
     await store.append('plain', [{ type: 'Noted', data: { n: 1 } }]);
-    await store.append(stream, [{ id: 'id\u001f1', type: 'Odd\u001fType', data: { text: 'a\u001fb' }, metadata: { request_id: 'r\u001f' } }]);
+    await store.append(stream, [
+      { id: 'id\u001f1', type: 'Odd\u001fType', data: { text: 'a\u001fb' }, metadata: { request_id: 'r\u001f' } },
+    ]);
 
     const [plain, odd] = await store.readAll();
     expect(plain).to.include({ stream: 'plain', type: 'Noted', revision: 0 });
@@ -31,7 +33,13 @@ describe('the sqlite store, reading text that holds the character its reads join
     expect(await store.readStream(stream)).to.deep.equal([odd]);
 
     const [, stored] = await store.readAllStored();
-    expect(stored).to.deep.include({ id: 'id\u001f1', stream, type: 'Odd\u001fType', data: '{"text":"a\\u001fb"}', hash: odd.hash });
+    expect(stored).to.deep.include({
+      id: 'id\u001f1',
+      stream,
+      type: 'Odd\u001fType',
+      data: '{"text":"a\\u001fb"}',
+      hash: odd.hash,
+    });
     expect(await store.verifyStream(stream)).to.include({ intact: true });
   });
 });

@@ -22,13 +22,18 @@ describe('sqlite store shared by processes (the CLI writing while the server run
     const file = join(dir, 'events.db');
     const store = new SqliteEventStore(file);
     const seen: RecordedEvent[] = [];
-    const subscription = store.subscribeToAll((event) => { seen.push(event); });
+    const subscription = store.subscribeToAll((event) => {
+      seen.push(event);
+    });
 
-    const appendInChild = (stream: string) => promisify(execFile)(process.execPath, ['--import', 'tsx', child, file, stream, '40']);
+    const appendInChild = (stream: string) =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', child, file, stream, '40']);
     await Promise.all([
       appendInChild('cli-a'),
       appendInChild('cli-b'),
-      (async () => { for (let n = 0; n < 40; n += 1) await store.append('server', [{ type: 'Noted', data: { n } }]); })(),
+      (async () => {
+        for (let n = 0; n < 40; n += 1) await store.append('server', [{ type: 'Noted', data: { n } }]);
+      })(),
     ]);
     const deadline = Date.now() + 10_000;
     while (seen.length < 120 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -36,7 +41,9 @@ describe('sqlite store shared by processes (the CLI writing while the server run
 
     expect(seen.map((e) => e.position)).to.deep.equal(Array.from({ length: 120 }, (_, i) => i + 1));
     for (const stream of ['cli-a', 'cli-b', 'server']) {
-      expect(seen.filter((e) => e.stream === stream).map((e) => (e.data as { n: number }).n)).to.deep.equal(Array.from({ length: 40 }, (_, n) => n));
+      expect(seen.filter((e) => e.stream === stream).map((e) => (e.data as { n: number }).n)).to.deep.equal(
+        Array.from({ length: 40 }, (_, n) => n),
+      );
       expect((await store.verifyStream(stream)).intact).to.equal(true);
     }
     await store.close();

@@ -48,7 +48,13 @@ describe('store outages, over HTTP (PostgreSQL behind a proxy)', function () {
     if (!answered(exchange)) throw new Error(`${method} ${path}: ${exchange.kind} ${exchange.error}`);
     const type = String(exchange.headers['content-type']);
     const text = exchange.body.toString('utf8');
-    return { status: exchange.status, type, retryAfter: exchange.headers['retry-after'], text, body: type.includes('json') ? json(exchange) : text };
+    return {
+      status: exchange.status,
+      type,
+      retryAfter: exchange.headers['retry-after'],
+      text,
+      body: type.includes('json') ? json(exchange) : text,
+    };
   }
 
   async function readyAgain(): Promise<void> {
@@ -70,7 +76,12 @@ describe('store outages, over HTTP (PostgreSQL behind a proxy)', function () {
     expect((await send('POST', '/v1/generate/quick', { key: account.live, body: quick })).status).to.equal(200);
     const before = faults.seen.filter(({ source }) => source === 'postgres-pool').length;
     proxy.cut();
-    for (let attempt = 0; attempt < 100 && faults.seen.filter(({ source }) => source === 'postgres-pool').length === before; attempt++) await delay(20);
+    for (
+      let attempt = 0;
+      attempt < 100 && faults.seen.filter(({ source }) => source === 'postgres-pool').length === before;
+      attempt++
+    )
+      await delay(20);
     expect(faults.seen.filter(({ source }) => source === 'postgres-pool').length).to.be.above(before);
     expect((await send('POST', '/v1/generate/quick', { key: account.live, body: quick })).status).to.equal(200);
     expect((await send('GET', '/readyz')).status).to.equal(200);

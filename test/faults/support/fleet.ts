@@ -67,7 +67,11 @@ export async function startFleet(count: number, env: Record<string, string>): Pr
         return { code: 0, stdout, stderr };
       } catch (error) {
         const failed = error as { code?: number; stdout?: string; stderr?: string };
-        return { code: typeof failed.code === 'number' ? failed.code : 1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? String(error) };
+        return {
+          code: typeof failed.code === 'number' ? failed.code : 1,
+          stdout: failed.stdout ?? '',
+          stderr: failed.stderr ?? String(error),
+        };
       }
     },
     async destroy() {
@@ -109,7 +113,8 @@ async function instance(name: string, folder: string, env: Record<string, string
       started.once('exit', (code, signal) => exits.push({ code, signal, expected: killing }));
       const deadline = Date.now() + 120_000;
       for (;;) {
-        if (started.exitCode !== null || started.signalCode !== null) throw new Error(`${name} exited while starting: ${stdout.slice(-2000)}`);
+        if (started.exitCode !== null || started.signalCode !== null)
+          throw new Error(`${name} exited while starting: ${stdout.slice(-2000)}`);
         const ready = await call(url, 'GET', '/readyz', { timeoutMs: 5000 });
         if (ready.kind === 'answer' && ready.status === 200) return;
         if (Date.now() > deadline) throw new Error(`${name} was not ready within 120 s`);

@@ -36,14 +36,24 @@ export function call(baseUrl: string, method: string, path: string, options: Cal
     const sent = httpRequest(`${baseUrl}${path}`, { method, headers, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => settle({ kind: 'answer', status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), ms: elapsed() }));
+      response.on('end', () =>
+        settle({
+          kind: 'answer',
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks),
+          ms: elapsed(),
+        }),
+      );
       response.on('error', (error) => settle({ kind: 'reset', error: error.message, ms: elapsed() }));
     });
     const timer = setTimeout(() => {
       settle({ kind: 'timeout', error: `no answer within ${options.timeoutMs} ms`, ms: elapsed() });
       sent.destroy();
     }, options.timeoutMs ?? 30_000);
-    sent.on('error', (error: NodeJS.ErrnoException) => settle({ kind: error.code === 'ECONNREFUSED' ? 'refused' : 'reset', error: error.message, ms: elapsed() }));
+    sent.on('error', (error: NodeJS.ErrnoException) =>
+      settle({ kind: error.code === 'ECONNREFUSED' ? 'refused' : 'reset', error: error.message, ms: elapsed() }),
+    );
     sent.end(body);
   });
 }

@@ -7,8 +7,11 @@ import { childrenOf, cleanUpOnExit, freePort, run, signal } from './processes.js
 /** Debian installs each major version under /usr/lib/postgresql/<version>/bin: the newest one. */
 function postgresBin(): string {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((name) => existsSync(join(root, name, 'bin', 'initdb'))) : [];
-  if (versions.length === 0) throw new Error('no PostgreSQL server under /usr/lib/postgresql (apt-get install postgresql)');
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((name) => existsSync(join(root, name, 'bin', 'initdb')))
+    : [];
+  if (versions.length === 0)
+    throw new Error('no PostgreSQL server under /usr/lib/postgresql (apt-get install postgresql)');
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0]!;
   return join(root, newest, 'bin');
 }
@@ -44,7 +47,8 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     chownSync(folder, uid, gid);
   }
   chmodSync(folder, 0o700);
-  const as = (command: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', command, ...args]) : run(command, args));
+  const as = (command: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', command, ...args]) : run(command, args);
   const port = await freePort();
   const pgCtl = join(bin, 'pg_ctl');
   let frozen = false;
@@ -69,7 +73,17 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     signal(pid, 'SIGQUIT');
   };
 
-  await as(join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+  await as(join(bin, 'initdb'), [
+    '-D',
+    dataDir,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--no-sync',
+    '--no-instructions',
+  ]);
   const settings = [
     `-p ${port}`,
     `-k ${folder}`,
@@ -130,8 +144,11 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
 }
 
 function postgresUser(): { uid: number; gid: number } {
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((entry) => entry.startsWith('postgres:'));
-  if (!line) throw new Error('running as root needs the postgres user (apt-get install postgresql creates it) to run initdb');
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('postgres:'));
+  if (!line)
+    throw new Error('running as root needs the postgres user (apt-get install postgresql creates it) to run initdb');
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
 }

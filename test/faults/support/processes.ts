@@ -5,7 +5,6 @@ export { freePort } from '../../support/ports.js';
 
 export const run = promisify(execFile);
 
-
 /** The ids of the processes whose parent is `pid` (read from /proc: no tool needed). */
 export function childrenOf(pid: number): number[] {
   const children: number[] = [];

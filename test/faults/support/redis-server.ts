@@ -18,9 +18,13 @@ export async function startRedisServer(): Promise<RedisServer> {
   const server: RedisServer = {
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], {
-        stdio: 'ignore',
-      });
+      const started = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'],
+        {
+          stdio: 'ignore',
+        },
+      );
       child = started;
       removeExitCleanup = cleanUpOnExit(() => started.kill('SIGKILL'));
       for (let attempt = 0; !(await answers(port)); attempt++) {

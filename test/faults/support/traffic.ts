@@ -25,7 +25,10 @@ export interface Operation {
 
 /** Any answer that says "not now": retried after its Retry-After (at most 2 s), as a client would. */
 const retriable = (exchange: Exchange): boolean =>
-  exchange.kind !== 'answer' || exchange.status === 503 || exchange.status === 429 || (exchange.status === 409 && slugOf(exchange) === 'idempotency-in-flight');
+  exchange.kind !== 'answer' ||
+  exchange.status === 503 ||
+  exchange.status === 429 ||
+  (exchange.status === 409 && slugOf(exchange) === 'idempotency-in-flight');
 
 export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -45,7 +48,12 @@ export class TrafficLog {
     return recorded;
   }
 
-  async send(instance: Instance, method: string, path: string, options: CallOptions): Promise<{ exchange: Exchange; recorded: Recorded }> {
+  async send(
+    instance: Instance,
+    method: string,
+    path: string,
+    options: CallOptions,
+  ): Promise<{ exchange: Exchange; recorded: Recorded }> {
     const exchange = await call(instance.url, method, path, options);
     return { exchange, recorded: this.record(instance, path, exchange) };
   }
@@ -54,7 +62,13 @@ export class TrafficLog {
    * One operation: sent to `targets[0]`, then retried on the next instance each time it meets "not
    * now" (503, 429, 409 in flight, no answer), under the same Idempotency-Key, until `giveUpMs`.
    */
-  async operation(targets: Instance[], method: string, path: string, options: CallOptions & { idempotencyKey: string }, giveUpMs = 120_000): Promise<Operation> {
+  async operation(
+    targets: Instance[],
+    method: string,
+    path: string,
+    options: CallOptions & { idempotencyKey: string },
+    giveUpMs = 120_000,
+  ): Promise<Operation> {
     const attempts: Recorded[] = [];
     const deadline = Date.now() + giveUpMs;
     for (let attempt = 0; ; attempt++) {
@@ -69,6 +83,8 @@ export class TrafficLog {
 
   /** The exchanges with `instance` (all when omitted) between two moments. */
   between(from: number, to: number, instance?: string): Recorded[] {
-    return this.exchanges.filter((each) => each.at >= from && each.at <= to && (instance === undefined || each.instance === instance));
+    return this.exchanges.filter(
+      (each) => each.at >= from && each.at <= to && (instance === undefined || each.instance === instance),
+    );
   }
 }

@@ -21,7 +21,7 @@ describe('banking pack', () => {
     expect(Object.keys(report.tables)).to.deep.equal(Object.keys(pack.tables));
   });
 
-  it('gives every account a valid IBAN of its holder\'s country, the BIC of that bank, and the local currency', () => {
+  it("gives every account a valid IBAN of its holder's country, the BIC of that bank, and the local currency", () => {
     fc.assert(
       fc.property(fc.nat(), (seed) => {
         const { customers, accounts } = generateTables(pack, { seed, tables: [{ name: 'accounts', rows: 60 }] });
@@ -34,7 +34,10 @@ describe('banking pack', () => {
           expect(knownBank(String(account.bic))?.country).to.equal(iban.slice(0, 2));
           expect(knownBank(String(account.bic))?.name).to.equal(account.bank_name);
           expect(account.currency).to.equal({ GB: 'GBP', CH: 'CHF', NO: 'NOK', PL: 'PLN' }[iban.slice(0, 2)] ?? 'EUR');
-          expect(String(account.opened_on) >= String(customers.find((c) => c.customer_id === account.customer_id)!.customer_since)).to.equal(true);
+          expect(
+            String(account.opened_on) >=
+              String(customers.find((c) => c.customer_id === account.customer_id)!.customer_since),
+          ).to.equal(true);
         }
       }),
       { numRuns: 30 },
@@ -43,30 +46,41 @@ describe('banking pack', () => {
 
   it('keeps running balances that add up: opening balance + every amount = each balance_after, and the closing balance', () => {
     fc.assert(
-      fc.property(fc.nat(), fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 800 }), (seed, accountRows, transactionRows) => {
-        const { accounts, transactions } = generateTables(pack, { seed, tables: [{ name: 'accounts', rows: accountRows }, { name: 'transactions', rows: transactionRows }] });
-        expect(transactions).to.have.length(transactionRows);
-        const accountById = new Map(accounts.map((a) => [a.account_id, a]));
-        for (const [accountId, bookings] of groupBy(transactions, 'account_id')) {
-          const account = accountById.get(accountId)!;
-          expect(account, 'every transaction belongs to a generated account').to.not.equal(undefined);
-          const digits = digitsOf(account.currency);
-          let balance = minor(account.opening_balance, digits);
-          let previous = '';
-          for (const booking of bookings) {
-            expect(booking.currency).to.equal(account.currency);
-            expect(Math.sign(Number(booking.amount))).to.equal(booking.direction === 'credit' ? 1 : -1);
-            balance += minor(booking.amount, digits);
-            expect(minor(booking.balance_after, digits)).to.equal(balance);
-            expect(minor(booking.balance_after, digits)).to.be.at.least(-minor(account.overdraft_limit, digits));
-            expect(String(booking.booked_at) >= previous).to.equal(true);
-            previous = String(booking.booked_at);
+      fc.property(
+        fc.nat(),
+        fc.integer({ min: 1, max: 400 }),
+        fc.integer({ min: 1, max: 800 }),
+        (seed, accountRows, transactionRows) => {
+          const { accounts, transactions } = generateTables(pack, {
+            seed,
+            tables: [
+              { name: 'accounts', rows: accountRows },
+              { name: 'transactions', rows: transactionRows },
+            ],
+          });
+          expect(transactions).to.have.length(transactionRows);
+          const accountById = new Map(accounts.map((a) => [a.account_id, a]));
+          for (const [accountId, bookings] of groupBy(transactions, 'account_id')) {
+            const account = accountById.get(accountId)!;
+            expect(account, 'every transaction belongs to a generated account').to.not.equal(undefined);
+            const digits = digitsOf(account.currency);
+            let balance = minor(account.opening_balance, digits);
+            let previous = '';
+            for (const booking of bookings) {
+              expect(booking.currency).to.equal(account.currency);
+              expect(Math.sign(Number(booking.amount))).to.equal(booking.direction === 'credit' ? 1 : -1);
+              balance += minor(booking.amount, digits);
+              expect(minor(booking.balance_after, digits)).to.equal(balance);
+              expect(minor(booking.balance_after, digits)).to.be.at.least(-minor(account.overdraft_limit, digits));
+              expect(String(booking.booked_at) >= previous).to.equal(true);
+              previous = String(booking.booked_at);
+            }
+            const last = bookings[bookings.length - 1];
+            const total = bookings.reduce((sum, b) => sum + minor(b.amount, digits), 0);
+            expect(minor(account.opening_balance, digits) + total).to.equal(minor(last.balance_after, digits));
           }
-          const last = bookings[bookings.length - 1];
-          const total = bookings.reduce((sum, b) => sum + minor(b.amount, digits), 0);
-          expect(minor(account.opening_balance, digits) + total).to.equal(minor(last.balance_after, digits));
-        }
-      }),
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -76,24 +90,37 @@ describe('banking pack', () => {
     const types = new Set(transactions.map((t) => t.type));
     expect([...types]).to.include.members(['salary', 'card_payment', 'direct_debit', 'transfer_in']);
     for (const transaction of transactions) {
-      if (transaction.counterparty_iban === null) expect(['card_payment', 'atm_withdrawal', 'fee', 'interest']).to.include(transaction.type);
-      else expect(validateIban(String(transaction.counterparty_iban)), String(transaction.counterparty_iban)).to.equal(true);
+      if (transaction.counterparty_iban === null)
+        expect(['card_payment', 'atm_withdrawal', 'fee', 'interest']).to.include(transaction.type);
+      else
+        expect(validateIban(String(transaction.counterparty_iban)), String(transaction.counterparty_iban)).to.equal(
+          true,
+        );
     }
   });
 
   it('draws card payments through the amount column, so a config override reaches them', () => {
-    const request = (columns = {}) => generateTables(pack, { seed: 3, tables: [{ name: 'accounts', rows: 50 }, { name: 'transactions', rows: 2000, columns }] }).transactions;
-    const cardSpend = (rows: Record<string, unknown>[]) => rows.filter((t) => t.type === 'card_payment').reduce((sum, t) => sum - Number(t.amount), 0);
+    const request = (columns = {}) =>
+      generateTables(pack, {
+        seed: 3,
+        tables: [
+          { name: 'accounts', rows: 50 },
+          { name: 'transactions', rows: 2000, columns },
+        ],
+      }).transactions;
+    const cardSpend = (rows: Record<string, unknown>[]) =>
+      rows.filter((t) => t.type === 'card_payment').reduce((sum, t) => sum - Number(t.amount), 0);
     const base = request();
     const pricier = request({ amount: { distribution: 'lognormal', mu: 5.5, sigma: 0.5 } });
     expect(cardSpend(pricier)).to.be.greaterThan(cardSpend(base) * 3);
   });
 
-  it('begins every customer relationship on or after the customer\'s 18th birthday', () => {
+  it("begins every customer relationship on or after the customer's 18th birthday", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 2 ** 31 }), (seed) => {
         const { customers } = generateTables(pack, { seed, tables: [{ name: 'customers', rows: 2000 }] });
-        for (const customer of customers) expect(ageOn(customer.date_of_birth, customer.customer_since), JSON.stringify(customer)).to.be.at.least(18);
+        for (const customer of customers)
+          expect(ageOn(customer.date_of_birth, customer.customer_since), JSON.stringify(customer)).to.be.at.least(18);
       }),
       { numRuns: 5 },
     );

@@ -11,8 +11,18 @@ describe('the cards pack', () => {
   });
 
   it("uses a card only from its issue date on, and declines it after its expiry month, whatever the period's start", () => {
-    for (const [seed, start_date] of [[5, '2025-01-01'], [6, '2021-01-01'], [7, '2026-03-01']] as const) {
-      const tables = generateTables(cards, { seed, tables: [{ name: 'cards', rows: 300 }, { name: 'transactions', rows: 6000, options: { start_date, days: 120 } }] });
+    for (const [seed, start_date] of [
+      [5, '2025-01-01'],
+      [6, '2021-01-01'],
+      [7, '2026-03-01'],
+    ] as const) {
+      const tables = generateTables(cards, {
+        seed,
+        tables: [
+          { name: 'cards', rows: 300 },
+          { name: 'transactions', rows: 6000, options: { start_date, days: 120 } },
+        ],
+      });
       const cardById = new Map(tables.cards.map((card) => [card.card_id, card]));
       let expired = 0;
       for (const transaction of tables.transactions) {
@@ -29,12 +39,23 @@ describe('the cards pack', () => {
     }
   });
 
-  it('opens each cardholder relationship on or after the holder\'s 18th birthday, and issues cards only once it has begun', () => {
+  it("opens each cardholder relationship on or after the holder's 18th birthday, and issues cards only once it has begun", () => {
     for (const seed of [1, 2, 3]) {
-      const { cardholders, cards: issued } = generateTables(cards, { seed, tables: [{ name: 'cardholders', rows: 1500 }, { name: 'cards', rows: 3000 }] });
+      const { cardholders, cards: issued } = generateTables(cards, {
+        seed,
+        tables: [
+          { name: 'cardholders', rows: 1500 },
+          { name: 'cards', rows: 3000 },
+        ],
+      });
       const holderById = new Map(cardholders.map((holder) => [holder.cardholder_id, holder]));
-      for (const holder of cardholders) expect(ageOn(holder.date_of_birth, holder.created_at), JSON.stringify(holder)).to.be.at.least(18);
-      for (const card of issued) expect(String(card.issued_on) >= String(holderById.get(card.cardholder_id)!.created_at).slice(0, 10), JSON.stringify(card)).to.equal(true);
+      for (const holder of cardholders)
+        expect(ageOn(holder.date_of_birth, holder.created_at), JSON.stringify(holder)).to.be.at.least(18);
+      for (const card of issued)
+        expect(
+          String(card.issued_on) >= String(holderById.get(card.cardholder_id)!.created_at).slice(0, 10),
+          JSON.stringify(card),
+        ).to.equal(true);
     }
   });
 });

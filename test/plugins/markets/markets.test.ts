@@ -24,14 +24,17 @@ describe('markets pack', () => {
     expect(Object.keys(report.tables)).to.deep.equal(Object.keys(pack.tables));
   });
 
-  it('gives every instrument a valid ISIN of its issuer\'s country (Ireland or Luxembourg for ETFs) and its exchange\'s currency', () => {
+  it("gives every instrument a valid ISIN of its issuer's country (Ireland or Luxembourg for ETFs) and its exchange's currency", () => {
     fc.assert(
       fc.property(fc.nat(), (seed) => {
         const { instruments } = generateTables(pack, { seed, tables: [{ name: 'instruments', rows: 80 }] });
         const wrong = instruments.filter((i) => {
           const isin = String(i.isin);
-          const domicile = i.asset_class === 'etf' ? ['IE', 'LU'].includes(isin.slice(0, 2)) : isin.slice(0, 2) === i.country;
-          return !validateIsin(isin) || !domicile || helpers.countryByCode.get(String(i.country))?.currency !== i.currency;
+          const domicile =
+            i.asset_class === 'etf' ? ['IE', 'LU'].includes(isin.slice(0, 2)) : isin.slice(0, 2) === i.country;
+          return (
+            !validateIsin(isin) || !domicile || helpers.countryByCode.get(String(i.country))?.currency !== i.currency
+          );
         });
         expect(wrong).to.deep.equal([]);
       }),
@@ -41,36 +44,68 @@ describe('markets pack', () => {
 
   it('writes consistent OHLC bars on consecutive business days: low ≤ open, close ≤ high, VWAP within, prices on the tick', () => {
     fc.assert(
-      fc.property(fc.nat(), fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 2000 }), (seed, instruments, bars) => {
-        const { price_bars: rows } = generateTables(pack, { seed, tables: [{ name: 'instruments', rows: instruments }, { name: 'price_bars', rows: bars }] });
-        expect(rows).to.have.length(bars);
-        const inconsistent = rows.filter((bar) => {
-          const [open, high, low, close, vwap] = [bar.open, bar.high, bar.low, bar.close, bar.vwap].map(Number);
-          const ticks = [open, high, low, close, vwap].every((price) => onTick(price, bar.currency));
-          return !(low > 0 && low <= Math.min(open, close) && Math.max(open, close) <= high && low <= vwap && vwap <= high && ticks && Number(bar.volume) >= 1);
-        });
-        expect(inconsistent).to.deep.equal([]);
-        for (const series of groupBy(rows, 'instrument_id').values()) {
-          const days = series.map((bar) => new Date(String(bar.date)));
-          // The next business day: the day after, or Monday after a Friday.
-          const skipped = days.slice(1).filter((day, i) => (day.getTime() - days[i].getTime()) / 86_400_000 !== (days[i].getUTCDay() === 5 ? 3 : 1));
-          expect(days.filter((day) => day.getUTCDay() === 0 || day.getUTCDay() === 6)).to.deep.equal([]);
-          expect(skipped).to.deep.equal([]);
-        }
-      }),
+      fc.property(
+        fc.nat(),
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 1, max: 2000 }),
+        (seed, instruments, bars) => {
+          const { price_bars: rows } = generateTables(pack, {
+            seed,
+            tables: [
+              { name: 'instruments', rows: instruments },
+              { name: 'price_bars', rows: bars },
+            ],
+          });
+          expect(rows).to.have.length(bars);
+          const inconsistent = rows.filter((bar) => {
+            const [open, high, low, close, vwap] = [bar.open, bar.high, bar.low, bar.close, bar.vwap].map(Number);
+            const ticks = [open, high, low, close, vwap].every((price) => onTick(price, bar.currency));
+            return !(
+              low > 0 &&
+              low <= Math.min(open, close) &&
+              Math.max(open, close) <= high &&
+              low <= vwap &&
+              vwap <= high &&
+              ticks &&
+              Number(bar.volume) >= 1
+            );
+          });
+          expect(inconsistent).to.deep.equal([]);
+          for (const series of groupBy(rows, 'instrument_id').values()) {
+            const days = series.map((bar) => new Date(String(bar.date)));
+            // The next business day: the day after, or Monday after a Friday.
+            const skipped = days
+              .slice(1)
+              .filter(
+                (day, i) => (day.getTime() - days[i].getTime()) / 86_400_000 !== (days[i].getUTCDay() === 5 ? 3 : 1),
+              );
+            expect(days.filter((day) => day.getUTCDay() === 0 || day.getUTCDay() === 6)).to.deep.equal([]);
+            expect(skipped).to.deep.equal([]);
+          }
+        },
+      ),
       { numRuns: 40 },
     );
   });
 
-  it('puts every trade within its day\'s bar, in the exchange\'s session, in time order', () => {
+  it("puts every trade within its day's bar, in the exchange's session, in time order", () => {
     fc.assert(
       fc.property(fc.nat(), fc.integer({ min: 1, max: 20 }), (seed, instruments) => {
         const { price_bars: bars, trades } = generateTables(pack, {
           seed,
-          tables: [{ name: 'instruments', rows: instruments }, { name: 'price_bars', rows: instruments * 40 }, { name: 'trades', rows: instruments * 200, options: { trades_per_day: 25 } }],
+          tables: [
+            { name: 'instruments', rows: instruments },
+            { name: 'price_bars', rows: instruments * 40 },
+            { name: 'trades', rows: instruments * 200, options: { trades_per_day: 25 } },
+          ],
         });
         const barOf = new Map(bars.map((bar) => [`${bar.instrument_id} ${bar.date}`, bar]));
-        const sessionOf = new Map(generateTables(pack, { seed, tables: [{ name: 'instruments', rows: instruments }] }).instruments.map((i) => [i.instrument_id, EXCHANGES.find((e) => e.mic === i.exchange)!]));
+        const sessionOf = new Map(
+          generateTables(pack, { seed, tables: [{ name: 'instruments', rows: instruments }] }).instruments.map((i) => [
+            i.instrument_id,
+            EXCHANGES.find((e) => e.mic === i.exchange)!,
+          ]),
+        );
         const outOfSession = trades.filter((trade) => {
           const time = new Date(String(trade.traded_at));
           const minute = time.getUTCHours() * 60 + time.getUTCMinutes();
@@ -83,7 +118,10 @@ describe('markets pack', () => {
           const bar = barOf.get(`${trade.instrument_id} ${trade.trade_date}`);
           if (!bar) return false;
           matched++;
-          return !(Number(bar.low) <= Number(trade.price) && Number(trade.price) <= Number(bar.high)) || !onTick(trade.price, trade.currency);
+          return (
+            !(Number(bar.low) <= Number(trade.price) && Number(trade.price) <= Number(bar.high)) ||
+            !onTick(trade.price, trade.currency)
+          );
         });
         expect(outside).to.deep.equal([]);
         expect(matched, 'trades fall on days that price_bars shows').to.be.greaterThan(0);
@@ -121,8 +159,14 @@ describe('markets pack', () => {
     );
   });
 
-  it('follows geometric Brownian motion: daily log-returns have the instrument\'s volatility', () => {
-    const { instruments, price_bars: bars } = generateTables(pack, { seed: 9, tables: [{ name: 'instruments', rows: 20 }, { name: 'price_bars', rows: 40_000, options: { start_date: '2010-01-01' } }] });
+  it("follows geometric Brownian motion: daily log-returns have the instrument's volatility", () => {
+    const { instruments, price_bars: bars } = generateTables(pack, {
+      seed: 9,
+      tables: [
+        { name: 'instruments', rows: 20 },
+        { name: 'price_bars', rows: 40_000, options: { start_date: '2010-01-01' } },
+      ],
+    });
     const volatilityOf = new Map(instruments.map((i) => [i.instrument_id, Number(i.annual_volatility)]));
     for (const [instrument, series] of groupBy(bars, 'instrument_id')) {
       if (series.length < 500 || Number(series[0].close) < 5) continue;

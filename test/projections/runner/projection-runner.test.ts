@@ -15,7 +15,12 @@ import { MemorySnapshotStore, type SnapshotStore } from '../../../projections/ru
 import { dropPostgresSchema, requirePostgres, uniquePostgresSchema } from '../../support/external-services.js';
 
 const registry = new EventRegistry([
-  { type: 'Deposited', version: 2, schema: {}, upcasters: { 1: (data) => ({ amount_minor: (data as { amount: number }).amount * 100 }) } },
+  {
+    type: 'Deposited',
+    version: 2,
+    schema: {},
+    upcasters: { 1: (data) => ({ amount_minor: (data as { amount: number }).amount * 100 }) },
+  },
   { type: 'Withdrawn', version: 1, schema: {} },
   { type: 'Noted', version: 1, schema: {} },
 ]);
@@ -60,7 +65,14 @@ const withdraw = (amount_minor: number) => ({ type: 'Withdrawn', data: { amount_
 interface Backend {
   name: string;
   /** The store under test; `another` opens a second handle on the same events (another process, another instance). */
-  open(context: Mocha.Context): Promise<{ store: EventStore; another(): Promise<EventStore>; snapshots?: SnapshotStore; cleanup(): Promise<void> }>;
+  open(
+    context: Mocha.Context,
+  ): Promise<{
+    store: EventStore;
+    another(): Promise<EventStore>;
+    snapshots?: SnapshotStore;
+    cleanup(): Promise<void>;
+  }>;
 }
 
 const backends: Backend[] = [
@@ -80,7 +92,11 @@ const backends: Backend[] = [
       const others: EventStore[] = [];
       return {
         store,
-        another: async () => { const other = new SqliteEventStore(file); others.push(other); return other; },
+        another: async () => {
+          const other = new SqliteEventStore(file);
+          others.push(other);
+          return other;
+        },
         async cleanup() {
           for (const s of [store, ...others]) await s.close();
           rmSync(dir, { recursive: true, force: true });
@@ -97,7 +113,11 @@ const backends: Backend[] = [
       const others: EventStore[] = [];
       return {
         store,
-        another: async () => { const other = await PostgresEventStore.open(url, { schema }); others.push(other); return other; },
+        another: async () => {
+          const other = await PostgresEventStore.open(url, { schema });
+          others.push(other);
+          return other;
+        },
         async cleanup() {
           for (const s of [store, ...others]) await s.close();
           await dropPostgresSchema(url, schema);
@@ -111,7 +131,11 @@ for (const backend of backends) {
   describe(`ProjectionRunner on ${backend.name}`, function () {
     let env: Awaited<ReturnType<Backend['open']>>;
     const runners: ProjectionRunner[] = [];
-    const runner = (projections: Projection<unknown>[], options: ConstructorParameters<typeof ProjectionRunner>[4] = {}, store = env.store) => {
+    const runner = (
+      projections: Projection<unknown>[],
+      options: ConstructorParameters<typeof ProjectionRunner>[4] = {},
+      store = env.store,
+    ) => {
       const created = new ProjectionRunner(store, registry, projections, env.snapshots, options);
       runners.push(created);
       return created;
@@ -132,7 +156,12 @@ for (const backend of backends) {
       const { projection } = balances();
       const r = runner([projection, counter]);
       await r.start();
-      expect(r.state<Balances>('balances')).to.deep.equal(new Map([['acc-a', 380], ['acc-b', 700]]));
+      expect(r.state<Balances>('balances')).to.deep.equal(
+        new Map([
+          ['acc-a', 380],
+          ['acc-b', 700],
+        ]),
+      );
       expect(r.state<{ events: number }>('counter')).to.deep.equal({ events: 4 });
       const head = await env.store.headPosition();
       expect(r.status()).to.deep.equal([
@@ -156,7 +185,10 @@ for (const backend of backends) {
       const r = runner([counter], { pollIntervalMs: 20 });
       await r.start();
       const { position } = await env.store.append('acc-a', [deposit(1)]);
-      const error = await r.waitFor(position + 1_000_000, 100).then(() => undefined, (caught: unknown) => caught);
+      const error = await r.waitFor(position + 1_000_000, 100).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
       expect(error).to.be.instanceOf(ProblemError);
       expect((error as ProblemError).type).to.include({ slug: 'projection-lag', status: 503 });
       expect((error as ProblemError).headers).to.deep.equal({ 'Retry-After': '1' });
@@ -168,7 +200,8 @@ for (const backend of backends) {
       const other = await env.another();
       await other.append('acc-x', [deposit(1), deposit(2), withdraw(3)]);
       const deadline = Date.now() + 10_000;
-      while (r.state<{ events: number }>('counter').events < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      while (r.state<{ events: number }>('counter').events < 3 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       expect(r.state<{ events: number }>('counter')).to.deep.equal({ events: 3 });
     });
 
@@ -181,7 +214,11 @@ for (const backend of backends) {
       await r.start();
       await r.waitFor(position);
       const [failed, healthy] = r.status();
-      expect(failed.error).to.deep.equal({ position: poison.position, event_type: 'Withdrawn', message: 'cannot apply this one' });
+      expect(failed.error).to.deep.equal({
+        position: poison.position,
+        event_type: 'Withdrawn',
+        message: 'cannot apply this one',
+      });
       expect(failed.checkpoint).to.be.below(poison.position);
       expect(r.state<Balances>('balances').get('acc-a')).to.equal(100);
       expect(healthy).to.deep.include({ name: 'counter', checkpoint: position, error: null });
@@ -260,7 +297,12 @@ describe('ProjectionRunner snapshots', () => {
     expect(saved).to.deep.equal([]);
     await runner.stop();
     expect(saved).to.deep.equal([5]);
-    expect(await snapshots.load('counter')).to.deep.equal({ name: 'counter', version: 1, position: 5, state: { events: 5 } });
+    expect(await snapshots.load('counter')).to.deep.equal({
+      name: 'counter',
+      version: 1,
+      position: 5,
+      state: { events: 5 },
+    });
   });
 });
 
@@ -280,7 +322,10 @@ describe('ProjectionRunner during a store outage', () => {
     }
     const store = new FlakyStore();
     const errors: unknown[] = [];
-    const runner = new ProjectionRunner(store, registry, [counter], undefined, { pollIntervalMs: 2, onError: (error) => errors.push(error) });
+    const runner = new ProjectionRunner(store, registry, [counter], undefined, {
+      pollIntervalMs: 2,
+      onError: (error) => errors.push(error),
+    });
     const failedPolls = async (count: number) => {
       const until = failedReads + count;
       while (failedReads < until) await new Promise((resolve) => setTimeout(resolve, 2));

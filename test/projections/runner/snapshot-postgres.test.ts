@@ -18,7 +18,9 @@ describe('PostgresSnapshotStore', function () {
       const instances = Array.from({ length: 8 }, () => new PostgresSnapshotStore(store.pool, store.schema));
       const loaded = await Promise.all(instances.map((instance) => instance.load('usage')));
       expect(loaded).to.deep.equal(new Array(8).fill(undefined));
-      await Promise.all(instances.map((instance, n) => instance.save([{ name: `p${n}`, version: 1, position: n, state: { n } }])));
+      await Promise.all(
+        instances.map((instance, n) => instance.save([{ name: `p${n}`, version: 1, position: n, state: { n } }])),
+      );
       expect(await instances[0].load('p7')).to.deep.equal({ name: 'p7', version: 1, position: 7, state: { n: 7 } });
     } finally {
       await store.close();
@@ -33,11 +35,19 @@ describe('PostgresSnapshotStore', function () {
   /** Two instances as two processes start them: each its own pool, the schema and both tables created under the migration lock. */
   async function twoInstancesTogether(): Promise<void> {
     const schema = uniquePostgresSchema('snapshots');
-    const stores = await Promise.all([PostgresEventStore.open(url, { schema }), PostgresEventStore.open(url, { schema })]);
+    const stores = await Promise.all([
+      PostgresEventStore.open(url, { schema }),
+      PostgresEventStore.open(url, { schema }),
+    ]);
     try {
       const instances = stores.map((store) => new PostgresSnapshotStore(store.pool, store.schema));
-      expect(await Promise.all(instances.map((instance) => instance.load('usage')))).to.deep.equal([undefined, undefined]);
-      await Promise.all(instances.map((instance, n) => instance.save([{ name: 'usage', version: 1, position: n, state: { n } }])));
+      expect(await Promise.all(instances.map((instance) => instance.load('usage')))).to.deep.equal([
+        undefined,
+        undefined,
+      ]);
+      await Promise.all(
+        instances.map((instance, n) => instance.save([{ name: 'usage', version: 1, position: n, state: { n } }])),
+      );
       const [first, second] = await Promise.all(instances.map((instance) => instance.load('usage')));
       expect(first, 'both see the row one of them wrote last').to.deep.equal(second);
     } finally {

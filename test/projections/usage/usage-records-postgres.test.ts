@@ -25,15 +25,37 @@ describe('the usage records table on postgres', () => {
     schema = uniquePostgresSchema('usage');
     store = await PostgresEventStore.open(url, { schema });
     const commands = new CommandHandler(store, registry);
-    await commands.handle(accountDecider, accountStream('acc_1'), { type: 'OpenAccount', accountId: 'acc_1', tier: 'free', at: '2026-01-01T00:00:00.000Z' });
+    await commands.handle(accountDecider, accountStream('acc_1'), {
+      type: 'OpenAccount',
+      accountId: 'acc_1',
+      tier: 'free',
+      at: '2026-01-01T00:00:00.000Z',
+    });
     const credits = new CreditsService(commands);
     await credits.grant({ accountId: 'acc_1', amount: 1000, reference: 'g', reason: 'test' });
     const tables = [{ name: 'transactions', rows: 1000, credits: 2 }];
     for (let i = 0; i < 25; i += 1) {
-      await credits.debit({ accountId: 'acc_1', mode: i % 4 ? 'live' : 'test', keyId: 'key_1', reference: `req_${i}`, operation: 'quick', sector: 'cards', tables, credits: 2 });
+      await credits.debit({
+        accountId: 'acc_1',
+        mode: i % 4 ? 'live' : 'test',
+        keyId: 'key_1',
+        reference: `req_${i}`,
+        operation: 'quick',
+        sector: 'cards',
+        tables,
+        credits: 2,
+      });
     }
     await credits.refund('acc_1', 'req_1', 'failed');
-    await credits.reserve({ accountId: 'acc_1', mode: 'live', keyId: 'key_2', reference: 'job_1', sector: 'lending', tables, credits: 5 });
+    await credits.reserve({
+      accountId: 'acc_1',
+      mode: 'live',
+      keyId: 'key_2',
+      reference: 'job_1',
+      sector: 'lending',
+      tables,
+      credits: 5,
+    });
     await credits.settle('acc_1', 'job_1', { tables });
   });
   after(async () => {
@@ -49,10 +71,14 @@ describe('the usage records table on postgres', () => {
     const expected = await newest(memory.table);
     expect(expected).to.have.length(26);
 
-    const writers = [0, 1].map(() => new UsageRecords(store, registry, new PostgresUsageRecordTable(store.pool, store.schema, 4), 7));
+    const writers = [0, 1].map(
+      () => new UsageRecords(store, registry, new PostgresUsageRecordTable(store.pool, store.schema, 4), 7),
+    );
     await Promise.all(writers.map((writer) => writer.catchUp()));
     expect(await newest(writers[0]!.table)).to.deep.equal(expected);
-    expect(await writers[0]!.table.page('acc_1', { mode: 'test', before: expected[5]!.position }, 3)).to.deep.equal(expected.filter((r) => r.mode === 'test' && r.position < expected[5]!.position).slice(0, 3));
+    expect(await writers[0]!.table.page('acc_1', { mode: 'test', before: expected[5]!.position }, 3)).to.deep.equal(
+      expected.filter((r) => r.mode === 'test' && r.position < expected[5]!.position).slice(0, 3),
+    );
     for (const mode of ['live', 'test'] as const) {
       const expected = await usageSummary(memory.table, 'acc_1', mode, {});
       expect(await usageSummary(writers[0]!.table, 'acc_1', mode, {})).to.deep.equal(expected);

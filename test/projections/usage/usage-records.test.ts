@@ -30,43 +30,77 @@ describe('the usage records table', () => {
 
   before(async () => {
     app = await startTestApp();
-    accounts = [await openAccount(app, { tier: 'developer', credits: 1000 }), await openAccount(app, { tier: 'free', credits: 1000 })];
+    accounts = [
+      await openAccount(app, { tier: 'developer', credits: 1000 }),
+      await openAccount(app, { tier: 'free', credits: 1000 }),
+    ];
     const { credits } = app.services;
     const tables = [{ name: 'transactions', rows: 1000, credits: 2 }];
     for (const [index, account] of accounts.entries()) {
       for (let i = 0; i < operations; i += 1) {
         const mode = i % 3 ? 'live' : 'test';
-        await credits.debit({ accountId: account.accountId, mode, keyId: `key_${index}`, reference: `req_${i}`, operation: 'quick', sector: 'cards', tables, credits: 2 });
+        await credits.debit({
+          accountId: account.accountId,
+          mode,
+          keyId: `key_${index}`,
+          reference: `req_${i}`,
+          operation: 'quick',
+          sector: 'cards',
+          tables,
+          credits: 2,
+        });
       }
       await credits.refund(account.accountId, 'req_1', 'generation failed');
-      await credits.reserve({ accountId: account.accountId, mode: 'live', keyId: 'key_job', reference: 'job_1', sector: 'lending', tables, credits: 10 });
+      await credits.reserve({
+        accountId: account.accountId,
+        mode: 'live',
+        keyId: 'key_job',
+        reference: 'job_1',
+        sector: 'lending',
+        tables,
+        credits: 10,
+      });
       await credits.settle(account.accountId, 'job_1', { tables });
     }
     await app.services.usageRecords.catchUp();
   });
   after(() => app.close());
 
-  it('lives in the store\'s sqlite file, not in the usage projection, whose snapshot holds one entry per account', async () => {
+  it("lives in the store's sqlite file, not in the usage projection, whose snapshot holds one entry per account", async () => {
     const { services } = app;
     expect(services.usageRecords.table).to.be.instanceOf(SqliteUsageRecordTable);
     const records = await allRecords(services.usageRecords.table, accounts[0]!.accountId);
     expect(records).to.have.length(operations + 1);
-    expect(records[0]).to.include({ reference: 'job_1', source: 'settlement', key_id: 'key_job', sector: 'lending', credits: 2 });
+    expect(records[0]).to.include({
+      reference: 'job_1',
+      source: 'settlement',
+      key_id: 'key_job',
+      sector: 'lending',
+      credits: 2,
+    });
     expect(records.find((record) => record.reference === 'req_1')).to.include({ refunded: true });
     await services.projections.waitFor(await services.store.headPosition());
     const snapshot = usageProjection.toJSON(services.projections.state(USAGE_PROJECTION));
     // 26 live debits of 2 (one refunded) and a settlement of 2; 14 test debits of 2.
-    expect(snapshot).to.deep.equal(Object.fromEntries(accounts.map((account) => [account.accountId, { live: 25 * 2 + 2, test: 14 * 2 }])));
+    expect(snapshot).to.deep.equal(
+      Object.fromEntries(accounts.map((account) => [account.accountId, { live: 25 * 2 + 2, test: 14 * 2 }])),
+    );
   });
 
   it('rebuilt from the first event, and built in memory from the same events, gives the same records', async () => {
     const { services } = app;
-    const before = await Promise.all(accounts.map((account) => allRecords(services.usageRecords.table, account.accountId)));
+    const before = await Promise.all(
+      accounts.map((account) => allRecords(services.usageRecords.table, account.accountId)),
+    );
     await services.usageRecords.rebuild();
-    expect(await Promise.all(accounts.map((account) => allRecords(services.usageRecords.table, account.accountId)))).to.deep.equal(before);
+    expect(
+      await Promise.all(accounts.map((account) => allRecords(services.usageRecords.table, account.accountId))),
+    ).to.deep.equal(before);
     const memory = new UsageRecords(services.store, services.registry, new MemoryUsageRecordTable(), 16);
     await memory.catchUp();
-    expect(await Promise.all(accounts.map((account) => allRecords(memory.table, account.accountId)))).to.deep.equal(before);
+    expect(await Promise.all(accounts.map((account) => allRecords(memory.table, account.accountId)))).to.deep.equal(
+      before,
+    );
     // Summed over chunks of 6 rows, the period's records give the totals of the whole list.
     const chunked = new SqliteUsageRecordTable((services.store as SqliteEventStore).db, 6);
     for (const account of accounts) {
@@ -83,7 +117,10 @@ describe('the usage records table', () => {
     const { services } = app;
     const db = (services.store as SqliteEventStore).db;
     await services.usageRecords.table.reset();
-    const writers = [new UsageRecords(services.store, services.registry, new SqliteUsageRecordTable(db), 10), new UsageRecords(services.store, services.registry, new SqliteUsageRecordTable(db), 10)];
+    const writers = [
+      new UsageRecords(services.store, services.registry, new SqliteUsageRecordTable(db), 10),
+      new UsageRecords(services.store, services.registry, new SqliteUsageRecordTable(db), 10),
+    ];
     await Promise.all(writers.map((writer) => writer.catchUp()));
     const records = await allRecords(services.usageRecords.table, accounts[1]!.accountId);
     expect(records).to.have.length(operations + 1);
@@ -96,13 +133,27 @@ describe('the usage records background catch-up', () => {
     const store = new MemoryEventStore();
     const registry = new EventRegistry(eventDefinitions);
     const commands = new CommandHandler(store, registry);
-    await commands.handle(accountDecider, accountStream('acc_1'), { type: 'OpenAccount', accountId: 'acc_1', tier: 'free', at: '2026-01-01T00:00:00.000Z' });
+    await commands.handle(accountDecider, accountStream('acc_1'), {
+      type: 'OpenAccount',
+      accountId: 'acc_1',
+      tier: 'free',
+      at: '2026-01-01T00:00:00.000Z',
+    });
     const credits = new CreditsService(commands);
     await credits.grant({ accountId: 'acc_1', amount: 10, reference: 'g', reason: 'test' });
     const records = new UsageRecords(store, registry, new MemoryUsageRecordTable());
     const errors: unknown[] = [];
     records.start(5, (error) => errors.push(error));
-    const { position } = await credits.debit({ accountId: 'acc_1', mode: 'live', keyId: null, reference: 'req_1', operation: 'quick', sector: 'cards', tables: [], credits: 1 });
+    const { position } = await credits.debit({
+      accountId: 'acc_1',
+      mode: 'live',
+      keyId: null,
+      reference: 'req_1',
+      operation: 'quick',
+      sector: 'cards',
+      tables: [],
+      credits: 1,
+    });
     while ((await records.table.checkpoint()) < position) await new Promise((resolve) => setTimeout(resolve, 5));
     await records.stop();
     expect((await records.table.page('acc_1', {}, 10)).map((record) => record.reference)).to.deep.equal(['req_1']);

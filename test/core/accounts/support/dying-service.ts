@@ -30,5 +30,8 @@ const opened = account && { accountId: account.account_id, ...account.keys };
 process.stdout.write(`${JSON.stringify({ url: server.url, account: opened })}\n`);
 
 process.once('SIGTERM', () => {
-  void server.close(1000).then(() => services.close()).then(() => process.exit(0));
+  void server
+    .close(1000)
+    .then(() => services.close())
+    .then(() => process.exit(0));
 });

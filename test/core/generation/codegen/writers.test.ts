@@ -24,7 +24,10 @@ const awkward = definePack({
         yen: { type: 'money', currency: 'JPY', min: 100, max: 200, description: 'No minor units.' },
         flag: { type: 'boolean', nullable: true, description: 'Maybe.' },
       },
-      row: (ctx) => ({ text: ['plain', 'a, b', 'say "hi"', 'line\nbreak\r\nand ü€'][ctx.index % 4], flag: ctx.index % 2 ? null : true }),
+      row: (ctx) => ({
+        text: ['plain', 'a, b', 'say "hi"', 'line\nbreak\r\nand ü€'][ctx.index % 4],
+        flag: ctx.index % 2 ? null : true,
+      }),
     },
   },
 });
@@ -41,9 +44,12 @@ describe('the writers', () => {
     expect(generateInline(awkward, plan, 'notes', 'csv')).to.contain('"line\nbreak\r\nand ü€"');
   });
 
-  it('writes NDJSON and JSON that parse back to the same values, money with its currency\'s minor units', () => {
+  it("writes NDJSON and JSON that parse back to the same values, money with its currency's minor units", () => {
     const ndjson = generateInline(awkward, plan, 'notes', 'ndjson');
-    const fromLines = ndjson.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const fromLines = ndjson
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(fromLines.map((row) => row.text)).to.deep.equal(['plain', 'a, b', 'say "hi"', 'line\nbreak\r\nand ü€']);
     expect(ndjson).to.match(/"price":1\.\d{3},"yen":1\d\d,/);
     expect(JSON.parse(generateInline(awkward, plan, 'notes', 'json'))).to.deep.equal(fromLines);
@@ -53,9 +59,12 @@ describe('the writers', () => {
   });
 
   it('formats instants exactly as Date#toISOString, faster', () => {
-    fc.assert(fc.property(fc.integer({ min: -62_000_000_000_000, max: 253_402_300_799_999 }), (ms) => {
-      expect(isoTimestamp(ms)).to.equal(new Date(ms).toISOString());
-    }), { numRuns: 5000 });
+    fc.assert(
+      fc.property(fc.integer({ min: -62_000_000_000_000, max: 253_402_300_799_999 }), (ms) => {
+        expect(isoTimestamp(ms)).to.equal(new Date(ms).toISOString());
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('writes the same text into bytes as the string formatters: instants, fixed-point money, numbers', () => {
@@ -67,15 +76,36 @@ describe('the writers', () => {
       if (end >= 0) out.length = end;
       return new TextDecoder().decode(out.bytes()).slice(1);
     };
-    fc.assert(fc.property(fc.integer({ min: -62_000_000_000_000, max: 253_402_300_799_999 }), fc.double({ min: 0, max: 0.999, noNaN: true }), (ms, fraction) => {
-      expect(written((out, buffer, at) => writeIsoTimestamp(out, buffer, at, ms + fraction))).to.equal(isoTimestamp(ms + fraction));
-    }), { numRuns: 5000 });
-    fc.assert(fc.property(fc.double({ min: -1e12, max: 1e12, noNaN: true }), fc.integer({ min: 0, max: 4 }), (value, digits) => {
-      expect(written((out, buffer, at) => writeFixed(out, buffer, at, value, digits))).to.equal(formatFixed(value, digits));
-    }), { numRuns: 5000 });
-    fc.assert(fc.property(fc.oneof(fc.maxSafeInteger(), fc.double({ noNaN: true })), (value) => {
-      expect(written((out, buffer, at) => writeNumber(out, buffer, at, value))).to.equal(String(value));
-    }), { numRuns: 5000 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -62_000_000_000_000, max: 253_402_300_799_999 }),
+        fc.double({ min: 0, max: 0.999, noNaN: true }),
+        (ms, fraction) => {
+          expect(written((out, buffer, at) => writeIsoTimestamp(out, buffer, at, ms + fraction))).to.equal(
+            isoTimestamp(ms + fraction),
+          );
+        },
+      ),
+      { numRuns: 5000 },
+    );
+    fc.assert(
+      fc.property(
+        fc.double({ min: -1e12, max: 1e12, noNaN: true }),
+        fc.integer({ min: 0, max: 4 }),
+        (value, digits) => {
+          expect(written((out, buffer, at) => writeFixed(out, buffer, at, value, digits))).to.equal(
+            formatFixed(value, digits),
+          );
+        },
+      ),
+      { numRuns: 5000 },
+    );
+    fc.assert(
+      fc.property(fc.oneof(fc.maxSafeInteger(), fc.double({ noNaN: true })), (value) => {
+        expect(written((out, buffer, at) => writeNumber(out, buffer, at, value))).to.equal(String(value));
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('writes a timestamp column given as ms since the epoch as its ISO 8601 text, in every format', () => {
@@ -88,14 +118,20 @@ describe('the writers', () => {
           description: 'Events.',
           default_rows: 2,
           credits_per_1000_rows: 1,
-          columns: { at: { type: 'timestamp', from: '2025-01-01T00:00:00Z', to: '2025-12-31T00:00:00Z', description: 'When.' } },
+          columns: {
+            at: { type: 'timestamp', from: '2025-01-01T00:00:00Z', to: '2025-12-31T00:00:00Z', description: 'When.' },
+          },
           row: (ctx) => ({ at: Date.UTC(2025, 2, 14, 9, 26, 53, 589) + ctx.index + 0.5 }),
         },
       },
     });
     const twoRows = planFor(instants, { seed: 1, tables: [{ name: 'events', rows: 2 }] });
-    expect(generateInline(instants, twoRows, 'events', 'ndjson')).to.equal('{"at":"2025-03-14T09:26:53.589Z"}\n{"at":"2025-03-14T09:26:53.590Z"}\n');
-    expect(generateInline(instants, twoRows, 'events', 'csv')).to.equal('at\r\n2025-03-14T09:26:53.589Z\r\n2025-03-14T09:26:53.590Z\r\n');
+    expect(generateInline(instants, twoRows, 'events', 'ndjson')).to.equal(
+      '{"at":"2025-03-14T09:26:53.589Z"}\n{"at":"2025-03-14T09:26:53.590Z"}\n',
+    );
+    expect(generateInline(instants, twoRows, 'events', 'csv')).to.equal(
+      'at\r\n2025-03-14T09:26:53.589Z\r\n2025-03-14T09:26:53.590Z\r\n',
+    );
   });
 
   it('writes the same bytes wherever in a row the buffer runs out of room, slow paths included', () => {
@@ -146,7 +182,10 @@ describe('the writers', () => {
   it('formats fixed-point numbers to the value rounded at that many digits', () => {
     fc.assert(
       fc.property(fc.double({ min: -1e9, max: 1e9, noNaN: true }), fc.integer({ min: 0, max: 4 }), (value, digits) => {
-        expect(Number(formatFixed(value, digits))).to.be.closeTo(Math.round(Math.abs(value) * 10 ** digits) / 10 ** digits * Math.sign(value), 10 ** -digits / 2 + 1e-9);
+        expect(Number(formatFixed(value, digits))).to.be.closeTo(
+          (Math.round(Math.abs(value) * 10 ** digits) / 10 ** digits) * Math.sign(value),
+          10 ** -digits / 2 + 1e-9,
+        );
         expect(formatFixed(value, digits)).to.match(digits ? new RegExp(`^-?\\d+\\.\\d{${digits}}$`) : /^-?\d+$/);
       }),
       { numRuns: 3000 },

@@ -24,7 +24,10 @@ const method63 = (account: string) => account[0] === '0' && method13(account);
 
 /** Method 17 (C1's first variant): places 2-7 weighted 1,2,1,2,1,2 from the left, cross sums, minus 1, modulus 11, 10 minus the remainder. */
 function method17(account: string): boolean {
-  const sum = digitsOf(account.slice(1, 7)).reduce((total, digit, i) => total + crossSum(digit * (i % 2 === 0 ? 1 : 2)), 0);
+  const sum = digitsOf(account.slice(1, 7)).reduce(
+    (total, digit, i) => total + crossSum(digit * (i % 2 === 0 ? 1 : 2)),
+    0,
+  );
   const remainder = (sum - 1) % 11;
   return (remainder === 0 ? 0 : 10 - remainder) === Number(account[7]);
 }
@@ -32,7 +35,10 @@ function method17(account: string): boolean {
 /** Method C1 (ING-DiBa): 17 unless place 1 is 5; then places 1-9 weighted 1,2,1,…, same arithmetic, check in place 10. */
 function methodC1(account: string): boolean {
   if (account[0] !== '5') return method17(account);
-  const sum = digitsOf(account.slice(0, 9)).reduce((total, digit, i) => total + crossSum(digit * (i % 2 === 0 ? 1 : 2)), 0);
+  const sum = digitsOf(account.slice(0, 9)).reduce(
+    (total, digit, i) => total + crossSum(digit * (i % 2 === 0 ? 1 : 2)),
+    0,
+  );
   const remainder = (sum - 1) % 11;
   return (remainder === 0 ? 0 : 10 - remainder) === Number(account[9]);
 }
@@ -48,7 +54,8 @@ function method24(account: string): boolean {
 }
 
 /** The Dutch eleven test: the ten digits weighted 10 down to 1 sum to a multiple of 11. */
-const elevenTest = (account: string) => digitsOf(account).reduce((total, digit, i) => total + digit * (10 - i), 0) % 11 === 0;
+const elevenTest = (account: string) =>
+  digitsOf(account).reduce((total, digit, i) => total + digit * (10 - i), 0) % 11 === 0;
 
 const GERMAN_METHODS: Record<string, (account: string) => boolean> = {
   '50070010': method63, // Deutsche Bank
@@ -58,8 +65,12 @@ const GERMAN_METHODS: Record<string, (account: string) => boolean> = {
 };
 
 describe('check digits inside national account numbers', () => {
-  it('the independent checks accept the Bundesbank\'s test accounts and refuse its wrong ones', () => {
-    expect(['0446786040', '0478046940', '0701625830', '0882095630', '5432112349', '5543223456', '5876556788'].every(methodC1)).to.equal(true);
+  it("the independent checks accept the Bundesbank's test accounts and refuse its wrong ones", () => {
+    expect(
+      ['0446786040', '0478046940', '0701625830', '0882095630', '5432112349', '5543223456', '5876556788'].every(
+        methodC1,
+      ),
+    ).to.equal(true);
     expect(['0446786240', '0478046340', '0701625730', '5432112341', '5543223458'].some(methodC1)).to.equal(false);
     expect(['0000138301', '1306118605', '3307118608', '9307118603'].every(method24)).to.equal(true);
     expect(method63('0123456600')).to.equal(true);
@@ -67,7 +78,7 @@ describe('check digits inside national account numbers', () => {
     expect(elevenTest('0417164300')).to.equal(true); // NL91 ABNA 0417 1643 00
   });
 
-  it('every German IBAN carries an account number that passes its bank\'s Bundesbank method', () => {
+  it("every German IBAN carries an account number that passes its bank's Bundesbank method", () => {
     fc.assert(
       fc.property(seeds, (seed) => {
         const { iban } = drawIban(new Rng(seed), 'DE');

@@ -14,7 +14,9 @@ const seeds = fc.integer({ min: 0, max: 2 ** 32 - 1 });
 
 /** ISIN check digit from ISO 6166, written independently of the engine: letters to two digits, Luhn from the right. */
 function isinValidIndependently(isin: string): boolean {
-  const digits = [...isin.slice(0, 11)].map((char) => (/\d/.test(char) ? char : String(char.charCodeAt(0) - 55))).join('');
+  const digits = [...isin.slice(0, 11)]
+    .map((char) => (/\d/.test(char) ? char : String(char.charCodeAt(0) - 55)))
+    .join('');
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {
     let digit = Number(digits[digits.length - 1 - i]);

@@ -13,11 +13,17 @@ export interface ChildService {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-
 export async function startChildService(dataDir: string, env: Record<string, string> = {}): Promise<ChildService> {
   const port = await freePort();
   const child = spawn(process.execPath, [entry, 'serve', '--port', String(port), '--data', dataDir], {
-    env: { ...process.env, FINSYNTH_POSTGRES_URL: '', FINSYNTH_KURRENTDB_URL: '', FINSYNTH_REDIS_URL: '', FINSYNTH_LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      FINSYNTH_POSTGRES_URL: '',
+      FINSYNTH_KURRENTDB_URL: '',
+      FINSYNTH_REDIS_URL: '',
+      FINSYNTH_LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let stdout = '';
@@ -32,7 +38,10 @@ export async function startChildService(dataDir: string, env: Record<string, str
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}: ${stdout}`);
-      const ready = await fetch(`${url}/readyz`).then((response) => response.ok, () => false);
+      const ready = await fetch(`${url}/readyz`).then(
+        (response) => response.ok,
+        () => false,
+      );
       if (ready) break;
       if (Date.now() > deadline) throw new Error('the service did not become ready');
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -24,18 +24,27 @@ export class ExchangeChecker {
     const where = `${method} ${template} ${response.status}`;
     if ((response.headers.get('content-type') ?? '').startsWith('application/problem+json')) {
       const slug = String(response.body.type).split('/').pop();
-      if (!documented['x-problem-slugs'].includes(slug)) throw new Error(`${where} answered ${slug}, documented: ${documented['x-problem-slugs'].join(', ')}`);
+      if (!documented['x-problem-slugs'].includes(slug))
+        throw new Error(`${where} answered ${slug}, documented: ${documented['x-problem-slugs'].join(', ')}`);
     }
-    const declared = Object.entries(documented.headers ?? {}).map(([name, header]) => [name.toLowerCase(), header] as const);
+    const declared = Object.entries(documented.headers ?? {}).map(
+      ([name, header]) => [name.toLowerCase(), header] as const,
+    );
     for (const [name] of declared.filter(([, header]) => !(header as { $ref?: string }).$ref)) {
       if (!response.headers.has(name)) throw new Error(`${where} lacks the header ${name} it declares`);
     }
     for (const name of WATCHED_HEADERS.filter((watched) => response.headers.has(watched))) {
-      if (!declared.some(([declaredName]) => declaredName === name)) throw new Error(`${where} has the header ${name}, which it does not declare`);
+      if (!declared.some(([declaredName]) => declaredName === name))
+        throw new Error(`${where} has the header ${name}, which it does not declare`);
     }
-    const parameters = (operation.parameters ?? []).filter((parameter: { in: string }) => parameter.in === 'header').map((parameter: { name: string }) => parameter.name.toLowerCase());
-    for (const name of Object.keys(sent).map((header) => header.toLowerCase()).filter((header) => header !== 'authorization')) {
-      if (!parameters.includes(name)) throw new Error(`${method} ${template} was sent the header ${name}, which it does not declare`);
+    const parameters = (operation.parameters ?? [])
+      .filter((parameter: { in: string }) => parameter.in === 'header')
+      .map((parameter: { name: string }) => parameter.name.toLowerCase());
+    for (const name of Object.keys(sent)
+      .map((header) => header.toLowerCase())
+      .filter((header) => header !== 'authorization')) {
+      if (!parameters.includes(name))
+        throw new Error(`${method} ${template} was sent the header ${name}, which it does not declare`);
     }
     return response;
   }

@@ -8,7 +8,11 @@ export type FileHandleMethod = (this: { fd: number }, ...args: unknown[]) => Pro
  * Runs `body` with a FileHandle method (every handle's: they share a prototype that the module does
  * not export) replaced by `replace(original)`: how a test makes the device fail, or watches it.
  */
-export async function withFileHandleMethod(name: 'write' | 'sync', replace: (original: FileHandleMethod) => FileHandleMethod, body: () => Promise<void>): Promise<void> {
+export async function withFileHandleMethod(
+  name: 'write' | 'sync',
+  replace: (original: FileHandleMethod) => FileHandleMethod,
+  body: () => Promise<void>,
+): Promise<void> {
   const path = join(tmpdir(), `finsynth-file-handle-${process.pid}`);
   const probe = await open(path, 'w');
   const prototype = Object.getPrototypeOf(probe) as Record<typeof name, FileHandleMethod>;

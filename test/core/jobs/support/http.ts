@@ -4,7 +4,13 @@ import { request, type TestApp, type TestResponse } from '../../../support/app.j
 export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 /** GETs the job until it reaches one of `states`; bounded generously: this proves the outcome, not its speed. */
-export async function pollJob(app: Pick<TestApp, 'url'>, key: string, jobId: string, states: string[], boundMs = 60_000): Promise<TestResponse> {
+export async function pollJob(
+  app: Pick<TestApp, 'url'>,
+  key: string,
+  jobId: string,
+  states: string[],
+  boundMs = 60_000,
+): Promise<TestResponse> {
   const deadline = Date.now() + boundMs;
   for (;;) {
     const response = await request(app, 'GET', `/v1/jobs/${jobId}`, { key });
@@ -16,7 +22,12 @@ export async function pollJob(app: Pick<TestApp, 'url'>, key: string, jobId: str
 }
 
 /** Downloads a result as raw bytes; `text` and `body` (a problem parsed) as `request` gives them, for the OpenAPI checks. */
-export async function download(app: Pick<TestApp, 'url'>, key: string, path: string, headers: Record<string, string> = {}): Promise<TestResponse & { bytes: Buffer }> {
+export async function download(
+  app: Pick<TestApp, 'url'>,
+  key: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<TestResponse & { bytes: Buffer }> {
   const response = await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
   const bytes = Buffer.from(await response.arrayBuffer());
   const text = bytes.toString();
@@ -30,6 +41,16 @@ export function countRows(text: string, format: 'csv' | 'ndjson'): number {
   return format === 'csv' ? lines - 1 : lines;
 }
 
-export function cardsConfig(tables: Record<string, number>, output: { format: 'csv' | 'ndjson' | 'json'; compression?: 'none' | 'gzip' }, seed = 42) {
-  return { version: 1, sector: 'cards', seed, tables: Object.entries(tables).map(([name, rows]) => ({ name, rows })), output };
+export function cardsConfig(
+  tables: Record<string, number>,
+  output: { format: 'csv' | 'ndjson' | 'json'; compression?: 'none' | 'gzip' },
+  seed = 42,
+) {
+  return {
+    version: 1,
+    sector: 'cards',
+    seed,
+    tables: Object.entries(tables).map(([name, rows]) => ({ name, rows })),
+    output,
+  };
 }

@@ -128,20 +128,51 @@ export function stallingGenerator(engine: Engine): TableGenerator {
 
 export const tempDir = (prefix: string): string => mkdtempSync(join(tmpdir(), `finsynth-${prefix}-`));
 
-export async function openAccount(instance: JobsInstance, accountId: string, credits: number, at: string, tier: Tier = 'team'): Promise<void> {
-  await instance.commands.handle(accountDecider, accountStream(accountId), { type: 'OpenAccount', accountId, tier, at });
+export async function openAccount(
+  instance: JobsInstance,
+  accountId: string,
+  credits: number,
+  at: string,
+  tier: Tier = 'team',
+): Promise<void> {
+  await instance.commands.handle(accountDecider, accountStream(accountId), {
+    type: 'OpenAccount',
+    accountId,
+    tier,
+    at,
+  });
   await instance.credits.grant({ accountId, amount: credits, reference: `grant-${accountId}`, reason: 'test' });
 }
 
 /** Queues a job as the jobs service does (reserve, plan, create), for runner tests that need no config resolution. Credits: 1 per 1,000 rows. */
 export async function queueJob(
   instance: JobsInstance,
-  job: { jobId: string; accountId: string; mode?: Mode; rows: Record<string, number>; format?: OutputFormat; compression?: Compression; at: string },
+  job: {
+    jobId: string;
+    accountId: string;
+    mode?: Mode;
+    rows: Record<string, number>;
+    format?: OutputFormat;
+    compression?: Compression;
+    at: string;
+  },
 ): Promise<number> {
   const mode = job.mode ?? 'live';
-  const tables = Object.entries(job.rows).map(([name, rows]) => ({ name, rows, credits: Math.max(1, Math.ceil(rows / 1000)) }));
+  const tables = Object.entries(job.rows).map(([name, rows]) => ({
+    name,
+    rows,
+    credits: Math.max(1, Math.ceil(rows / 1000)),
+  }));
   const credits = tables.reduce((sum, table) => sum + table.credits, 0);
-  await instance.credits.reserve({ accountId: job.accountId, mode, keyId: 'key_test', reference: job.jobId, sector: 'cards', tables, credits });
+  await instance.credits.reserve({
+    accountId: job.accountId,
+    mode,
+    keyId: 'key_test',
+    reference: job.jobId,
+    sector: 'cards',
+    tables,
+    credits,
+  });
   const config = { version: 1, sector: 'cards', seed: 7, tables: tables.map(({ name, rows }) => ({ name, rows })) };
   const plan = buildPlan(instance.engine.packs, config);
   const result = await instance.commands.handle(jobDecider, jobStream(job.jobId), {
@@ -160,12 +191,19 @@ export async function queueJob(
 }
 
 /** Polls the read model until `predicate` holds (the runner works in the background). */
-export async function until(instance: JobsInstance, predicate: (jobs: JobsState) => boolean, timeoutMs = 90_000): Promise<void> {
+export async function until(
+  instance: JobsInstance,
+  predicate: (jobs: JobsState) => boolean,
+  timeoutMs = 90_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await instance.projections.waitFor(await instance.store.headPosition());
     if (predicate(instance.jobs())) return;
-    if (Date.now() > deadline) throw new Error(`condition not reached within ${timeoutMs} ms: ${JSON.stringify(Object.values(instance.jobs().jobs).map((job) => [job.id, job.state, job.progress]))}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `condition not reached within ${timeoutMs} ms: ${JSON.stringify(Object.values(instance.jobs().jobs).map((job) => [job.id, job.state, job.progress]))}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { NewEvent, RecordedEvent } from '../../../../core/events/envelope.js';
 import { EventRegistry } from '../../../../core/events/registry.js';
-import { WrongExpectedRevisionError, type EventStore, type ExpectedRevision } from '../../../../core/store/event-store.js';
+import {
+  WrongExpectedRevisionError,
+  type EventStore,
+  type ExpectedRevision,
+} from '../../../../core/store/event-store.js';
 
 /**
  * What one adapter needs to run the contract. `open` is called in a `before` hook (it may skip the suite
@@ -23,11 +27,17 @@ export interface StoreFixture {
   close(): Promise<void>;
 }
 
-const event = (n: number, extra: Record<string, unknown> = {}): NewEvent => ({ type: 'Counted', data: { n, ...extra } });
+const event = (n: number, extra: Record<string, unknown> = {}): NewEvent => ({
+  type: 'Counted',
+  data: { n, ...extra },
+});
 const newStream = (prefix: string): string => `${prefix}-${randomUUID()}`;
 
 async function conflictOf(append: Promise<unknown>): Promise<WrongExpectedRevisionError> {
-  const error = await append.then(() => undefined, (caught: unknown) => caught);
+  const error = await append.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error, 'the append should have been refused').to.be.instanceOf(WrongExpectedRevisionError);
   return error as WrongExpectedRevisionError;
 }
@@ -95,8 +105,16 @@ export function eventStoreContract(adapter: string, fixture: StoreFixture): void
       it('records the envelope: ids, consecutive revisions, increasing positions, metadata, version, time and hash', async () => {
         const stream = newStream('envelope');
         const id = randomUUID();
-        const metadata = { request_id: 'req_1', correlation_id: 'cor_1', causation_id: 'cau_1', key_id: 'key_1', mode: 'live' as const };
-        const result = await store.append(stream, [{ ...event(1), id, metadata, version: 2 }, event(2), event(3)], { expectedRevision: 'no_stream' });
+        const metadata = {
+          request_id: 'req_1',
+          correlation_id: 'cor_1',
+          causation_id: 'cau_1',
+          key_id: 'key_1',
+          mode: 'live' as const,
+        };
+        const result = await store.append(stream, [{ ...event(1), id, metadata, version: 2 }, event(2), event(3)], {
+          expectedRevision: 'no_stream',
+        });
         const events = await store.readStream(stream);
         expect(events.map((e) => e.revision)).to.deep.equal([0, 1, 2]);
         expect(events[0]).to.include({ id, stream, type: 'Counted', version: 2 });
@@ -115,7 +133,12 @@ export function eventStoreContract(adapter: string, fixture: StoreFixture): void
         const stream = newStream('batches');
         await Promise.all(
           Array.from({ length: 8 }, (_, writer) =>
-            store.append(stream, Array.from({ length: 5 }, (_, i) => event(i, { writer })), { expectedRevision: 'any' })),
+            store.append(
+              stream,
+              Array.from({ length: 5 }, (_, i) => event(i, { writer })),
+              { expectedRevision: 'any' },
+            ),
+          ),
         );
         const events = await store.readStream(stream);
         expect(events.map((e) => e.revision)).to.deep.equal(Array.from({ length: 40 }, (_, i) => i));
@@ -143,7 +166,9 @@ export function eventStoreContract(adapter: string, fixture: StoreFixture): void
       it('16 appenders racing on one stream: exactly one wins each revision, no gap, no duplicate', async () => {
         const stream = newStream('race');
         const firstRound = await Promise.allSettled(
-          Array.from({ length: 16 }, (_, writer) => store.append(stream, [event(0, { writer })], { expectedRevision: 'no_stream' })),
+          Array.from({ length: 16 }, (_, writer) =>
+            store.append(stream, [event(0, { writer })], { expectedRevision: 'no_stream' }),
+          ),
         );
         expect(firstRound.filter((r) => r.status === 'fulfilled')).to.have.length(1);
         for (const lost of firstRound.filter((r) => r.status === 'rejected')) {
@@ -153,10 +178,12 @@ export function eventStoreContract(adapter: string, fixture: StoreFixture): void
         const wins = new Map<number, number>();
         await Promise.all(
           Array.from({ length: 16 }, async (_, writer) => {
-            for (let won = 0; won < 3; ) {
+            for (let won = 0; won < 3;) {
               const [head] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
               try {
-                const result = await store.append(stream, [event(won, { writer })], { expectedRevision: head.revision });
+                const result = await store.append(stream, [event(won, { writer })], {
+                  expectedRevision: head.revision,
+                });
                 expect(wins.has(result.nextRevision), `revision ${result.nextRevision} won twice`).to.equal(false);
                 wins.set(result.nextRevision, writer);
                 won += 1;
@@ -169,7 +196,8 @@ export function eventStoreContract(adapter: string, fixture: StoreFixture): void
         const events = await store.readStream(stream);
         expect(events.map((e) => e.revision)).to.deep.equal(Array.from({ length: 49 }, (_, i) => i));
         expect(new Set(events.map((e) => e.id)).size).to.equal(49);
-        for (const [revision, writer] of wins) expect((events[revision].data as { writer: number }).writer).to.equal(writer);
+        for (const [revision, writer] of wins)
+          expect((events[revision].data as { writer: number }).writer).to.equal(writer);
         expect((await store.verifyStream(stream)).intact).to.equal(true);
       });
     });
@@ -178,7 +206,10 @@ export function eventStoreContract(adapter: string, fixture: StoreFixture): void
       let stream: string;
       before(async () => {
         stream = newStream('read');
-        await store.append(stream, Array.from({ length: 10 }, (_, i) => event(i)));
+        await store.append(
+          stream,
+          Array.from({ length: 10 }, (_, i) => event(i)),
+        );
       });
 
       const revisions = (events: RecordedEvent[]) => events.map((e) => e.revision);
@@ -191,9 +222,15 @@ export function eventStoreContract(adapter: string, fixture: StoreFixture): void
       });
 
       it('reads backwards from the end or from a revision, at most maxCount', async () => {
-        expect(revisions(await store.readStream(stream, { direction: 'backwards', maxCount: 3 }))).to.deep.equal([9, 8, 7]);
-        expect(revisions(await store.readStream(stream, { direction: 'backwards', fromRevision: 4 }))).to.deep.equal([4, 3, 2, 1, 0]);
-        expect(revisions(await store.readStream(stream, { direction: 'backwards', fromRevision: 4, maxCount: 2 }))).to.deep.equal([4, 3]);
+        expect(revisions(await store.readStream(stream, { direction: 'backwards', maxCount: 3 }))).to.deep.equal([
+          9, 8, 7,
+        ]);
+        expect(revisions(await store.readStream(stream, { direction: 'backwards', fromRevision: 4 }))).to.deep.equal([
+          4, 3, 2, 1, 0,
+        ]);
+        expect(
+          revisions(await store.readStream(stream, { direction: 'backwards', fromRevision: 4, maxCount: 2 })),
+        ).to.deep.equal([4, 3]);
       });
 
       it('reads a stream that does not exist as empty', async () => {
@@ -206,7 +243,10 @@ export function eventStoreContract(adapter: string, fixture: StoreFixture): void
       it('pages from a global position, in position order', async () => {
         const stream = newStream('paging');
         const before = await store.headPosition();
-        await store.append(stream, Array.from({ length: 7 }, (_, i) => event(i)));
+        await store.append(
+          stream,
+          Array.from({ length: 7 }, (_, i) => event(i)),
+        );
         const page1 = await store.readAll({ after: before, maxCount: 4 });
         const page2 = await store.readAll({ after: page1.at(-1)!.position, maxCount: 4 });
         const mine = [...page1, ...page2].filter((e) => e.stream === stream);
@@ -264,18 +304,34 @@ export function eventStoreContract(adapter: string, fixture: StoreFixture): void
       it('resumed from a checkpoint, delivers every later event exactly once, in order, then live', async () => {
         const stream = newStream('subscribed');
         const start = await store.headPosition();
-        await store.append(stream, Array.from({ length: 30 }, (_, i) => event(i)));
+        await store.append(
+          stream,
+          Array.from({ length: 30 }, (_, i) => event(i)),
+        );
 
         const first: RecordedEvent[] = [];
-        const firstRun = store.subscribeToAll((e) => { if (e.stream === stream && first.length < 12) first.push(e); }, { after: start });
+        const firstRun = store.subscribeToAll(
+          (e) => {
+            if (e.stream === stream && first.length < 12) first.push(e);
+          },
+          { after: start },
+        );
         await eventually(() => first.length === 12, 'the first 12 events');
         await firstRun.close();
         const checkpoint = first.at(-1)!.position;
 
-        await store.append(stream, Array.from({ length: 10 }, (_, i) => event(30 + i)));
+        await store.append(
+          stream,
+          Array.from({ length: 10 }, (_, i) => event(30 + i)),
+        );
         const resumed: RecordedEvent[] = [];
         const errors: unknown[] = [];
-        const secondRun = store.subscribeToAll((e) => { if (e.stream === stream) resumed.push(e); }, { after: checkpoint, onError: (error) => errors.push(error) });
+        const secondRun = store.subscribeToAll(
+          (e) => {
+            if (e.stream === stream) resumed.push(e);
+          },
+          { after: checkpoint, onError: (error) => errors.push(error) },
+        );
         const writer = await fixture.openWriter();
         for (let i = 40; i < 50; i += 1) await writer.append(stream, [event(i)]);
         await eventually(() => resumed.length >= 38, 'the events after the checkpoint');
@@ -286,13 +342,20 @@ export function eventStoreContract(adapter: string, fixture: StoreFixture): void
         expect(errors).to.deep.equal([]);
         expect(first.map((e) => e.revision)).to.deep.equal(Array.from({ length: 12 }, (_, i) => i));
         expect(resumed.map((e) => e.revision)).to.deep.equal(Array.from({ length: 38 }, (_, i) => 12 + i));
-        expect(resumed.map((e) => (e.data as { n: number }).n)).to.deep.equal(Array.from({ length: 38 }, (_, i) => 12 + i));
+        expect(resumed.map((e) => (e.data as { n: number }).n)).to.deep.equal(
+          Array.from({ length: 38 }, (_, i) => 12 + i),
+        );
       });
 
       it('stops delivering once closed', async () => {
         const stream = newStream('closed');
         const delivered: RecordedEvent[] = [];
-        const subscription = store.subscribeToAll((e) => { if (e.stream === stream) delivered.push(e); }, { after: await store.headPosition() });
+        const subscription = store.subscribeToAll(
+          (e) => {
+            if (e.stream === stream) delivered.push(e);
+          },
+          { after: await store.headPosition() },
+        );
         await subscription.close();
         await store.append(stream, [event(1)]);
         await new Promise((resolve) => setTimeout(resolve, 150));
@@ -322,14 +385,22 @@ export function eventStoreContract(adapter: string, fixture: StoreFixture): void
             type: 'PriceSet',
             version: 2,
             schema: { type: 'object', required: ['amount_minor', 'currency'] },
-            upcasters: { 1: (data) => ({ amount_minor: Math.round((data as { amount: number }).amount * 100), currency: 'EUR' }) },
+            upcasters: {
+              1: (data) => ({ amount_minor: Math.round((data as { amount: number }).amount * 100), currency: 'EUR' }),
+            },
           },
         ]);
         const stream = newStream('prices');
-        await store.append(stream, [{ type: 'PriceSet', version: 1, data: { amount: 12.5 } }, { type: 'PriceSet', version: 2, data: { amount_minor: 99, currency: 'GBP' } }]);
+        await store.append(stream, [
+          { type: 'PriceSet', version: 1, data: { amount: 12.5 } },
+          { type: 'PriceSet', version: 2, data: { amount_minor: 99, currency: 'GBP' } },
+        ]);
         const stored = await store.readStream(stream);
         expect(stored.map((e) => e.version)).to.deep.equal([1, 2]);
-        expect(stored.map((e) => registry.upcast(e).data)).to.deep.equal([{ amount_minor: 1250, currency: 'EUR' }, { amount_minor: 99, currency: 'GBP' }]);
+        expect(stored.map((e) => registry.upcast(e).data)).to.deep.equal([
+          { amount_minor: 1250, currency: 'EUR' },
+          { amount_minor: 99, currency: 'GBP' },
+        ]);
         expect((await store.readStream(stream))[0]).to.deep.include({ version: 1, data: { amount: 12.5 } });
         expect((await store.verifyStream(stream)).intact).to.equal(true);
       });

@@ -22,11 +22,14 @@ eventStoreContract('kurrentdb', {
    */
   async tamper(stream, revision, data) {
     const [original] = await store!.readStream(stream, { fromRevision: revision, maxCount: 1 });
-    const result = await store!.client.appendToStream(stream, jsonEvent({
-      type: original.type,
-      data: data as Record<string, unknown>,
-      metadata: toStoredMetadata(original.metadata, original.version, original.recorded_at, original.hash),
-    }));
+    const result = await store!.client.appendToStream(
+      stream,
+      jsonEvent({
+        type: original.type,
+        data: data as Record<string, unknown>,
+        metadata: toStoredMetadata(original.metadata, original.version, original.recorded_at, original.hash),
+      }),
+    );
     return Number(result.nextExpectedRevision);
   },
   async close() {

@@ -26,7 +26,11 @@ eventStoreContract('postgres', {
   async tamper(stream, revision, data) {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    await client.query(`UPDATE ${quoteIdentifier(schema)}.events SET data = $1 WHERE stream = $2 AND revision = $3`, [JSON.stringify(data), stream, revision]);
+    await client.query(`UPDATE ${quoteIdentifier(schema)}.events SET data = $1 WHERE stream = $2 AND revision = $3`, [
+      JSON.stringify(data),
+      stream,
+      revision,
+    ]);
     await client.end();
     return revision;
   },
@@ -35,7 +39,8 @@ eventStoreContract('postgres', {
     await store.close();
     await dropPostgresSchema(url, schema);
     const slowCommits = slowPools.reduce((sum, pool) => sum + pool.slowCommits, 0);
-    if (slowCommits === 0) throw new Error('no append went through the slow-commit pool: the in-flight gap was not exercised');
+    if (slowCommits === 0)
+      throw new Error('no append went through the slow-commit pool: the in-flight gap was not exercised');
   },
 });
 

@@ -22,7 +22,11 @@ eventStoreContract('sqlite', {
   },
   async tamper(stream, revision, data) {
     const db = new Database(file);
-    db.prepare('UPDATE events SET data = ? WHERE stream = ? AND revision = ?').run(JSON.stringify(data), stream, revision);
+    db.prepare('UPDATE events SET data = ? WHERE stream = ? AND revision = ?').run(
+      JSON.stringify(data),
+      stream,
+      revision,
+    );
     db.close();
     return revision;
   },
