@@ -16,6 +16,8 @@ export interface KeyRecord {
   prefix: string;
   secret_sha256: string;
   issued_at: string;
+  /** The global position of its KeyIssued: keys issued in the same millisecond still have an order. */
+  issued_position: number;
   revoked_at: string | null;
 }
 
@@ -37,7 +39,7 @@ const accountIdOf = (event: RecordedEvent): string => event.stream.slice('accoun
 
 export const keysProjection: Projection<KeysModel> = {
   name: KEYS_PROJECTION,
-  version: 2,
+  version: 3,
   handles: ['AccountOpened', 'SubscriptionUpgraded', 'SubscriptionRenewed', 'KeyIssued', 'KeyRevoked'],
   initialState: () => ({ bySha256: new Map(), byId: new Map(), tiers: new Map() }),
   apply(state, event: RecordedEvent) {
@@ -56,7 +58,7 @@ export const keysProjection: Projection<KeysModel> = {
         break;
       case 'KeyIssued': {
         const data = event.data as KeyIssued['data'];
-        const record: KeyRecord = { ...data, revoked_at: null };
+        const record: KeyRecord = { ...data, issued_position: event.position, revoked_at: null };
         state.bySha256.set(record.secret_sha256, record);
         state.byId.set(record.key_id, record);
         break;
@@ -87,9 +89,9 @@ export const keysProjection: Projection<KeysModel> = {
   },
 };
 
-/** The keys of one account in one mode, newest first (ties broken by id, so pages are stable). */
+/** The keys of one account in one mode, newest first: in the order they were issued, so pages are stable. */
 export function accountKeys(state: KeysModel, accountId: string, mode: Mode): KeyRecord[] {
   return [...state.byId.values()]
     .filter((key) => key.account_id === accountId && key.mode === mode)
-    .sort((a, b) => b.issued_at.localeCompare(a.issued_at) || b.key_id.localeCompare(a.key_id));
+    .sort((a, b) => b.issued_position - a.issued_position);
 }
