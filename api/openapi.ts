@@ -213,8 +213,10 @@ export function openApiDocument(groups: readonly RouteGroup[], config: Config): 
       version: '1.0.0',
       summary: 'Synthetic financial datasets, metered in credits.',
       description:
-        `Authenticate with \`Authorization: Bearer ${config.keyPrefix}_live_…\` (credits consumed) or \`${config.keyPrefix}_test_…\` (sandbox). ` +
-        `Errors are RFC 9457 problem details whose \`type\` is \`${config.errorTypeBase}/<slug>\`; \`x-problem-types\` lists every slug. ` +
+        `Authenticate with \`Authorization: Bearer ${config.keyPrefix}_live_…\` (credits consumed) ` +
+        `or \`${config.keyPrefix}_test_…\` (sandbox). ` +
+        `Errors are RFC 9457 problem details whose \`type\` is \`${config.errorTypeBase}/<slug>\`; ` +
+        `\`x-problem-types\` lists every slug. ` +
         'Every POST accepts an `Idempotency-Key` header.',
     },
     tags: tags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),

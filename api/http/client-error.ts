@@ -80,7 +80,8 @@ function endWithProblem(
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
   socket.end(
-    `HTTP/1.1 ${type.status} ${type.title}\r\nContent-Type: ${PROBLEM_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `HTTP/1.1 ${type.status} ${type.title}\r\n` +
+      `Content-Type: ${PROBLEM_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `Request-Id: ${requestId}\r\n${extra}Connection: close\r\n\r\n${body}`,
   );
 }

@@ -7,7 +7,8 @@ export const HttpProblems = {
     title: 'Unauthorized',
     status: 401,
     description:
-      'The Authorization header is missing, is not `Bearer <key>`, or names a key that is unknown or revoked. Keys are accepted in that header only, never in the query string.',
+      'The Authorization header is missing, is not `Bearer <key>`, or names a key that is unknown or revoked. ' +
+      'Keys are accepted in that header only, never in the query string.',
   }),
   forbidden: defineProblem({
     slug: 'missing-scope',
@@ -32,7 +33,8 @@ export const HttpProblems = {
     title: 'Bad Request',
     status: 400,
     description:
-      'The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).',
+      'The request is not valid HTTP/1.1 (a control character in a header, ' +
+      'a broken request line: the connection is then closed; an HTTP/1.1 request without Host).',
   }),
   headersTooLarge: defineProblem({
     slug: 'headers-too-large',
@@ -51,7 +53,8 @@ export const HttpProblems = {
     title: 'Request Timeout',
     status: 408,
     description:
-      'The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed.',
+      'The request was not received in time (its headers within 60 s, ' +
+      'all of it within 300 s); the connection is closed.',
   }),
   payloadTooLarge: defineProblem({
     slug: 'payload-too-large',
@@ -64,7 +67,8 @@ export const HttpProblems = {
     title: 'Unsupported Media Type',
     status: 415,
     description:
-      'The Content-Type is missing or not one the operation reads (`supported` lists them), or the body has a Content-Encoding (`Accept-Encoding: identity`): bodies are UTF-8, uncompressed.',
+      'The Content-Type is missing or not one the operation reads (`supported` lists them), ' +
+      'or the body has a Content-Encoding (`Accept-Encoding: identity`): bodies are UTF-8, uncompressed.',
   }),
   malformedJson: defineProblem({
     slug: 'malformed-json',
@@ -96,14 +100,16 @@ export const HttpProblems = {
     title: 'Bad Request',
     status: 400,
     description:
-      'A string or member name in the JSON body holds U+0000 or a lone surrogate, which no field of this API takes; `pointer` says where.',
+      'A string or member name in the JSON body holds U+0000 or a lone surrogate, ' +
+      'which no field of this API takes; `pointer` says where.',
   }),
   invalidIdempotencyKey: defineProblem({
     slug: 'invalid-idempotency-key',
     title: 'Bad Request',
     status: 400,
     description:
-      'The Idempotency-Key header must be 1 to 255 visible ASCII characters (optionally as a quoted structured-field string).',
+      'The Idempotency-Key header must be 1 to 255 visible ASCII ' +
+      'characters (optionally as a quoted structured-field string).',
   }),
   rateLimited: defineProblem({
     slug: 'rate-limited',
@@ -117,6 +123,7 @@ export const HttpProblems = {
     title: 'Service Unavailable',
     status: 503,
     description:
-      'The instance is starting or shutting down, or its event store does not answer (within 2 s); another instance, or this one shortly, will serve the request.',
+      'The instance is starting or shutting down, or its event store does not answer (within 2 s); ' +
+      'another instance, or this one shortly, will serve the request.',
   }),
 };

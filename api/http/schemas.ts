@@ -3,8 +3,10 @@ import { MAX_REPORTED_ERRORS, MAX_VALUES_CHECKED_IN_FULL } from '../../core/boun
 
 /** What `errors_truncated` means, wherever an answer lists errors. */
 export const TRUNCATED =
-  `Present (true) when \`errors\` is not the whole list: more than ${MAX_REPORTED_ERRORS} were found (\`errors_total\` says how many), ` +
-  `or a document of more than ${MAX_VALUES_CHECKED_IN_FULL.toLocaleString('en')} values was checked until its first error (no \`errors_total\`).`;
+  `Present (true) when \`errors\` is not the whole list: ` +
+  `more than ${MAX_REPORTED_ERRORS} were found (\`errors_total\` says how many), ` +
+  `or a document of more than ${MAX_VALUES_CHECKED_IN_FULL.toLocaleString('en')} ` +
+  `values was checked until its first error (no \`errors_total\`).`;
 
 /** RFC 9457 problem details, as every error response carries them. */
 export const problemSchema: JsonSchema = {

@@ -82,7 +82,8 @@ function validationProblem(reported: ReportedErrors<FieldError>) {
   const what = !truncated
     ? `${fields(errors.length)} failed validation`
     : total === undefined
-      ? `validation failed (a document of more than ${MAX_VALUES_CHECKED_IN_FULL} values is checked until its first error)`
+      ? `validation failed (a document of more than ` +
+        `${MAX_VALUES_CHECKED_IN_FULL} values is checked until its first error)`
       : `${fields(total)} failed validation (the first ${errors.length} are listed)`;
   return problem(Problems.validation, `${what}: ${summary}${errors.length > 3 || truncated ? '; …' : ''}`, {
     ...reported,

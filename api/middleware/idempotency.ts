@@ -24,7 +24,10 @@ export const IdempotentResponseNotKept = defineProblem({
   slug: 'idempotent-response-not-kept',
   title: 'Conflict',
   status: 409,
-  description: `The request with this Idempotency-Key was performed, but its response was not kept: it exceeded ${MAX_RECORDED_BODY_BYTES} bytes, it carried a secret shown once (a new key), or the client left before the end of its stream. It is not performed again.`,
+  description:
+    `The request with this Idempotency-Key was performed, but its response was not kept: ` +
+    `it exceeded ${MAX_RECORDED_BODY_BYTES} bytes, it carried a secret shown once (a new key), ` +
+    `or the client left before the end of its stream. It is not performed again.`,
 });
 
 export const IdempotentReplayNotAcceptable = defineProblem({
@@ -210,7 +213,8 @@ function replay(ctx: ApiContext, response: RecordedResponse, negotiated: boolean
   if (response.body_base64 === null) {
     throw problem(
       IdempotentResponseNotKept,
-      `the first request with this Idempotency-Key answered ${response.status}; its response was not kept (too large, a secret shown once, or its client left before the end)`,
+      `the first request with this Idempotency-Key answered ${response.status}; ` +
+        `its response was not kept (too large, a secret shown once, or its client left before the end)`,
     );
   }
   const mediaType = response.headers['content-type']?.split(';')[0]!.trim();

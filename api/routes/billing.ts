@@ -55,7 +55,8 @@ const subscriptionSchema = {
     status: {
       enum: ['active', 'past_due'],
       description:
-        '`past_due`: a fee of the period was declined, or there is no payment method to charge it to; unpaid at the end of the period, the subscription moves to free.',
+        '`past_due`: a fee of the period was declined, or there is no payment method to charge it to; ' +
+        'unpaid at the end of the period, the subscription moves to free.',
     },
     current_period_start: time,
     current_period_end: time,
@@ -91,7 +92,9 @@ const tierChangeSchema = {
     credits_granted: {
       type: 'integer',
       description:
-        'Upgrade: the allowance difference, prorated for the rest of the period; granted once its fee is paid (0 until then), or at once for an invoiced account, whose fee goes on its invoice.',
+        'Upgrade: the allowance difference, prorated for the rest of the period; ' +
+        'granted once its fee is paid (0 until then), ' +
+        'or at once for an invoiced account, whose fee goes on its invoice.',
     },
     amount: { type: 'integer', description: 'Billed now, minor units: the price difference, prorated.' },
     currency: { type: 'string' },
@@ -109,7 +112,9 @@ const tierChangeSchema = {
         },
       ],
       description:
-        'The charge of `amount` to the payment method on file; null when nothing was charged (nothing to pay, or an invoiced account: its fee goes on its invoice). `unavailable`: the provider did not answer, the billing run charges it again.',
+        'The charge of `amount` to the payment method on file; null when nothing was charged (nothing to pay, ' +
+        'or an invoiced account: its fee goes on its invoice). `unavailable`: ' +
+        'the provider did not answer, the billing run charges it again.',
     },
     message: { type: 'string' },
     subscription: subscriptionSchema,
@@ -173,19 +178,23 @@ const historySchema = {
     amount: {
       type: 'integer',
       description:
-        'In minor units, as recorded when it happened: billed (upgrade, renewal, purchase), collected (fee_paid), or tried and not charged (fee_declined, purchase_declined, purchase_abandoned); 0 for a change that costs nothing now (a downgrade, a lapse).',
+        'In minor units, as recorded when it happened: billed (upgrade, renewal, purchase), ' +
+        'collected (fee_paid), or tried and not charged (fee_declined, purchase_declined, ' +
+        'purchase_abandoned); 0 for a change that costs nothing now (a downgrade, a lapse).',
     },
     currency: {
       type: ['string', 'null'],
       description:
-        "Of the amount; a downgrade or a lapse is in the subscription's currency. null for payment_method_set (no money).",
+        "Of the amount; a downgrade or a lapse is in the subscription's currency. " +
+        'null for payment_method_set (no money).',
     },
     credits: { type: 'integer', description: 'Credits granted.' },
     tier: { oneOf: [tier, { type: 'null' }] },
     reference: {
       type: ['string', 'null'],
       description:
-        "The purchase id of a purchase; the fee's reference (`fee:<period start>`, `upgrade:<period start>:<tier>`) of a renewal, an upgrade and their payments.",
+        "The purchase id of a purchase; the fee's reference (`fee:<period start>`, " +
+        '`upgrade:<period start>:<tier>`) of a renewal, an upgrade and their payments.',
     },
   },
 };
@@ -236,7 +245,9 @@ export const billingRoutes: RouteGroup = {
       operationId: 'setPaymentMethod',
       summary: 'Set the payment method',
       description:
-        'The payment method subscription fees are charged to: a token the payment provider holds (400 `unknown-payment-method` otherwise, and nothing is changed). Fees due (a declined one too) are charged to it at once; the answer is the subscription after that. Live keys only.',
+        'The payment method subscription fees are charged to: a token the payment provider holds ' +
+        '(400 `unknown-payment-method` otherwise, and nothing is changed). Fees due (a declined one too) ' +
+        'are charged to it at once; the answer is the subscription after that. Live keys only.',
       scope: 'billing:write',
       body: {
         content: {
@@ -265,7 +276,15 @@ export const billingRoutes: RouteGroup = {
       operationId: 'changeTier',
       summary: 'Change tier',
       description:
-        'An upgrade takes effect now: the price difference, prorated for the rest of the period, is charged to the payment method on file (or to `payment_token`, which becomes it), and the allowance difference, prorated the same way, is granted once it is paid. A paid upgrade with no payment method is 402 `payment-method-required`. An invoiced account (opened by `finsynth accounts create`, and `acc_local`) is charged nothing here: its fee goes on its invoice, the allowance difference is granted at once, and no payment method is needed. A downgrade takes effect at the end of the period; asking for the current tier cancels a scheduled downgrade. The answer says which. Live keys only; honours Idempotency-Key.',
+        'An upgrade takes effect now: the price difference, prorated for the rest of the period, ' +
+        'is charged to the payment method on file (or to `payment_token`, which becomes it), ' +
+        'and the allowance difference, prorated the same way, is granted once it is paid. ' +
+        'A paid upgrade with no payment method is 402 `payment-method-required`. ' +
+        'An invoiced account (opened by `finsynth accounts create`, and `acc_local`) is charged nothing here: ' +
+        'its fee goes on its invoice, the allowance difference is granted at once, ' +
+        'and no payment method is needed. A downgrade takes effect at the end of the period; ' +
+        'asking for the current tier cancels a scheduled downgrade. ' +
+        'The answer says which. Live keys only; honours Idempotency-Key.',
       scope: 'billing:write',
       body: {
         content: {
@@ -317,7 +336,16 @@ export const billingRoutes: RouteGroup = {
       operationId: 'purchaseCredits',
       summary: 'Buy a credit pack',
       description:
-        "Charges the pack's price to the payment method (`payment_token`, from the payment provider's client library; the sandbox tokens are listed in docs/credits.md) and grants its credits. A declined payment grants nothing: 402 `payment-declined` with `decline_code`. The purchase is recorded before the charge: if the provider does not answer (502) or the service stops before recording the approval, the billing run settles it with the provider within minutes (credits granted once, or nothing charged), and the billing history shows which. Live keys only; send an Idempotency-Key so that a retry never pays twice: a retry under the same key (after a 5xx too) is the same purchase, charged once; the same key with another body is 422 `idempotency-key-reused`, also after a 5xx. After the key's 24 hours, the same key is a new purchase.",
+        "Charges the pack's price to the payment method (`payment_token`, from the payment provider's client " +
+        'library; the sandbox tokens are listed in docs/credits.md) and grants its credits. ' +
+        'A declined payment grants nothing: 402 `payment-declined` with `decline_code`. ' +
+        'The purchase is recorded before the charge: if the provider does not answer (502) ' +
+        'or the service stops before recording the approval, the billing run settles it with the provider ' +
+        'within minutes (credits granted once, or nothing charged), and the billing history shows which. ' +
+        'Live keys only; send an Idempotency-Key so that a retry never pays twice: ' +
+        'a retry under the same key (after a 5xx too) is the same purchase, ' +
+        'charged once; the same key with another body is 422 `idempotency-key-reused`, ' +
+        "also after a 5xx. After the key's 24 hours, the same key is a new purchase.",
       scope: 'billing:write',
       body: {
         content: {

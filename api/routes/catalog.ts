@@ -68,7 +68,8 @@ const limitsSchema = {
         max_walked_parents: {
           const: LIMITS.quick.max_walked_parents,
           description:
-            'Parent rows a table whose parents decide its row count (insurance claims per policy) may reach through: more is a job.',
+            'Parent rows a table whose parents decide its row count (insurance claims per policy) ' +
+            'may reach through: more is a job.',
         },
       },
     },
@@ -128,7 +129,9 @@ const tableSchema = {
     rows_per_parent: {
       type: 'boolean',
       description:
-        "True when each parent row decides how many rows it has here (a loan's term): the table is the parents' complete runs in order, up to the rows requested. False: the requested rows are spread over the parents.",
+        "True when each parent row decides how many rows it has here (a loan's term): " +
+        "the table is the parents' complete runs in order, up to the rows requested. " +
+        'False: the requested rows are spread over the parents.',
     },
     columns: { type: 'array', items: columnSchema },
     references: {
@@ -212,7 +215,9 @@ export const catalogRoutes: RouteGroup = {
       operationId: 'getCatalog',
       summary: 'List sector packs and data types',
       description:
-        'Every sector pack (name, version, description, tables with their row cost), the data types by name, and the request limits. Table schemas: GET /v1/catalog/sectors/{sector}; type parameters: GET /v1/catalog/types.',
+        'Every sector pack (name, version, description, tables with their row cost), ' +
+        'the data types by name, and the request limits. Table schemas: ' +
+        'GET /v1/catalog/sectors/{sector}; type parameters: GET /v1/catalog/types.',
       scope: 'catalog:read',
       responses: {
         200: {
@@ -243,7 +248,8 @@ export const catalogRoutes: RouteGroup = {
       operationId: 'listDataTypes',
       summary: 'List the data types',
       description:
-        'Each column type: what it generates, its JSON type and format, its parameters (JSON Schema) and which of them a config may override.',
+        'Each column type: what it generates, its JSON type and format, ' +
+        'its parameters (JSON Schema) and which of them a config may override.',
       scope: 'catalog:read',
       responses: {
         200: {
@@ -293,7 +299,8 @@ export const catalogRoutes: RouteGroup = {
       operationId: 'getTableSchema',
       summary: "Get one table's schema",
       description:
-        'Columns (type, description, nullability, example, parameters), references, and options with their JSON Schemas and defaults.',
+        'Columns (type, description, nullability, example, parameters), ' +
+        'references, and options with their JSON Schemas and defaults.',
       scope: 'catalog:read',
       params: { sector: name, table: name },
       responses: {

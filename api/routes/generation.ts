@@ -19,7 +19,8 @@ export const NotAcceptable = defineProblem({
   title: 'Not Acceptable',
   status: 406,
   description:
-    'Quick generation answers application/json (the default), application/x-ndjson, or text/csv for a single table; `supported` lists what this request can have.',
+    'Quick generation answers application/json (the default), application/x-ndjson, ' +
+    'or text/csv for a single table; `supported` lists what this request can have.',
 });
 
 const MEDIA_TYPES: Record<Format, string> = {
@@ -79,10 +80,13 @@ export const generationRoutes: RouteGroup = {
       operationId: 'generateQuick',
       summary: 'Generate data synchronously',
       description:
-        `Generates the tables and answers them in this exchange: at most ${QUICK_LIMITS.max_rows_per_table} rows per table and ${QUICK_LIMITS.max_rows_per_request} per request ` +
-        '(above: 400 `quick-limit-exceeded`, use POST /v1/jobs). `Accept`: application/json (default), application/x-ndjson, or text/csv for one table. ' +
+        `Generates the tables and answers them in this exchange: at most ${QUICK_LIMITS.max_rows_per_table} ` +
+        `rows per table and ${QUICK_LIMITS.max_rows_per_request} per request ` +
+        '(above: 400 `quick-limit-exceeded`, use POST /v1/jobs). `Accept`: ' +
+        'application/json (default), application/x-ndjson, or text/csv for one table. ' +
         'A live key is charged the estimate of the request (402 when short); a test key is never charged. ' +
-        'Referenced tables that are not requested are sized so that references resolve, but neither returned nor charged: request them to have them.',
+        'Referenced tables that are not requested are sized so that references resolve, ' +
+        'but neither returned nor charged: request them to have them.',
       scope: 'generate',
       body: { content: { 'application/json': quickRequestSchema } },
       responses: {

@@ -70,7 +70,8 @@ export const keysRoutes: RouteGroup = {
       operationId: 'issueKey',
       summary: 'Issue a key',
       description:
-        "Issues a key of the mode of the key asking, with the scopes given (default: all of the asking key's scopes). The secret is in this response only.",
+        'Issues a key of the mode of the key asking, with the scopes given (default: ' +
+        "all of the asking key's scopes). The secret is in this response only.",
       scope: 'keys:write',
       secretResponse: true,
       body: {
@@ -135,7 +136,8 @@ export const keysRoutes: RouteGroup = {
       operationId: 'revokeKey',
       summary: 'Revoke a key',
       description:
-        'Revokes the key at once on every instance (within a second). Revoking a revoked key changes nothing and answers the same.',
+        'Revokes the key at once on every instance (within a second). ' +
+        'Revoking a revoked key changes nothing and answers the same.',
       scope: 'keys:write',
       params: { id: { type: 'string', minLength: 1, maxLength: 64 } },
       responses: { 200: { description: 'The revoked key.', content: { 'application/json': keySchema } } },

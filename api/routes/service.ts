@@ -74,8 +74,10 @@ export const serviceRoutes: RouteGroup = {
       operationId: 'readiness',
       summary: 'Readiness',
       description:
-        `Ready when the store answers a read within ${READY_STORE_TIMEOUT_MS / 1000} s, every projection runs, and the instance is not shutting down. ` +
-        'While the store is unreachable or frozen it answers 503 `not-ready`, and 200 again within seconds of the store coming back.',
+        `Ready when the store answers a read within ${READY_STORE_TIMEOUT_MS / 1000} s, ` +
+        `every projection runs, and the instance is not shutting down. ` +
+        'While the store is unreachable or frozen it answers 503 `not-ready`, ' +
+        'and 200 again within seconds of the store coming back.',
       scope: null,
       responses: { 200: { description: 'Ready to serve.', content: { 'application/json': statusSchema } } },
       problems: [HttpProblems.notReady],

@@ -75,7 +75,8 @@ const recordSchema = {
     reference: {
       type: 'string',
       description:
-        "The debit reference of a quick generation (its request id; for a retry under an Idempotency-Key, the first attempt's, with .2, .3, … after a refunded attempt), or the job id.",
+        'The debit reference of a quick generation (its request id; for a retry under an Idempotency-Key, ' +
+        "the first attempt's, with .2, .3, … after a refunded attempt), or the job id.",
     },
     operation: {
       type: 'string',

@@ -29,7 +29,8 @@ export const configsRoutes: RouteGroup = {
       operationId: 'getConfigSchema',
       summary: 'The JSON Schema of generation configs',
       description:
-        'The JSON Schema (2020-12) that configs are validated with. Sectors, tables, columns and options are further checked against the catalog.',
+        'The JSON Schema (2020-12) that configs are validated with. Sectors, ' +
+        'tables, columns and options are further checked against the catalog.',
       scope: 'configs:read',
       responses: {
         200: {
@@ -55,9 +56,12 @@ export const configsRoutes: RouteGroup = {
       operationId: 'submitRawConfig',
       summary: 'Submit a raw YAML config',
       description:
-        'Reads a YAML config and answers its normalised JSON form, the validation result (each error with its line and column) and the credit estimate. ' +
-        'With `?save=true&name=…` a valid config is also saved (needs `configs:write`; 201, with `saved`); an invalid one is then refused with 400. ' +
-        'Several documents, custom tags, aliases that expand too far: 400 `invalid-yaml`. More than 1 MiB: 413 `yaml-too-large`.',
+        'Reads a YAML config and answers its normalised JSON form, ' +
+        'the validation result (each error with its line and column) and the credit estimate. ' +
+        'With `?save=true&name=…` a valid config is also saved (needs `configs:write`; ' +
+        '201, with `saved`); an invalid one is then refused with 400. ' +
+        'Several documents, custom tags, aliases that expand too far: ' +
+        '400 `invalid-yaml`. More than 1 MiB: 413 `yaml-too-large`.',
       scope: 'configs:read',
       query: {
         properties: {
@@ -113,7 +117,9 @@ export const configsRoutes: RouteGroup = {
       operationId: 'validateConfig',
       summary: 'Validate a config',
       description:
-        'Validates a config given as JSON (`config`), YAML (`config_yaml`, or a YAML body), or a saved config with overlays. An invalid config is a 200 answer with `valid: false` and its `errors`; YAML that cannot be read is a 400.',
+        'Validates a config given as JSON (`config`), YAML (`config_yaml`, or a YAML body), ' +
+        'or a saved config with overlays. ' +
+        'An invalid config is a 200 answer with `valid: false` and its `errors`; YAML that cannot be read is a 400.',
       scope: 'configs:read',
       body: {
         content: { 'application/json': configInput, ...Object.fromEntries(YAML_TYPES.map((type) => [type, yamlBody])) },
@@ -140,7 +146,8 @@ export const configsRoutes: RouteGroup = {
       operationId: 'estimateConfig',
       summary: 'Estimate the credits of a config',
       description:
-        "Credits in total and per table, rows, and whether the account's balance covers it. The config is named as for validate; an invalid one is a 400 `invalid-config`.",
+        "Credits in total and per table, rows, and whether the account's balance covers it. " +
+        'The config is named as for validate; an invalid one is a 400 `invalid-config`.',
       scope: 'configs:read',
       body: {
         content: { 'application/json': configInput, ...Object.fromEntries(YAML_TYPES.map((type) => [type, yamlBody])) },
@@ -164,10 +171,13 @@ export const configsRoutes: RouteGroup = {
       operationId: 'composeConfig',
       summary: 'Compose a config from a base and overlays',
       description:
-        'Applies the overlays in order over the base: maps merge deeply, tables merge by name (new ones are appended), lists of scalars are replaced, `null` removes a member, ' +
+        'Applies the overlays in order over the base: maps merge deeply, ' +
+        'tables merge by name (new ones are appended), lists of scalars are replaced, `null` removes a member, ' +
         'and a table `{ "name": …, "remove": true }` removes the table of that name. ' +
-        '`sources` gives, for every field of the result (by JSON pointer), the layer that set it: a saved id, `base`, or `overlays[i]` for inline ones; ' +
-        '`removed` lists what a layer removed and no later layer gave back (a table by its `name`). The result is validated and estimated.',
+        '`sources` gives, for every field of the result (by JSON pointer), ' +
+        'the layer that set it: a saved id, `base`, or `overlays[i]` for inline ones; ' +
+        '`removed` lists what a layer removed and no later layer gave back (a table by its `name`). ' +
+        'The result is validated and estimated.',
       scope: 'configs:read',
       body: {
         content: {
@@ -207,7 +217,8 @@ export const configsRoutes: RouteGroup = {
                 removed: {
                   type: 'array',
                   description:
-                    "What a layer removed (`null`, or a table with `remove: true`) and is absent from `composed`; a parent's before its children's.",
+                    'What a layer removed (`null`, or a table with `remove: true`) ' +
+                    "and is absent from `composed`; a parent's before its children's.",
                   items: {
                     type: 'object',
                     required: ['pointer', 'layer'],

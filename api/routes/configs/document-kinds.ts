@@ -31,7 +31,8 @@ export const savedConfigRoutes = documentRoutes<GenerationConfig>({
     save: {
       summary: 'Save a config',
       description:
-        'Saves a valid config (JSON or YAML) under a name, in its normal form. It belongs to the account and the mode of the key (test configs are seen by test keys only).',
+        'Saves a valid config (JSON or YAML) under a name, in its normal form. ' +
+        'It belongs to the account and the mode of the key (test configs are seen by test keys only).',
     },
     list: {
       summary: 'List saved configs',
@@ -41,7 +42,8 @@ export const savedConfigRoutes = documentRoutes<GenerationConfig>({
     update: {
       summary: 'Update a saved config',
       description:
-        "Renames it, replaces its config, or both (Stripe's convention: POST to the object). Its version goes up by one; the previous versions stay in its history.",
+        "Renames it, replaces its config, or both (Stripe's convention: POST to the object). " +
+        'Its version goes up by one; the previous versions stay in its history.',
     },
     delete: {
       summary: 'Delete a saved config',
@@ -68,7 +70,8 @@ export const savedOverlayRoutes = documentRoutes<Record<string, unknown>>({
     save: {
       summary: 'Save an overlay layer',
       description:
-        'A named partial config (JSON or YAML), to compose over saved configs. `null` members remove what the base sets.',
+        'A named partial config (JSON or YAML), to compose over saved configs. ' +
+        '`null` members remove what the base sets.',
     },
     list: {
       summary: 'List overlay layers',

@@ -84,7 +84,7 @@ async function listed(ctx: ApiContext, projection: string): Promise<ReturnType<t
 /** Save, list, get, update (Stripe's convention: POST to the object) and delete of one kind of document. */
 export function documentRoutes<Content extends object>(
   kind: DocumentRoutes<Content>,
-): RouteDefinition<any, any, any>[] {
+): RouteDefinition<unknown, unknown, unknown>[] {
   const { member, Noun, path, docs } = kind;
   const yamlMember = `${member}_yaml`;
   type Body = { name?: string } & Record<string, unknown>;

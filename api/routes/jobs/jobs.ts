@@ -114,7 +114,8 @@ const header = (description: string) => ({ description, schema: { type: 'string'
 /** What a download reads of the request: a range to resume from, and the client's copy. */
 const downloadRequestHeaders = {
   Range: header(
-    'One byte range: `bytes=<first>-<last>`, `bytes=<first>-` or `bytes=-<suffix length>`; answered 206, or 416 when it starts past the end. Several ranges, or another unit, are answered with the whole file.',
+    'One byte range: `bytes=<first>-<last>`, `bytes=<first>-` or `bytes=-<suffix length>`; answered 206, ' +
+      'or 416 when it starts past the end. Several ranges, or another unit, are answered with the whole file.',
   ),
   'If-Range': header(
     'An ETag: the Range is honoured only if the file still has it, otherwise the whole file is sent (200).',
@@ -188,7 +189,9 @@ export const jobsRoutes: RouteGroup = {
       operationId: 'createJob',
       summary: 'Create a job',
       description:
-        "Queues a job from a config (`config`, `config_yaml`, or `config_id` with ordered `overlays`). Live keys reserve the estimated credits now (402 when short) and are charged at the end for what was produced. A job over the tier's concurrent-job limit is refused with 429, never queued.",
+        'Queues a job from a config (`config`, `config_yaml`, or `config_id` with ordered `overlays`). ' +
+        'Live keys reserve the estimated credits now (402 when short) and are charged at the end for ' +
+        "what was produced. A job over the tier's concurrent-job limit is refused with 429, never queued.",
       scope: 'jobs:write',
       body: { content: { 'application/json': configInput }, required: true, maxBytes: MAX_CONFIG_BODY_BYTES },
       responses: {
@@ -226,7 +229,8 @@ export const jobsRoutes: RouteGroup = {
       operationId: 'listJobs',
       summary: 'List jobs',
       description:
-        'Jobs of the mode of the key asking, newest first; filter by `state` and by creation time (`created_after` inclusive, `created_before` exclusive).',
+        'Jobs of the mode of the key asking, newest first; filter by `state` and ' +
+        'by creation time (`created_after` inclusive, `created_before` exclusive).',
       scope: 'jobs:read',
       query: {
         properties: {
@@ -267,7 +271,9 @@ export const jobsRoutes: RouteGroup = {
       operationId: 'cancelJob',
       summary: 'Cancel a job',
       description:
-        'A queued job is cancelled at once; a running job stops within a second, its partial files removed. Unused credits are released. 200 with the cancelled job, or 202 while its runner has not yet confirmed (`cancel_requested`). Cancelling a finished job is a 409.',
+        'A queued job is cancelled at once; a running job stops within a second, its partial files removed. ' +
+        'Unused credits are released. 200 with the cancelled job, ' +
+        'or 202 while its runner has not yet confirmed (`cancel_requested`). Cancelling a finished job is a 409.',
       scope: 'jobs:write',
       params: { id: jobId },
       responses: {
@@ -287,7 +293,8 @@ export const jobsRoutes: RouteGroup = {
       operationId: 'listJobResults',
       summary: 'List the result files of a job',
       description:
-        'One file per table of a succeeded job, with its rows, size and SHA-256. 409 before the job has succeeded, 410 once the files were removed after the retention time.',
+        'One file per table of a succeeded job, with its rows, size and SHA-256. ' +
+        '409 before the job has succeeded, 410 once the files were removed after the retention time.',
       scope: 'jobs:read',
       params: { id: jobId },
       responses: { 200: { description: 'The files.', content: { 'application/json': pageSchema(resultFileSchema) } } },
@@ -307,7 +314,9 @@ export const jobsRoutes: RouteGroup = {
       operationId: 'downloadJobResult',
       summary: 'Download a table',
       description:
-        "The table's file, streamed: CSV, NDJSON or JSON as the config asked, or the gzip file of it (`application/gzip`) when it asked for gzip. `Content-Length`, a strong `ETag` (the SHA-256), and single byte ranges (`Range`, `If-Range`) so a download can resume.",
+        "The table's file, streamed: CSV, NDJSON or JSON as the config asked, " +
+        'or the gzip file of it (`application/gzip`) when it asked for gzip. `Content-Length`, ' +
+        'a strong `ETag` (the SHA-256), and single byte ranges (`Range`, `If-Range`) so a download can resume.',
       scope: 'jobs:read',
       params: { id: jobId, table: tableName },
       requestHeaders: downloadRequestHeaders,
