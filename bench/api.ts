@@ -133,14 +133,18 @@ function report(figures: Record<string, number>): void {
   console.log(`bare Koa {}            ${figures.bare_koa_rps} req/s`);
   console.log(`GET /healthz           ${figures.healthz_rps} req/s`);
   console.log(
-    `GET /v1/catalog (key)  ${figures.catalog_rps} req/s (${share}% of bare Koa; target ≥ 60%), p50 ${figures.catalog_p50_ms} ms, p99 ${figures.catalog_p99_ms} ms (target < 20)`,
+    `GET /v1/catalog (key)  ${figures.catalog_rps} req/s (${share}% of bare Koa; target ≥ 60%), ` +
+      `p50 ${figures.catalog_p50_ms} ms, p99 ${figures.catalog_p99_ms} ms (target < 20)`,
   );
   console.log(
-    `GET /v1/keys (key)     ${figures.keys_rps} req/s (${Math.round((figures.keys_rps! / figures.bare_koa_rps!) * 100)}% of bare Koa), p99 ${figures.keys_p99_ms} ms`,
+    `GET /v1/keys (key)     ${figures.keys_rps} req/s ` +
+      `(${Math.round((figures.keys_rps! / figures.bare_koa_rps!) * 100)}% of bare Koa), ` +
+      `p99 ${figures.keys_p99_ms} ms`,
   );
   if (figures.quick_rps !== undefined) {
     console.log(
-      `POST /v1/generate/quick 1,000 rows: ${figures.quick_rps} req/s, p50 ${figures.quick_p50_ms} ms, p99 ${figures.quick_p99_ms} ms (target < 100)`,
+      `POST /v1/generate/quick 1,000 rows: ${figures.quick_rps} req/s, ` +
+        `p50 ${figures.quick_p50_ms} ms, p99 ${figures.quick_p99_ms} ms (target < 100)`,
     );
   }
   console.log(`load average (1 min) at the end: ${figures.load_average_1m}`);

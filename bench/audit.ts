@@ -134,11 +134,13 @@ export async function run({ json, args }: BenchOptions) {
       events_per_s: Math.round(report.events / seconds),
     };
     log(
-      `full audit: ${result.events} events in ${result.seconds} s = ${result.events_per_s} events/s (target ≥ 300,000), every chain intact, every total equal`,
+      `full audit: ${result.events} events in ${result.seconds} s = ${result.events_per_s} ` +
+        `events/s (target ≥ 300,000), every chain intact, every total equal`,
     );
     // Process CPU time, all threads: what the audit costs whatever else the machine is running.
     log(
-      `  ${((user + system) / 1e6).toFixed(1)} s of CPU over ${availableParallelism()} threads = ${Math.round(result.events / ((user + system) / 1e6))} events per CPU-second`,
+      `  ${((user + system) / 1e6).toFixed(1)} s of CPU over ${availableParallelism()} ` +
+        `threads = ${Math.round(result.events / ((user + system) / 1e6))} events per CPU-second`,
     );
     // Wall-clock figures on a shared machine mean little without the load they were measured under.
     log(

@@ -56,7 +56,10 @@ function arrayOf(item: string, bytes: number): string {
 
 /** YAML mapping `count` unknown members, one a line, under a valid config's members. */
 function yamlMembers(count: number): string {
-  return `version: 1\nsector: cards\ntables:\n  - name: transactions\n    rows: 10\n${Array.from({ length: count }, (_, index) => `m${index}: 0\n`).join('')}`;
+  return (
+    `version: 1\nsector: cards\ntables:\n  - name: transactions\n    rows: 10\n` +
+    `${Array.from({ length: count }, (_, index) => `m${index}: 0\n`).join('')}`
+  );
 }
 
 /** The classic billion laughs: nine levels of nine aliases each. */
@@ -280,7 +283,8 @@ export async function run({ json, args }: BenchOptions): Promise<{ cases: Measur
       };
       measured.push(result);
       log(
-        `${result.name}: ${result.status} ${result.slug}, ${result.answer_kib} KiB, ${result.errors} errors, answer ${result.answer_ms} ms, longest block ${block_ms} ms`,
+        `${result.name}: ${result.status} ${result.slug}, ${result.answer_kib} KiB, ` +
+          `${result.errors} errors, answer ${result.answer_ms} ms, longest block ${block_ms} ms`,
       );
     }
   } finally {
@@ -293,7 +297,9 @@ export async function run({ json, args }: BenchOptions): Promise<{ cases: Measur
     console.log('case | body KiB | status | answer KiB | errors | answer ms | longest block ms');
     for (const m of measured)
       console.log(
-        `${m.name} | ${m.body_kib} | ${m.status} ${m.slug} | ${m.answer_kib} | ${m.errors}${m.errors_total === undefined ? '' : ` of ${m.errors_total}`} | ${m.answer_ms} | ${m.block_ms}`,
+        `${m.name} | ${m.body_kib} | ${m.status} ${m.slug} | ${m.answer_kib} | ` +
+          `${m.errors}${m.errors_total === undefined ? '' : ` of ${m.errors_total}`}` +
+          ` | ${m.answer_ms} | ${m.block_ms}`,
       );
     console.log(`load average (1 min) at the end: ${load_average_1m}`);
   }

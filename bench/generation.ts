@@ -76,7 +76,8 @@ export async function run({ json, args }: BenchOptions) {
     log(`naive baseline (faker call per cell, 1 thread): ${Math.round(naive).toLocaleString('en')} rows/s`);
     const parallelism = await measuredParallelism(poolSize);
     log(
-      `pool: ${poolSize} workers; ${rows.toLocaleString('en')} rows per table, NDJSON; ${poolSize} spinning threads now do ${parallelism}× the work of one`,
+      `pool: ${poolSize} workers; ${rows.toLocaleString('en')} rows per table, NDJSON; ` +
+        `${poolSize} spinning threads now do ${parallelism}× the work of one`,
     );
     const tables: Record<string, TableFigures> = {};
     for (const [name, generatorSeconds, single, pooled] of measuredTables) {
@@ -90,9 +91,14 @@ export async function run({ json, args }: BenchOptions) {
       };
       tables[name] = figures;
       log(
-        `${name.padEnd(24)} 1 worker ${figures.one_worker_rows_per_s.toLocaleString('en').padStart(10)} rows/s ${String(figures.one_worker_mb_per_s).padStart(6)} MB/s (${round(figures.one_worker_rows_per_s / naive)}× naive)` +
-          ` | pool ${figures.pool_rows_per_s.toLocaleString('en').padStart(10)} rows/s ${String(figures.pool_mb_per_s).padStart(6)} MB/s (${round(figures.pool_rows_per_s / figures.one_worker_rows_per_s)}× 1 worker)` +
-          ` | generator alone ${figures.generator_rows_per_s.toLocaleString('en').padStart(10)} rows/s (${round(figures.generator_rows_per_s / naive)}× naive)`,
+        `${name.padEnd(24)} 1 worker ${figures.one_worker_rows_per_s.toLocaleString('en').padStart(10)} rows/s ` +
+          `${String(figures.one_worker_mb_per_s).padStart(6)} MB/s ` +
+          `(${round(figures.one_worker_rows_per_s / naive)}× naive)` +
+          ` | pool ${figures.pool_rows_per_s.toLocaleString('en').padStart(10)} rows/s ` +
+          `${String(figures.pool_mb_per_s).padStart(6)} MB/s ` +
+          `(${round(figures.pool_rows_per_s / figures.one_worker_rows_per_s)}× 1 worker)` +
+          ` | generator alone ${figures.generator_rows_per_s.toLocaleString('en').padStart(10)} rows/s ` +
+          `(${round(figures.generator_rows_per_s / naive)}× naive)`,
       );
     }
     return { naive_rows_per_s: Math.round(naive), pool_size: poolSize, cpu_parallelism: parallelism, tables };
@@ -127,7 +133,8 @@ async function measuredParallelism(threads: number): Promise<number> {
     Promise.all(
       Array.from({ length: count }, () => {
         const worker = new Worker(
-          'let n = 0; const end = Date.now() + 500; while (Date.now() < end) n++; require("node:worker_threads").parentPort.postMessage(n);',
+          'let n = 0; const end = Date.now() + 500; while (Date.now() < end) n++; ' +
+            'require("node:worker_threads").parentPort.postMessage(n);',
           { eval: true },
         );
         return new Promise<number>((resolve, reject) => worker.once('message', resolve).once('error', reject));

@@ -97,7 +97,8 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
     // Jobs are created in-process, not over HTTP: no key authenticates them; the id only labels the events.
     const keyId = 'bench';
     say(
-      `cards.${TABLE}, ${rows.toLocaleString('en')} rows, pool of ${services.pool.size} workers, best of ${repeat} interleaved rounds`,
+      `cards.${TABLE}, ${rows.toLocaleString('en')} rows, ` +
+        `pool of ${services.pool.size} workers, best of ${repeat} interleaved rounds`,
     );
     // Other processes' load moves every figure here: the load average is reported with them.
     const loadAtStart = loadavg()[0];
@@ -130,13 +131,16 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
 
     say(`pool alone:  csv ${perSecond(poolCsv)}, ndjson ${perSecond(poolNdjson)}`);
     say(
-      `job, end to end: csv ${perSecond(jobCsv)} (${pct(jobCsv.rows_per_s, poolNdjson.rows_per_s)} of the pool's ndjson, ${pct(jobCsv.rows_per_s, poolCsv.rows_per_s)} of its csv), ndjson ${perSecond(jobNdjson)} (${pct(jobNdjson.rows_per_s, poolNdjson.rows_per_s)} of the pool)`,
+      `job, end to end: csv ${perSecond(jobCsv)} (${pct(jobCsv.rows_per_s, poolNdjson.rows_per_s)} ` +
+        `of the pool's ndjson, ${pct(jobCsv.rows_per_s, poolCsv.rows_per_s)} of its csv), ` +
+        `ndjson ${perSecond(jobNdjson)} (${pct(jobNdjson.rows_per_s, poolNdjson.rows_per_s)} of the pool)`,
     );
     // On a machine shared with other work the wall-time shares swing between runs; the CPU spent per row does
     // not, and the pool's over the job's is the share the job would get on idle cores.
     say(
       `CPU s per 1,000,000 rows (all threads): pool csv ${cpu(poolCsv)}, ndjson ${cpu(poolNdjson)}; ` +
-        `job csv ${cpu(jobCsv)} (pool/job ${pct(poolCsv.cpu_s_per_million, jobCsv.cpu_s_per_million)}), ndjson ${cpu(jobNdjson)} (pool/job ${pct(poolNdjson.cpu_s_per_million, jobNdjson.cpu_s_per_million)})`,
+        `job csv ${cpu(jobCsv)} (pool/job ${pct(poolCsv.cpu_s_per_million, jobCsv.cpu_s_per_million)}), ` +
+        `ndjson ${cpu(jobNdjson)} (pool/job ${pct(poolNdjson.cpu_s_per_million, jobNdjson.cpu_s_per_million)})`,
     );
     if (repeat > 1) {
       // The first round is the one a service just started gives (its first buffers and staging memory

@@ -156,14 +156,17 @@ export async function run({ json }: BenchOptions): Promise<Record<string, StoreF
   const log = json ? console.error : console.log;
   const bytes = Buffer.byteLength(JSON.stringify(payment(123_456).data));
   log(
-    `event store: ${SINGLE_EVENTS} single appends and ${BATCH_EVENTS} batched (${BATCH_SIZE}/append), ${WRITERS} streams concurrently, ${bytes} bytes of data per event`,
+    `event store: ${SINGLE_EVENTS} single appends and ${BATCH_EVENTS} batched (${BATCH_SIZE}/append), ` +
+      `${WRITERS} streams concurrently, ${bytes} bytes of data per event`,
   );
   const results: Record<string, StoreFigures> = {};
   for (const adapter of adapters()) {
     results[adapter.name] = await measure(adapter);
     const r = results[adapter.name];
     log(
-      `${adapter.name.padEnd(9)} single ${r.append_single_per_s.toLocaleString('en')}/s · batched ${r.append_batch_per_s.toLocaleString('en')}/s · read all ${r.read_all_per_s.toLocaleString('en')}/s · replay ${r.replay_per_s.toLocaleString('en')}/s`,
+      `${adapter.name.padEnd(9)} single ${r.append_single_per_s.toLocaleString('en')}/s ` +
+        `· batched ${r.append_batch_per_s.toLocaleString('en')}/s · read all ` +
+        `${r.read_all_per_s.toLocaleString('en')}/s · replay ${r.replay_per_s.toLocaleString('en')}/s`,
     );
   }
   if (!process.env.FINSYNTH_POSTGRES_URL) log('postgres: skipped (FINSYNTH_POSTGRES_URL is not set)');
