@@ -1,7 +1,9 @@
 import { BILLINGS, TIERS, type Billing, type Tier } from '../core/accounts/profile.js';
 import { UsageError, configFrom, parseOptions } from './options.js';
 
-const USAGE = `usage: finsynth accounts create --tier <${TIERS.join('|')}> [--credits N] [--billing <${BILLINGS.join('|')}>] [--data DIR] [--json]`;
+const USAGE =
+  `usage: finsynth accounts create --tier <${TIERS.join('|')}> ` +
+  `[--credits N] [--billing <${BILLINGS.join('|')}>] [--data DIR] [--json]`;
 
 /**
  * `finsynth accounts create`: opens an account on the store the server uses (it may be running: the
@@ -42,11 +44,13 @@ export async function accounts(args: string[]): Promise<number> {
     const { account_id, keys } = created;
     if (values.json) {
       process.stdout.write(
-        `{"account_id": ${JSON.stringify(account_id)}, "keys": {"live": ${JSON.stringify(keys.live)}, "test": ${JSON.stringify(keys.test)}}}\n`,
+        `{"account_id": ${JSON.stringify(account_id)}, "keys": {"live": ` +
+          `${JSON.stringify(keys.live)}, "test": ${JSON.stringify(keys.test)}}}\n`,
       );
     } else {
       process.stdout.write(
-        `account ${account_id} (${values.tier})\n  live key: ${keys.live}\n  test key: ${keys.test}\nThe keys are shown this once; keep them.\n`,
+        `account ${account_id} (${values.tier})\n  live key: ${keys.live}\n` +
+          `  test key: ${keys.test}\nThe keys are shown this once; keep them.\n`,
       );
     }
     return 0;

@@ -66,7 +66,8 @@ export async function audit(args: string[]): Promise<number> {
 
 function describe(report: StoreAuditReport, seconds: number): string {
   const lines = [
-    `replayed ${report.events} events of ${report.streams} streams (${report.accounts} accounts) in ${seconds.toFixed(2)} s`,
+    `replayed ${report.events} events of ${report.streams} streams (${report.accounts} accounts) ` +
+      `in ${seconds.toFixed(2)} s`,
   ];
   if (report.usage_records_until !== null)
     lines.push(`usage records checked up to position ${report.usage_records_until}`);
@@ -79,7 +80,8 @@ function describe(report: StoreAuditReport, seconds: number): string {
   for (const { account_id, what, replayed, projected } of report.differences) {
     const shownBy = what === 'usage_records' ? 'the records table shows' : 'projection shows';
     lines.push(
-      `DIFFERS       account ${account_id} ${what}: replayed ${JSON.stringify(replayed)}, ${shownBy} ${JSON.stringify(projected)}`,
+      `DIFFERS       account ${account_id} ${what}: ` +
+        `replayed ${JSON.stringify(replayed)}, ${shownBy} ${JSON.stringify(projected)}`,
     );
   }
   lines.push(report.holds ? 'the audit holds' : 'the audit does NOT hold');

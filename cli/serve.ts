@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { pino } from 'pino';
 import { collectDefaultMetrics } from 'prom-client';
-import { createServices, type Services } from '../core/services/services.js';
+import { createServices } from '../core/services/services.js';
 import { reportUnhandledRejections } from '../core/faults/unexpected-errors.js';
 import { createApp } from '../api/app.js';
 import { bind } from '../api/server.js';
@@ -50,8 +50,14 @@ export async function serve(args: string[]): Promise<number> {
 /** Why the port cannot be served, and what to do, for the operator. */
 function portRefusal(port: number, error: NodeJS.ErrnoException): string {
   if (error.code === 'EADDRINUSE')
-    return `port ${port} is already in use (another finsynth, or another program); stop it, or serve on another port with --port or PORT`;
+    return (
+      `port ${port} is already in use (another finsynth, or another program); ` +
+      `stop it, or serve on another port with --port or PORT`
+    );
   if (error.code === 'EACCES')
-    return `port ${port} may not be used by this user (ports below 1024 need privileges); serve on another port with --port or PORT`;
+    return (
+      `port ${port} may not be used by this user (ports below 1024 need privileges); ` +
+      `serve on another port with --port or PORT`
+    );
   return `cannot serve on port ${port}: ${error.message}`;
 }
