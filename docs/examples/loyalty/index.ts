@@ -99,7 +99,8 @@ export default definePack({
     },
     rewards: {
       description:
-        'Rewards each member holds: three for gold members, one for silver, none for blue. Members come in order with all their rewards, up to the rows requested.',
+        'Rewards each member holds: three for gold members, one for silver, none for blue. ' +
+        'Members come in order with all their rewards, up to the rows requested.',
       default_rows: 200,
       credits_per_1000_rows: 1,
       per_parent: 'members',
