@@ -81,7 +81,8 @@ export const Problems = {
     title: 'Service Unavailable',
     status: 503,
     description:
-      'The event store cannot be reached or does not answer in time (a restart, a failover, an outage). Retry after `Retry-After` seconds, ' +
+      'The event store cannot be reached or does not answer in time (a restart, a failover, an outage). ' +
+      'Retry after `Retry-After` seconds, ' +
       'a POST with the same Idempotency-Key: the instance reconnects by itself once the store is back.',
   }),
   internal: defineProblem({

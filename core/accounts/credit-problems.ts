@@ -6,7 +6,8 @@ export const InsufficientCredits = defineProblem({
   title: 'Insufficient Credits',
   status: 402,
   description:
-    'The request needs more credits than the account has available; `credits_required` and `credits_available` give the counts. Nothing was charged. Buy credits (POST /v1/billing/credits), upgrade, or ask for less.',
+    'The request needs more credits than the account has available; `credits_required` and `credits_available` ' +
+    'give the counts. Nothing was charged. Buy credits (POST /v1/billing/credits), upgrade, or ask for less.',
 });
 
 export const CreditReferenceReused = defineProblem({
@@ -45,14 +46,16 @@ export const TooManyJobs = defineProblem({
   title: 'Too Many Requests',
   status: 429,
   description:
-    'The account already runs as many jobs as its tier allows (`limit`); retry once one finishes or cancel one. Jobs over the limit are refused, never queued.',
+    'The account already runs as many jobs as its tier allows (`limit`); ' +
+    'retry once one finishes or cancel one. Jobs over the limit are refused, never queued.',
 });
 
 /** The 429 of a job over its tier's limit: the limit, how many jobs hold a slot, and when to retry. */
 export function concurrentJobLimit(tier: string, limit: number, active: number): ProblemError {
   return problem(
     TooManyJobs,
-    `the ${tier} tier runs at most ${limit} concurrent job${limit === 1 ? '' : 's'} and ${active} ${active === 1 ? 'is' : 'are'} queued or running; retry when one finishes`,
+    `the ${tier} tier runs at most ${limit} concurrent job${limit === 1 ? '' : 's'} and ${active} ` +
+      `${active === 1 ? 'is' : 'are'} queued or running; retry when one finishes`,
     { limit, active_jobs: active, tier },
     { 'Retry-After': '5' },
   );

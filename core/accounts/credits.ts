@@ -9,18 +9,10 @@ import {
   concurrentJobLimit,
 } from './credit-problems.js';
 import { balanceChange, type BalanceChange } from './credit-movement.js';
-import type {
-  CreditMovementEvent,
-  CreditPurchaseDeclined,
-  CreditsDebited,
-  CreditsEvent,
-  CreditsRefunded,
-  TableCharge,
-} from './credit-events.js';
+import type { CreditsEvent, CreditsRefunded, TableCharge } from './credit-events.js';
 
 export type * from './credit-events.js';
 import { Problems, problem } from '../problems.js';
-import type { DomainEvent } from '../commands/decider.js';
 import type { Tier } from './profile.js';
 import type { AccountSlice } from './slice.js';
 import { eventText, fitted } from './event-text.js';

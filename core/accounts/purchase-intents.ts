@@ -42,7 +42,8 @@ export const PurchaseConflict = defineProblem({
   title: 'Conflict',
   status: 409,
   description:
-    'This purchase was started for another credit pack: a retry completes the purchase as it was started. Buy another pack as a new purchase (a new Idempotency-Key).',
+    'This purchase was started for another credit pack: a retry completes the purchase as it was started. ' +
+    'Buy another pack as a new purchase (a new Idempotency-Key).',
 });
 
 /** The open purchase of that reference, if any (an own member only: the record is keyed by reference). */
@@ -112,7 +113,8 @@ export const purchaseIntents: AccountSlice<
         if (begun && begun.pack !== command.pack) {
           throw problem(
             PurchaseConflict,
-            `purchase ${command.reference} was started for the ${begun.pack} pack, not the ${command.pack} pack; a new purchase needs a new Idempotency-Key`,
+            `purchase ${command.reference} was started for the ${begun.pack} pack, not the ${command.pack} pack; ` +
+              'a new purchase needs a new Idempotency-Key',
             { purchase_id: command.reference },
           );
         }

@@ -424,7 +424,8 @@ function changeTier(state: SubscriptionState, command: ChangeTier): (Subscriptio
   if (charged && amount > 0 && state.paymentMethod === null)
     throw problem(
       PaymentMethodRequired,
-      `the upgrade to ${command.tier} costs ${amount} (minor units of ${pricing.currency}) and there is no payment method on file`,
+      `the upgrade to ${command.tier} costs ${amount} (minor units of ${pricing.currency}) ` +
+        'and there is no payment method on file',
     );
   const upgraded: SubscriptionUpgraded = {
     type: 'SubscriptionUpgraded',

@@ -125,7 +125,9 @@ export class BillingService {
     if (periodEnd !== null && periodEnd <= at) {
       throw problem(
         PaymentProviderUnavailable,
-        `the period ended at ${periodEnd} and its renewal waits for the payment provider, which did not answer for the fees due; the tier can be changed once it is renewed. Retry later, or give another payment_token.`,
+        `the period ended at ${periodEnd} and its renewal waits for the payment provider, ` +
+          'which did not answer for the fees due; the tier can be changed once it is renewed. Retry later, ' +
+          'or give another payment_token.',
       );
     }
     const result = await this.credits.run(accountId, { type: 'ChangeTier', tier, at, pricing: this.pricing });
@@ -291,14 +293,19 @@ function describeChange(
         currency: billedIn,
         payment,
       };
-      const done = `Upgraded to ${to_tier} now; ${credits} credits granted for the rest of the period, which ends ${period_end}.`;
+      const done =
+        `Upgraded to ${to_tier} now; ${credits} credits granted for the rest of the period, ` +
+        `which ends ${period_end}.`;
       const why = charge && charge.outcome !== 'approved' ? charge.message : 'The payment is pending.';
       const told =
         !charged && amount > 0
-          ? `${done} Its prorated fee, ${amount} (minor units of ${billedIn}), goes on the account's invoice: nothing is charged here.`
+          ? `${done} Its prorated fee, ${amount} (minor units of ${billedIn}), ` +
+            `goes on the account's invoice: nothing is charged here.`
           : granted
             ? done
-            : `Upgraded to ${to_tier} now, but its fee is not paid: ${why} The ${credits} credits of the upgrade are granted once it is; set a payment method (PUT /v1/billing/payment-method) to pay it. A fee still unpaid at the end of the period (${period_end}) moves the subscription to free.`;
+            : `Upgraded to ${to_tier} now, but its fee is not paid: ${why} The ${credits} credits of the upgrade are ` +
+              'granted once it is; set a payment method (PUT /v1/billing/payment-method) to pay it. ' +
+              `A fee still unpaid at the end of the period (${period_end}) moves the subscription to free.`;
       const cancelled = events.find((candidate) => candidate.type === 'SubscriptionDowngradeCancelled');
       return {
         ...upgraded,
@@ -312,7 +319,9 @@ function describeChange(
         change: 'downgrade_scheduled',
         effective_at: event.data.effective_at,
         ...none,
-        message: `Downgrade to ${event.data.to_tier} scheduled for the end of the period, ${event.data.effective_at}; ${event.data.from_tier} stays in effect until then.`,
+        message:
+          `Downgrade to ${event.data.to_tier} scheduled for the end of the period, ` +
+          `${event.data.effective_at}; ${event.data.from_tier} stays in effect until then.`,
       };
     case 'SubscriptionDowngradeCancelled':
       return {

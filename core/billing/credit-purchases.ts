@@ -143,7 +143,9 @@ export class CreditPurchases {
       if (!(error instanceof PaymentProviderError)) throw error;
       throw problem(
         PaymentProviderUnavailable,
-        `${error.message} The purchase ${reference} is settled with the provider within minutes: if the payment went through, its credits are granted then; otherwise nothing is charged. The billing history shows which.`,
+        `${error.message} The purchase ${reference} is settled with the provider within minutes: ` +
+          'if the payment went through, its credits are granted then; otherwise nothing is charged. ' +
+          'The billing history shows which.',
         { purchase_id: reference },
       );
     }

@@ -62,7 +62,8 @@ export class Catalog {
     if (!table)
       throw problem(
         Problems.notFound,
-        `the sector "${sector}" has no table "${name}"; its tables: ${Object.keys(this.packs.require(sector).tables).join(', ')}`,
+        `the sector "${sector}" has no table "${name}"; its tables: ` +
+          `${Object.keys(this.packs.require(sector).tables).join(', ')}`,
       );
     return table;
   }

@@ -59,7 +59,8 @@ const overridableParameters: Record<string, JsonSchema> = Object.fromEntries(
 const columnOverrideSchema: JsonSchema = {
   type: 'object',
   description:
-    'Overrides of one column: parameters its data type lists as `overridable` in GET /v1/catalog/types (a distribution and its parameters, enum weights, …), and `null_rate` (any column but keys and references).',
+    'Overrides of one column: parameters its data type lists as `overridable` in GET /v1/catalog/types (a ' +
+    'distribution and its parameters, enum weights, …), and `null_rate` (any column but keys and references).',
   additionalProperties: false,
   minProperties: 1,
   properties: {

@@ -10,6 +10,7 @@ import { toPointer } from './issues.js';
  */
 export type DocumentFlaw = { kind: 'too-deep' } | { kind: 'reserved-member' | 'invalid-text'; pointer: string };
 
+// eslint-disable-next-line no-control-regex -- U+0000 is one of the characters this check exists to find.
 const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**

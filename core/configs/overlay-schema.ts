@@ -13,7 +13,8 @@ export const overlaySchema: JsonSchema = withTableRemoval({
   $id: 'https://finsynth.dev/schemas/config-overlay.json',
   title: 'Config overlay',
   description:
-    'A partial generation config, applied over a base by POST /v1/configs/compose. `null` removes a member; a table `{ name, remove: true }` removes that table.',
+    'A partial generation config, applied over a base by POST /v1/configs/compose. `null` removes a member; ' +
+    'a table `{ name, remove: true }` removes that table.',
 });
 
 /** A table's `name` is its identity, so removing it takes a member of its own, and nothing else beside the name. */

@@ -34,7 +34,9 @@ export function packIssues(config: GenerationConfig, catalog: PackCatalog): Conf
     if (!packTable) {
       issues.push({
         pointer: toPointer(['tables', index, 'name']),
-        message: `the sector "${config.sector}" has no table "${table.name}"; known: ${tables.map((t) => t.name).join(', ')}`,
+        message:
+          `the sector "${config.sector}" has no table "${table.name}"; ` +
+          `known: ${tables.map((t) => t.name).join(', ')}`,
       });
       return;
     }

@@ -7,7 +7,8 @@ export const ConfigProblems = {
     title: 'Bad Request',
     status: 400,
     description:
-      'The YAML cannot be read: a syntax error, several documents, a custom tag, duplicate keys, or aliases that expand too far (billion laughs). `errors` gives each with its line and column.',
+      'The YAML cannot be read: a syntax error, several documents, a custom tag, duplicate keys, ' +
+      'or aliases that expand too far (billion laughs). `errors` gives each with its line and column.',
   }),
   yamlTooLarge: defineProblem({
     slug: 'yaml-too-large',
@@ -20,13 +21,16 @@ export const ConfigProblems = {
     title: 'Bad Request',
     status: 400,
     description:
-      'The config fails its JSON Schema (GET /v1/configs/schema) or names a sector, table, column or option the catalog does not have. `errors` lists each with its JSON pointer and, for YAML, its line and column.',
+      'The config fails its JSON Schema (GET /v1/configs/schema) or names a sector, table, ' +
+      'column or option the catalog does not have. `errors` lists each with its JSON pointer and, for YAML, ' +
+      'its line and column.',
   }),
   invalidOverlay: defineProblem({
     slug: 'invalid-overlay',
     title: 'Bad Request',
     status: 400,
     description:
-      'The overlay is not a partial config: `errors` lists each failing field with its JSON pointer (and line and column for YAML).',
+      'The overlay is not a partial config: `errors` lists each failing field with its JSON pointer (and line and ' +
+      'column for YAML).',
   }),
 };

@@ -11,6 +11,7 @@ export function canonicalJson(value: unknown): string {
   return serialize(value) ?? 'null';
 }
 
+// eslint-disable-next-line no-control-regex -- JSON escapes the control characters, so they must be matched.
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 function quote(text: string): string {

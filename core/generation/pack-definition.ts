@@ -117,6 +117,9 @@ export interface RowContext<O = Record<string, unknown>> {
   readonly count: number;
 }
 
+// A pack's tables share one record, yet each table's generators take options and state of their own types, and
+// `start` returns the state that `row` takes: only `any` lets every table fit the record's element type.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- per-table option and state types, see above
 export interface TableDefinition<O = any, S = any> {
   description: string;
   /** Rows generated when a request names the table without a count, and the basis of parent sizing. */

@@ -122,13 +122,17 @@ class Walking {
       const beyond = this.maxWalked < MAX_WALKED_PARENTS ? ` (a job may reach through ${MAX_WALKED_PARENTS})` : '';
       throw problem(
         GenerationProblems.invalidPlan,
-        `Table "${table}" asks for ${rows} rows, and its parent table "${parentTable}" decides how many rows each of its rows has: ${this.walk.end} of them hold ${row}. This request may reach through at most ${this.maxWalked} of them${beyond}; ask for at most ${row} rows of "${table}".`,
+        `Table "${table}" asks for ${rows} rows, and its parent table "${parentTable}" decides how many rows each ` +
+          `of its rows has: ${this.walk.end} of them hold ${row}. This request may reach through at most ` +
+          `${this.maxWalked} of them${beyond}; ask for at most ${row} rows of "${table}".`,
         { table, rows_available: row, max_walked_parents: this.maxWalked },
       );
     }
     throw problem(
       GenerationProblems.invalidPlan,
-      `Table "${table}" asks for ${rows} rows, but the ${this.parents} rows of its parent table "${parentTable}" in this plan hold ${row} in all (the pack decides how many rows each parent has); ask for at most ${row}, or for more "${parentTable}" rows.`,
+      `Table "${table}" asks for ${rows} rows, but the ${this.parents} rows of its parent table "${parentTable}" ` +
+        `in this plan hold ${row} in all (the pack decides how many rows each parent has); ` +
+        `ask for at most ${row}, or for more "${parentTable}" rows.`,
       { table, rows_available: row },
     );
   }

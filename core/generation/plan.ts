@@ -166,7 +166,8 @@ function resolveOptions(pack: PackDefinition, table: string, given: Record<strin
       const known = Object.keys(declared);
       throw problem(
         GenerationProblems.invalidOptions,
-        `Table "${table}" has no option "${name}"; ${known.length ? `its options are ${known.join(', ')}` : 'it takes no options'}.`,
+        `Table "${table}" has no option "${name}"; ` +
+          `${known.length ? `its options are ${known.join(', ')}` : 'it takes no options'}.`,
         { table, option: name },
       );
     }
@@ -209,7 +210,8 @@ function checkOverrides(
     if (refused.length) {
       const whose = isComputed(column) ? "the column is computed by its table's generator" : `type ${type.name}`;
       throw refuse(
-        `${whose} does not accept ${refused.map((key) => `"${key}"`).join(', ')} as an override (it accepts ${accepted.join(', ')})`,
+        `${whose} does not accept ${refused.map((key) => `"${key}"`).join(', ')} as an override (it accepts ` +
+          `${accepted.join(', ')})`,
       );
     }
     const merged = mergeParams(columnParams(column), params);

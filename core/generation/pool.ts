@@ -189,7 +189,8 @@ export class GenerationPool {
   }
 
   private runChunk(task: ChunkTask, stop: AbortSignal): Promise<Uint8Array> {
-    const where = `chunk ${task.chunk.index} (rows ${task.chunk.first_row}–${task.chunk.first_row + task.chunk.rows - 1})`;
+    const lastRow = task.chunk.first_row + task.chunk.rows - 1;
+    const where = `chunk ${task.chunk.index} (rows ${task.chunk.first_row}–${lastRow})`;
     return this.run<Uint8Array>(
       task,
       'default',
@@ -248,7 +249,8 @@ export class GenerationPool {
       if (stop.aborted && !timedOut) throw stop.reason ?? error;
       throw problem(
         GenerationProblems.generationFailed,
-        `Sector pack "${task.plan.sector}", table "${task.table}", ${where}: ${reason(error, timedOut, this.chunkTimeoutMs, this.workerMemoryMb)}`,
+        `Sector pack "${task.plan.sector}", table "${task.table}", ${where}: ` +
+          `${reason(error, timedOut, this.chunkTimeoutMs, this.workerMemoryMb)}`,
         { sector: task.plan.sector, table: task.table, ...extensions },
       );
     } finally {

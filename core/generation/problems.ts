@@ -26,7 +26,8 @@ export const GenerationProblems = {
     title: 'Bad Request',
     status: 400,
     description:
-      "A per-column override names an unknown column, a parameter the column's type does not accept, or values its type refuses.",
+      "A per-column override names an unknown column, a parameter the column's type does not accept, " +
+      'or values its type refuses.',
   }),
   unknownLocale: defineProblem({
     slug: 'unknown-locale',
@@ -39,13 +40,15 @@ export const GenerationProblems = {
     title: 'Bad Request',
     status: 400,
     description:
-      'The tables, row counts or seed cannot form a plan (a negative or excessive row count, a table named twice, a child with no parent row).',
+      'The tables, row counts or seed cannot form a plan (a negative or excessive row count, ' +
+      'a table named twice, a child with no parent row).',
   }),
   generationFailed: defineProblem({
     slug: 'generation-failed',
     title: 'Internal Server Error',
     status: 500,
     description:
-      "A sector pack's generator failed (threw, exceeded the time limit, or ran out of memory); the detail names the pack, table and chunk.",
+      "A sector pack's generator failed (threw, exceeded the time limit, or ran out of memory); " +
+      'the detail names the pack, table and chunk.',
   }),
 };

@@ -6,7 +6,7 @@ import { localePools } from './reference-data/locale-pools.js';
 import { columnParams, isComputed, mergeParams } from './types/params.js';
 import type { Plan, PlanTable } from './plan-types.js';
 import { fmix32, hashString, mix, Rng, tableSeed } from './random/prng.js';
-import { dataTypeByName, type DataType, type Row, type Sampler } from './types/index.js';
+import { dataTypeByName, type Row, type Sampler } from './types/index.js';
 import { rowKey } from './types/identifiers.js';
 
 /**
@@ -295,7 +295,8 @@ export class TableRuntime {
     const rows = hook(ctx);
     if (!Number.isSafeInteger(rows) || rows < 0)
       throw new Error(
-        `table "${this.name}": rows_per_parent returned ${String(rows)} for parent ${parent}; it must return an integer, 0 or more`,
+        `table "${this.name}": rows_per_parent returned ${String(rows)} for parent ${parent}; ` +
+          'it must return an integer, 0 or more',
       );
     this.countedParent = parent;
     this.counted = rows;
@@ -361,7 +362,8 @@ function compileCompletion(columns: CompiledColumn[], forOutput: boolean): (row:
       forOutput && column.key
         ? []
         : [
-            `if (row[${JSON.stringify(column.name)}] === undefined) row[${JSON.stringify(column.name)}] = fills[${i}](rng, row, index);`,
+            `if (row[${JSON.stringify(column.name)}] === undefined) row[${JSON.stringify(column.name)}] = ` +
+              `fills[${i}](rng, row, index);`,
           ],
     ),
     ...columns.flatMap((column, i) =>

@@ -90,7 +90,8 @@ export const IdempotencyKeyReused = defineProblem({
   title: 'Unprocessable Content',
   status: 422,
   description:
-    'The Idempotency-Key was already used with a different method, path, query or body (a retry after a 5xx too); use a new key for a new request.',
+    'The Idempotency-Key was already used with a different method, path, ' +
+    'query or body (a retry after a 5xx too); use a new key for a new request.',
 });
 export const IdempotencyInFlight = defineProblem({
   slug: 'idempotency-in-flight',

@@ -29,7 +29,8 @@ export function failureProblem(error: unknown, table: string | null): StoredProb
     const reason = code === 'ENOSPC' || code === 'EDQUOT' ? 'the results volume is full' : `a write error (${code})`;
     return stored(
       JobProblems.writeFailed,
-      `the result file could not be written${where}: ${reason}; partial files were removed and the reserved credits released`,
+      `the result file could not be written${where}: ${reason}; partial files were removed and the reserved ` +
+        'credits released',
     );
   }
   return stored(JobProblems.generationFailed, `generation failed${where}: ${message}`);

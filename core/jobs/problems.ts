@@ -8,14 +8,16 @@ export const JobProblems = {
     title: 'Not Found',
     status: 404,
     description:
-      'No job has this id, or it belongs to the other mode (test jobs are visible only to test keys, live jobs to live keys).',
+      'No job has this id, or it belongs to the other mode (test jobs are visible only to test keys, ' +
+      'live jobs to live keys).',
   }),
   resultTableNotFound: defineProblem({
     slug: 'job-result-table-not-found',
     title: 'Not Found',
     status: 404,
     description:
-      'The job has no result file for this table: it did not generate it. `tables` lists the tables it has results for.',
+      'The job has no result file for this table: it did not generate it. ' +
+      '`tables` lists the tables it has results for.',
   }),
   alreadyExists: defineProblem({
     slug: 'job-exists',
@@ -59,7 +61,8 @@ export const JobProblems = {
     title: 'Internal Server Error',
     status: 500,
     description:
-      'A result file could not be written (disk full or an I/O error); the partial files were removed and the reserved credits released.',
+      'A result file could not be written (disk full or an I/O error); the partial files were removed and the ' +
+      'reserved credits released.',
   }),
   generationFailed: defineProblem({
     slug: 'job-generation-failed',

@@ -17,7 +17,6 @@ import type { EventStore } from '../store/event-store.js';
 import type { JobsReadModel, JobView, ReadModelProgress } from './jobs-read-model.js';
 import type { JobCredits } from './ports.js';
 import { jobDirectory } from './result-files.js';
-import { ownMember } from '../own-member.js';
 
 export interface JobOwner {
   accountId: string;

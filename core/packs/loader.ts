@@ -80,7 +80,10 @@ export async function loadPacks({
 
 /** The message an operator reads for a refused pack. */
 export function refusalMessage(refused: RefusedPack): string {
-  return `sector pack ${refused.name ? `"${refused.name}" ` : ''}from ${refused.source} refused: ${refused.reasons.join('; ')}`;
+  return (
+    `sector pack ${refused.name ? `"${refused.name}" ` : ''}from ${refused.source} refused: ` +
+    `${refused.reasons.join('; ')}`
+  );
 }
 
 /** A pack module the probe loaded (`probed` null) is imported here and checked; else refused with its reason. */

@@ -68,7 +68,8 @@ function probeInWorker(
           timer = setTimeout(
             () =>
               stop(
-                `its module did not finish loading within ${timeoutMs / 1000} s (an endless loop or a never-settling await in its top-level code)`,
+                `its module did not finish loading within ${timeoutMs / 1000} s (an endless loop or a ` +
+                  'never-settling await in its top-level code)',
               ),
             timeoutMs,
           );

@@ -3,7 +3,7 @@ import { GenerationProblems } from '../generation/problems.js';
 import { columnParams } from './manifest.js';
 import { parentsOf } from '../generation/pack-definition.js';
 import { isComputed, overridableOf } from '../generation/types/params.js';
-import type { ColumnDefinition, PackDefinition, TableDefinition } from './sdk.js';
+import type { ColumnDefinition, PackDefinition } from './sdk.js';
 import { dataTypeByName, dataTypes, describeDataType } from '../generation/types/index.js';
 import { ownMember } from '../own-member.js';
 

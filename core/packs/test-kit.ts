@@ -164,7 +164,8 @@ function checkDefaultPlans(registry: PackSource, pack: PackDefinition, sector: s
     }
     if (planned.join() !== defaults.join())
       fail(
-        `every table at its default rows, seed ${seed}, plans ${planned.join(', ')} rows instead of ${defaults.join(', ')}`,
+        `every table at its default rows, seed ${seed}, plans ${planned.join(', ')} rows instead of ` +
+          `${defaults.join(', ')}`,
       );
   }
 }
@@ -240,7 +241,8 @@ function checkRows(
       const related = relation && column[relation.column] !== undefined ? row[String(column[relation.column])] : null;
       if (related !== null && related !== undefined && !relation.holds(String(value), String(related))) {
         fail(
-          `${at}, column "${name}": ${JSON.stringify(value)} ${relation.broken} "${String(column[relation.column])}" (${String(related)})`,
+          `${at}, column "${name}": ${JSON.stringify(value)} ${relation.broken} ` +
+            `"${String(column[relation.column])}" (${String(related)})`,
         );
       }
       if (column.type === 'id') {
@@ -264,7 +266,8 @@ function checkReferences(
       rows.forEach((row, index) => {
         if (row[name] !== null && !targets.has(String(row[name]))) {
           fail(
-            `table "${table}", row ${index}, column "${name}": ${String(row[name])} is no key of "${String(column.table)}"`,
+            `table "${table}", row ${index}, column "${name}": ${String(row[name])} is no key of ` +
+              `"${String(column.table)}"`,
           );
         }
       });

@@ -39,7 +39,8 @@ export const PaymentDeclined = defineProblem({
   title: 'Payment Required',
   status: 402,
   description:
-    'The payment provider declined the payment; `decline_code` says why. No credit was granted and nothing was charged. The decline is listed in the billing history.',
+    'The payment provider declined the payment; `decline_code` says why. ' +
+    'No credit was granted and nothing was charged. The decline is listed in the billing history.',
 });
 
 export const PaymentProviderUnavailable = defineProblem({
@@ -62,7 +63,8 @@ export const UnknownPaymentMethod = defineProblem({
   title: 'Bad Request',
   status: 400,
   description:
-    'The payment provider holds no such payment method: `payment_token` comes from its client library (the sandbox tokens are listed in docs/credits.md). Nothing was changed.',
+    'The payment provider holds no such payment method: `payment_token` comes from its client library (the sandbox ' +
+    'tokens are listed in docs/credits.md). Nothing was changed.',
 });
 
 export const PaymentMethodRequired = defineProblem({
@@ -70,5 +72,6 @@ export const PaymentMethodRequired = defineProblem({
   title: 'Payment Required',
   status: 402,
   description:
-    "A paid tier's fee is charged to the payment method on file, and there is none: set one (PUT /v1/billing/payment-method, or `payment_token` in the tier change).",
+    "A paid tier's fee is charged to the payment method on file, and there is none: " +
+    'set one (PUT /v1/billing/payment-method, or `payment_token` in the tier change).',
 });

@@ -121,17 +121,23 @@ export class PostgresEventStore implements EventStore {
     const events = `${this.schema}.events`;
     const columns = 'position, id, stream, revision, type, version, data, metadata, recorded_at, hash';
     // Formatted by the server: parsing a timestamptz into a Date and back costs more than the rest of the row.
-    const selected = `position, id, stream, revision, type, version, data, metadata, ${ISO_8601_UTC} AS recorded_at, hash`;
+    const selected =
+      'position, id, stream, revision, type, version, data, metadata, ' + `${ISO_8601_UTC} AS recorded_at, hash`;
+    // The events of an append arrive as one array per column, which unnest turns back into rows.
+    const arrays =
+      '$2::text[], $3::bigint[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[], $8::timestamptz[], $9::text[]';
+    const unnested = 'e.id, $1, e.revision, e.type, e.version, e.data, e.metadata, e.recorded_at, e.hash';
     this.sql = prepared({
       head: `SELECT revision, hash FROM ${events} WHERE stream = $1 ORDER BY revision DESC LIMIT 1`,
       insert: `
         INSERT INTO ${events} (${columns})
-        SELECT (pg_current_xact_id()::text::bigint << ${POSITION_SHIFT}) + e.ordinal - 1, e.id, $1, e.revision, e.type, e.version, e.data, e.metadata, e.recorded_at, e.hash
-        FROM unnest($2::text[], $3::bigint[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[], $8::timestamptz[], $9::text[])
+        SELECT (pg_current_xact_id()::text::bigint << ${POSITION_SHIFT}) + e.ordinal - 1, ${unnested}
+        FROM unnest(${arrays})
           WITH ORDINALITY AS e(id, revision, type, version, data, metadata, recorded_at, hash, ordinal)
         RETURNING position`,
       forwards: `SELECT ${selected} FROM ${events} WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
-      backwards: `SELECT ${selected} FROM ${events} WHERE stream = $1 AND revision <= $2 ORDER BY revision DESC LIMIT $3`,
+      backwards:
+        `SELECT ${selected} FROM ${events} WHERE stream = $1 AND revision <= $2 ` + 'ORDER BY revision DESC LIMIT $3',
       all: `SELECT ${selected} FROM ${events} WHERE position > $1 AND ${VISIBLE} ORDER BY position LIMIT $2`,
       headPosition: `SELECT coalesce(max(position), 0) AS position FROM ${events} WHERE ${VISIBLE}`,
     });

@@ -52,9 +52,9 @@ function digitsBefore(buffer: Uint8Array, end: number, value: number): void {
     rest = next;
   }
   if (rest >= 10) {
-    buffer[--at] = DIGIT_PAIRS[(rest << 1) + 1];
-    buffer[--at] = DIGIT_PAIRS[rest << 1];
-  } else buffer[--at] = 48 + rest;
+    buffer[at - 1] = DIGIT_PAIRS[(rest << 1) + 1];
+    buffer[at - 2] = DIGIT_PAIRS[rest << 1];
+  } else buffer[at - 1] = 48 + rest;
 }
 
 /** `value` as JSON writes it (String(value) for a safe integer; the runtime's own text otherwise). */

@@ -242,7 +242,8 @@ function compileRowWriter(
       `  at = e${i}(out, buffer, at, v${currency});`,
       `  if (at < 0) {\n${resumed(needs[i + 1])}\n  }`,
     ].join('\n');
-    // The commonest values written as constants, without a call: keys, strings, and null and booleans where the column has them.
+    // The commonest values written as constants, without a call: keys, strings, and null and booleans where the
+    // column has them.
     const branches: string[] = [];
     if (column.key)
       branches.push(`if (v === undefined) {\n${keyCell(prefixBytes[i], column.key.prefix, i, quoted)}\n  }`);
@@ -292,7 +293,10 @@ function compileRowWriter(
  */
 function keyCell(prefix: Uint8Array, keyPrefix: string, i: number, quoted: boolean): string {
   const lead = new Uint8Array([...prefix, ...(quoted ? [34] : []), ...bytesOf(`${keyPrefix}_`)]);
-  return `    ${storesAt(lead, 'at')} at = keyDigits(view, at + ${lead.length}, s${i}, r${i}(index));${quoted ? ' buffer[at++] = 34;' : ''}`;
+  return (
+    `    ${storesAt(lead, 'at')} at = keyDigits(view, at + ${lead.length}, ` +
+    `s${i}, r${i}(index));${quoted ? ' buffer[at++] = 34;' : ''}`
+  );
 }
 
 /** Statements that write a cell whose bytes are known: its prefix and `value`. */
@@ -329,8 +333,14 @@ function storesAt(bytes: Uint8Array, base: string): string {
         `view.setUint32(${at(i + 4)}, ${view.getUint32(i + 4, true)}, true);`,
       );
   }
-  if (i + 4 <= bytes.length) (stores.push(`view.setUint32(${at(i)}, ${view.getUint32(i, true)}, true);`), (i += 4));
-  if (i + 2 <= bytes.length) (stores.push(`view.setUint16(${at(i)}, ${view.getUint16(i, true)}, true);`), (i += 2));
+  if (i + 4 <= bytes.length) {
+    stores.push(`view.setUint32(${at(i)}, ${view.getUint32(i, true)}, true);`);
+    i += 4;
+  }
+  if (i + 2 <= bytes.length) {
+    stores.push(`view.setUint16(${at(i)}, ${view.getUint16(i, true)}, true);`);
+    i += 2;
+  }
   if (i < bytes.length) stores.push(`buffer[${at(i)}] = ${bytes[i]};`);
   return stores.join(' ');
 }
@@ -348,7 +358,8 @@ function inlineString(prefix: Uint8Array, need: number, quoted: boolean): string
     : 'c <= 126 && c !== 44 && c !== 34 && c !== 10 && c !== 13';
   return [
     `    n = v.length;`,
-    `    if (buffer.length - at < n + ${p + 2 * q + need}) { out.length = at; out.reserve(n + ${p + 2 * q + need}); ${RELOAD} }`,
+    `    if (buffer.length - at < n + ${p + 2 * q + need}) { out.length = at; ` +
+      `out.reserve(n + ${p + 2 * q + need}); ${RELOAD} }`,
     `    ${storesAt(prefix, 'at')}${quoted ? ` buffer[at + ${p}] = 34;` : ''}`,
     `    for (i = 0, j = at + ${p + q}; i < n; i++) { c = v.charCodeAt(i); if (!(${plain})) break; buffer[j++] = c; }`,
     `    if (i === n) { ${quoted ? 'buffer[j] = 34; at = j + 1;' : 'at = j;'} } else {`,

@@ -90,7 +90,8 @@ const groups = [...new Set(merchantCategories.map((category) => category.group))
 export const mcc = defineDataType<{ groups?: MerchantCategory['group'][] }>({
   name: 'mcc',
   description:
-    'An ISO 18245 merchant category code, weighted by its share of everyday card spend (optionally only from some `groups`).',
+    'An ISO 18245 merchant category code, weighted by its share of everyday card spend (optionally only from some ' +
+    '`groups`).',
   json_type: 'string',
   params: { properties: { groups: { type: 'array', items: { enum: groups }, minItems: 1 } } },
   overridable: ['groups'],

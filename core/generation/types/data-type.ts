@@ -24,7 +24,7 @@ export type JsonSchema = Record<string, unknown>;
  * against `params` when the pack loads; the ones listed in `overridable` may also be set by a generation
  * config's per-column overrides.
  */
-export interface DataType<P = any> {
+export interface DataType<P = unknown> {
   name: string;
   description: string;
   /** The JSON type of the values in NDJSON and JSON output. */

@@ -10,7 +10,9 @@ import { defineDataType, type Row } from './data-type.js';
 export const iban = defineDataType<{ countries?: string[]; country_column?: string }>({
   name: 'iban',
   description:
-    "An IBAN (ISO 13616) with valid check digits, the country's length and BBAN structure, a real bank's code and the national check digits (BE, DE, ES, FI, FR, IT, NL, NO, PL, PT); from `countries`, or the country in `country_column`.",
+    "An IBAN (ISO 13616) with valid check digits, the country's length and BBAN structure, " +
+    "a real bank's code and the national check digits (BE, DE, ES, FI, FR, IT, NL, NO, PL, PT); " +
+    'from `countries`, or the country in `country_column`.',
   json_type: 'string',
   params: {
     properties: {
@@ -57,7 +59,9 @@ const allBics = [...bankByBic.keys()];
 export const bic = defineDataType<{ iban_column?: string; branch?: boolean }>({
   name: 'bic',
   description:
-    "A BIC (ISO 9362) of a real bank: with `iban_column`, the BIC of the bank that the row's IBAN names (same country, same bank; a bank of the IBAN's country when its bank code is not one we know; null when the IBAN is null); `branch: true` adds the XXX branch code.",
+    "A BIC (ISO 9362) of a real bank: with `iban_column`, the BIC of the bank that the row's IBAN names (same " +
+    "country, same bank; a bank of the IBAN's country when its bank code is not one we know; " +
+    'null when the IBAN is null); `branch: true` adds the XXX branch code.',
   json_type: 'string',
   params: { properties: { iban_column: { type: 'string' }, branch: { type: 'boolean' } } },
   overridable: [],
@@ -73,7 +77,8 @@ export const bic = defineDataType<{ iban_column?: string; branch?: boolean }>({
 export const pan = defineDataType<{ networks?: string[]; network_column?: string }>({
   name: 'pan',
   description:
-    "A card number (PAN): Luhn-valid, in the network's IIN ranges and of its length; the network is the row's `network_column`, or drawn from `networks` by market share.",
+    "A card number (PAN): Luhn-valid, in the network's IIN ranges and of its length; " +
+    "the network is the row's `network_column`, or drawn from `networks` by market share.",
   json_type: 'string',
   params: {
     properties: {
@@ -95,7 +100,8 @@ export const pan = defineDataType<{ networks?: string[]; network_column?: string
 export const isin = defineDataType<{ countries?: string[] }>({
   name: 'isin',
   description:
-    'An ISIN (ISO 6166): country prefix, 9-character national number (a valid CUSIP for US and CA, 00 and a valid SEDOL for GB and IE) and a valid check digit.',
+    'An ISIN (ISO 6166): country prefix, 9-character national number (a valid CUSIP for US and CA, ' +
+    '00 and a valid SEDOL for GB and IE) and a valid check digit.',
   json_type: 'string',
   params: {
     properties: { countries: { type: 'array', items: { enum: countries.map((c) => c.alpha2) }, minItems: 1 } },

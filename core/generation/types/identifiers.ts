@@ -59,7 +59,8 @@ function hexWords(view: DataView, at: number, value: number): void {
 export const id = defineDataType<{ prefix: string }>({
   name: 'id',
   description:
-    "The table's key: a prefix and 16 hexadecimal digits, unique within the table and derived from the row's index and the seed, so other tables reference it without reading it.",
+    "The table's key: a prefix and 16 hexadecimal digits, unique within the table and derived from the row's index " +
+    'and the seed, so other tables reference it without reading it.',
   json_type: 'string',
   params: { required: ['prefix'], properties: { prefix: { type: 'string', pattern: '^[a-z][a-z0-9]{0,11}$' } } },
   overridable: [],
@@ -73,7 +74,8 @@ export const id = defineDataType<{ prefix: string }>({
 export const reference = defineDataType<{ table: string }>({
   name: 'reference',
   description:
-    "The key of a row of another table of the same pack; the row it points at always exists in that table's output for the same plan.",
+    "The key of a row of another table of the same pack; the row it points at always exists in that table's output " +
+    'for the same plan.',
   json_type: 'string',
   params: { required: ['table'], properties: { table: { type: 'string' } } },
   overridable: [],

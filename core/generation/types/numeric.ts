@@ -65,7 +65,8 @@ function computedByGenerator(): never {
 export const integer = defineDataType<NumericParams>({
   name: 'integer',
   description:
-    "A whole number: uniform over [min, max], or normal, log-normal or Pareto (clamped to min and max when given); with neither, computed by the table's generator.",
+    'A whole number: uniform over [min, max], or normal, log-normal or Pareto (clamped to min and max when given); ' +
+    "with neither, computed by the table's generator.",
   json_type: 'integer',
   params: numericParamsSchema,
   overridable: DISTRIBUTION_KEYS,
@@ -115,7 +116,8 @@ export interface MoneyParams extends NumericParams {
 export const money = defineDataType<MoneyParams>({
   name: 'money',
   description:
-    "An amount of money, rounded to the ISO 4217 minor units of its currency (a fixed `currency`, or the row's `currency_column`); heavy-tailed distributions (log-normal, Pareto) fit real payments.",
+    'An amount of money, rounded to the ISO 4217 minor units of its currency (a fixed `currency`, ' +
+    "or the row's `currency_column`); heavy-tailed distributions (log-normal, Pareto) fit real payments.",
   json_type: 'number',
   params: {
     ...numericParamsSchema,

@@ -38,8 +38,9 @@ export function checkColumnParams(
   const validate = (computed ? computedParamValidators : typeParamValidators).get(typeName);
   if (!validate) return [`unknown type "${typeName}"`];
   if (validate(params)) return [];
-  return (validate.errors ?? []).map(
-    (error) =>
-      `${error.instancePath || 'parameters'} ${error.message}${error.params && 'additionalProperty' in error.params ? ` "${error.params.additionalProperty}"` : ''}`,
-  );
+  return (validate.errors ?? []).map((error) => {
+    const property =
+      error.params && 'additionalProperty' in error.params ? ` "${error.params.additionalProperty}"` : '';
+    return `${error.instancePath || 'parameters'} ${error.message}${property}`;
+  });
 }

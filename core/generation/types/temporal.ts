@@ -19,7 +19,8 @@ function toBusinessDay(day: number, towardsMonday: boolean): number {
 export const date = defineDataType<{ from: string; to: string; business_days?: boolean }>({
   name: 'date',
   description:
-    'A calendar date (ISO 8601, YYYY-MM-DD) between `from` and `to` inclusive; `business_days: true` keeps to Monday–Friday.',
+    'A calendar date (ISO 8601, YYYY-MM-DD) between `from` and `to` inclusive; ' +
+    '`business_days: true` keeps to Monday–Friday.',
   json_type: 'string',
   format: 'date',
   params: { ...dateRange, properties: { ...dateRange.properties, business_days: { type: 'boolean' } } },
