@@ -74,7 +74,9 @@ export default definePack({
   name: 'banking',
   version: '1.0.0',
   description:
-    "Retail banking: customers, current and savings accounts (valid IBANs with national check digits, the BIC of the IBAN's bank, local currency) and booked transactions with running balances that add up per account.",
+    'Retail banking: customers, current and savings accounts (valid IBANs with national check digits, ' +
+    "the BIC of the IBAN's bank, local currency) and booked transactions with running balances that add up per " +
+    'account.',
   tables: {
     customers: {
       description: 'Personal and business customers of the bank.',
@@ -131,7 +133,8 @@ export default definePack({
     },
     accounts: {
       description:
-        "Current and savings accounts, each held by one customer, in the currency of the customer's country, with an IBAN and the BIC of the same bank.",
+        "Current and savings accounts, each held by one customer, in the currency of the customer's country, " +
+        'with an IBAN and the BIC of the same bank.',
       default_rows: 1600,
       credits_per_1000_rows: 1,
       columns: {
@@ -140,7 +143,8 @@ export default definePack({
         iban: {
           type: 'iban',
           description:
-            "IBAN (ISO 13616) in the holder's country: valid check digits, the country's BBAN structure and national check digits.",
+            "IBAN (ISO 13616) in the holder's country: valid check digits, " +
+            "the country's BBAN structure and national check digits.",
           example: 'DE89370400440532013000',
         },
         bic: {
@@ -185,7 +189,8 @@ export default definePack({
           min: 100,
           max: 25000,
           description:
-            'Arranged overdraft in euro terms, scaled to the account currency: how far below zero the balance may go (0 for savings accounts and a third of current accounts).',
+            'Arranged overdraft in euro terms, scaled to the account currency: ' +
+            'how far below zero the balance may go (0 for savings accounts and a third of current accounts).',
           example: 1500,
         },
         interest_rate: {
@@ -204,7 +209,8 @@ export default definePack({
           mu: 7.4,
           sigma: 1.2,
           description:
-            "Balance before the account's first transaction in the transactions table; drawn in euro terms, scaled to the account currency, larger for savings and wealthier segments.",
+            "Balance before the account's first transaction in the transactions table; drawn in euro terms, " +
+            'scaled to the account currency, larger for savings and wealthier segments.',
           example: 2450.17,
         },
       },
@@ -243,14 +249,16 @@ export default definePack({
     },
     transactions: {
       description:
-        'Booked transactions per account, in time order: salaries, card payments, direct debits, standing orders, transfers, cash, fees and interest, with the running balance after each one.',
+        'Booked transactions per account, in time order: salaries, card payments, direct debits, ' +
+        'standing orders, transfers, cash, fees and interest, with the running balance after each one.',
       default_rows: 50000,
       credits_per_1000_rows: 2,
       per_parent: 'accounts',
       options: {
         start_date: {
           description:
-            'First day of the period the transactions cover (YYYY-MM-DD, 1970 to 2100); an account opened later starts on its opening date.',
+            'First day of the period the transactions cover (YYYY-MM-DD, 1970 to 2100); ' +
+            'an account opened later starts on its opening date.',
           schema: { type: 'string', format: 'date', formatMinimum: '1970-01-01', formatMaximum: '2100-12-31' },
           default: '2025-01-01',
         },
@@ -289,7 +297,8 @@ export default definePack({
           mu: 3.2,
           sigma: 0.95,
           description:
-            'Signed amount in the account currency: positive for credits, negative for debits. The distribution (in euro terms) is that of card payments; other kinds of booking have their own.',
+            'Signed amount in the account currency: positive for credits, negative for debits. ' +
+            'The distribution (in euro terms) is that of card payments; other kinds of booking have their own.',
           example: -42.5,
         },
         currency: { type: 'currency', description: 'Account currency (ISO 4217).' },

@@ -93,7 +93,8 @@ export default definePack({
   name: 'cards',
   version: '1.0.0',
   description:
-    'Card payments: cardholders, cards (PAN, network, expiry), merchants (ISO 18245 MCC) and card transactions with authorisation, settlement and labelled fraud.',
+    'Card payments: cardholders, cards (PAN, network, expiry), merchants (ISO 18245 MCC) ' +
+    'and card transactions with authorisation, settlement and labelled fraud.',
   tables: {
     cardholders: {
       description: 'People who hold payment cards.',
@@ -178,11 +179,12 @@ export default definePack({
         const holder = ctx.lookup('cardholders', ctx.ref('cardholder_id'));
         const issued = drawOnOrAfter(ctx.draw.issued_on, String(holder.created_at).slice(0, 10));
         const type = String(ctx.draw.card_type());
+        const expiryYear = (Number(issued.slice(0, 4)) + CARD_LIFE_YEARS) % 100;
         return {
           card_type: type,
           currency: ctx.helpers.countryByCode.get(String(holder.country))?.currency ?? 'EUR',
           issued_on: issued,
-          expiry: `${issued.slice(5, 7)}/${String((Number(issued.slice(0, 4)) + CARD_LIFE_YEARS) % 100).padStart(2, '0')}`,
+          expiry: `${issued.slice(5, 7)}/${String(expiryYear).padStart(2, '0')}`,
           credit_limit: type === 'credit' ? ctx.draw.credit_limit() : null,
         };
       },
@@ -215,7 +217,8 @@ export default definePack({
     },
     transactions: {
       description:
-        'Card transactions per card, in time order: authorisation, settlement, and fraud labels in bursts (card testing, spending abroad, unusual categories, odd hours).',
+        'Card transactions per card, in time order: authorisation, settlement, ' +
+        'and fraud labels in bursts (card testing, spending abroad, unusual categories, odd hours).',
       default_rows: 60000,
       credits_per_1000_rows: 2,
       per_parent: 'cards',
@@ -227,7 +230,8 @@ export default definePack({
         },
         start_date: {
           description:
-            'First day of the period the transactions cover (YYYY-MM-DD, 1970 to 2100); a card issued later starts on its issue date.',
+            'First day of the period the transactions cover (YYYY-MM-DD, 1970 to 2100); ' +
+            'a card issued later starts on its issue date.',
           schema: { type: 'string', format: 'date', formatMinimum: '1970-01-01', formatMaximum: '2100-12-31' },
           default: '2025-01-01',
         },
@@ -251,7 +255,8 @@ export default definePack({
           sigma: 1.1,
           min: 0.5,
           description:
-            'Amount in the transaction currency: heavy-tailed; drawn in euros (distribution overrides are in euros) and converted.',
+            'Amount in the transaction currency: heavy-tailed; drawn in euros (distribution overrides are in ' +
+            'euros) and converted.',
         },
         currency: {
           type: 'currency',

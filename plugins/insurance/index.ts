@@ -65,7 +65,9 @@ export default definePack({
   name: 'insurance',
   version: '1.1.0',
   description:
-    "Insurance: policyholders, one-year motor, home, travel, health and life policies, premium instalments that add up to each policy's premium, and claims inside the policy period with reporting and settlement delays and heavy-tailed severity (log-normal body, Pareto tail).",
+    'Insurance: policyholders, one-year motor, home, travel, health and life policies, ' +
+    "premium instalments that add up to each policy's premium, and claims inside the policy period with reporting " +
+    'and settlement delays and heavy-tailed severity (log-normal body, Pareto tail).',
   tables: {
     policyholders: {
       description: 'People who hold insurance policies.',
@@ -149,7 +151,8 @@ export default definePack({
           type: 'integer',
           computed: true,
           description:
-            'Instalments the premium is paid in (1 annually, 2, 4 quarterly, 12 monthly), by product: its rows in premiums.',
+            'Instalments the premium is paid in (1 annually, 2, 4 quarterly, 12 monthly), by product: ' +
+            'its rows in premiums.',
           example: 12,
         },
         channel: {
@@ -189,7 +192,9 @@ export default definePack({
     },
     premiums: {
       description:
-        "Premium instalments per policy (its premium_instalments), due at even intervals over the policy year from its first day; a policy's instalments add up to its annual premium exactly (the last absorbs the rounding). Policies come in order with all their instalments, up to the rows requested.",
+        'Premium instalments per policy (its premium_instalments), due at even intervals over the policy year from ' +
+        "its first day; a policy's instalments add up to its annual premium exactly (the last absorbs the " +
+        'rounding). Policies come in order with all their instalments, up to the rows requested.',
       default_rows: 9600,
       credits_per_1000_rows: 1,
       per_parent: 'policies',
@@ -213,7 +218,8 @@ export default definePack({
           type: 'integer',
           computed: true,
           description:
-            'How many instalments the policy pays its premium in (its premium_instalments: 1 = annually, 12 = monthly).',
+            'How many instalments the policy pays its premium in (its premium_instalments: 1 = annually, ' +
+            '12 = monthly).',
           example: 12,
         },
         due_date: { type: 'date', computed: true, description: 'Due date, within the policy period.' },
@@ -265,14 +271,19 @@ export default definePack({
     },
     claims: {
       description:
-        "Claims per policy, in order of loss: as many as a negative binomial count with the product's claim frequency gives the policy (most have none), the loss inside the policy period, reported and settled after it, with heavy-tailed severity (log-normal body, Pareto tail) net of the deductible and capped at the sum insured. Policies come in order with all their claims, up to the rows requested.",
+        "Claims per policy, in order of loss: as many as a negative binomial count with the product's claim " +
+        'frequency gives the policy (most have none), the loss inside the policy period, ' +
+        'reported and settled after it, with heavy-tailed severity (log-normal body, Pareto tail) ' +
+        'net of the deductible and capped at the sum insured. Policies come in order with all their claims, ' +
+        'up to the rows requested.',
       default_rows: 220,
       credits_per_1000_rows: 3,
       per_parent: 'policies',
       options: {
         frequency_factor: {
           description:
-            "Multiplies every product's claim frequency (claims per policy-year: motor 0.12, home 0.08, travel 0.06, health 0.9, life 0.004).",
+            "Multiplies every product's claim frequency (claims per policy-year: motor 0.12, home 0.08, " +
+            'travel 0.06, health 0.9, life 0.004).',
           schema: { type: 'number', minimum: 0, maximum: 20 },
           default: 1,
         },

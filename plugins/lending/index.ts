@@ -39,7 +39,9 @@ export default definePack({
   name: 'lending',
   version: '1.1.0',
   description:
-    'Lending: borrowers with credit scores, loans (personal, auto, mortgage, small business) priced by risk, and repayment schedules by the annuity formula with the repayments made against them: late payments, missed payments and defaults at configurable rates.',
+    'Lending: borrowers with credit scores, loans (personal, auto, mortgage, small business) priced by risk, ' +
+    'and repayment schedules by the annuity formula with the repayments made against them: late payments, ' +
+    'missed payments and defaults at configurable rates.',
   tables: {
     borrowers: {
       description: 'People and sole traders who borrow from the lender.',
@@ -127,7 +129,8 @@ export default definePack({
           scale: 4,
           computed: true,
           description:
-            "Nominal annual interest rate as a fraction: the product's base rate plus a spread that grows as the credit score falls.",
+            "Nominal annual interest rate as a fraction: the product's base rate plus a spread that grows as the " +
+            'credit score falls.',
           example: 0.0749,
         },
         origination_date: {
@@ -145,7 +148,8 @@ export default definePack({
           type: 'integer',
           computed: true,
           description:
-            'Term in months, by product (personal 1–5 years, mortgages 10–30): the number of monthly instalments of its repayment schedule.',
+            'Term in months, by product (personal 1–5 years, mortgages 10–30): ' +
+            'the number of monthly instalments of its repayment schedule.',
           example: 60,
         },
         channel: {
@@ -183,7 +187,12 @@ export default definePack({
     },
     repayment_schedule: {
       description:
-        "Each loan's repayment schedule by the annuity formula, one row per monthly instalment over the loan's term_months (its principal and interest, the balance before and after), and the repayment made against it: on time, late, missed, or not collected after the loan defaulted. Per loan the principals sum to the loan's principal and the payments to principal plus interest; the last instalment absorbs the rounding. Loans come in order with their whole schedules, up to the rows requested (the last loan's schedule may stop there).",
+        "Each loan's repayment schedule by the annuity formula, one row per monthly instalment over the loan's " +
+        'term_months (its principal and interest, the balance before and after), ' +
+        'and the repayment made against it: on time, late, missed, or not collected after the loan defaulted. ' +
+        "Per loan the principals sum to the loan's principal and the payments to principal plus interest; " +
+        'the last instalment absorbs the rounding. Loans come in order with their whole schedules, ' +
+        "up to the rows requested (the last loan's schedule may stop there).",
       default_rows: 110_000,
       credits_per_1000_rows: 2,
       per_parent: 'loans',
@@ -195,7 +204,8 @@ export default definePack({
         },
         default_rate: {
           description:
-            'Share of loans that default during their term: three missed instalments (90 days past due), then nothing more is collected.',
+            'Share of loans that default during their term: three missed instalments (90 days past due), ' +
+            'then nothing more is collected.',
           schema: { type: 'number', minimum: 0, maximum: 1 },
           default: 0.03,
         },
@@ -261,7 +271,8 @@ export default definePack({
           values: ['paid', 'paid_late', 'missed', 'defaulted'],
           computed: true,
           description:
-            'What happened: paid by the due date, paid late, missed (unpaid; three in a row is a default), or not collected because the loan defaulted.',
+            'What happened: paid by the due date, paid late, missed (unpaid; three in a row is a default), ' +
+            'or not collected because the loan defaulted.',
         },
         paid_on: {
           type: 'date',
@@ -280,7 +291,8 @@ export default definePack({
           type: 'integer',
           computed: true,
           description:
-            'Days between the due date and the payment; for a missed instalment, 30 days for each instalment that fell due since, up to the default.',
+            'Days between the due date and the payment; for a missed instalment, ' +
+            '30 days for each instalment that fell due since, up to the default.',
           example: 0,
         },
       },

@@ -61,7 +61,8 @@ function pathOf(ctx: RowContext<SeriesOptions>): { path: PricePath; instrument: 
 
 const startDate = {
   description:
-    'First day shown (YYYY-MM-DD, 2000 to 2100); an instrument listed later starts on its listing day. Prices before it are simulated, not shown.',
+    'First day shown (YYYY-MM-DD, 2000 to 2100); an instrument listed later starts on its listing day. ' +
+    'Prices before it are simulated, not shown.',
   schema: { type: 'string', format: 'date', formatMinimum: '2000-01-01', formatMaximum: '2100-12-31' },
   default: '2024-01-01',
 };
@@ -70,7 +71,9 @@ export default definePack({
   name: 'markets',
   version: '1.1.0',
   description:
-    "Capital markets: shares and ETFs on nine exchanges (valid ISINs, MICs, trading currencies), daily OHLCV price bars by geometric Brownian motion with consistent OHLC, and trades within each day's range during the exchange's session.",
+    'Capital markets: shares and ETFs on nine exchanges (valid ISINs, MICs, trading currencies), ' +
+    'daily OHLCV price bars by geometric Brownian motion with consistent OHLC, ' +
+    "and trades within each day's range during the exchange's session.",
   tables: {
     instruments: {
       description: 'Listed shares and exchange-traded funds, with the parameters of their price paths.',
@@ -81,7 +84,8 @@ export default definePack({
         isin: {
           type: 'isin',
           description:
-            "ISIN (ISO 6166) with a valid check digit: the issuer's country for shares, Ireland or Luxembourg for UCITS ETFs.",
+            "ISIN (ISO 6166) with a valid check digit: the issuer's country for shares, " +
+            'Ireland or Luxembourg for UCITS ETFs.',
           example: 'US0378331005',
         },
         ticker: {
@@ -185,7 +189,9 @@ export default definePack({
     },
     price_bars: {
       description:
-        "Daily OHLCV bars per instrument on consecutive business days from the start date: closes follow geometric Brownian motion with the instrument's drift and volatility; low ≤ open, close ≤ high, and the VWAP lies within the range.",
+        'Daily OHLCV bars per instrument on consecutive business days from the start date: ' +
+        "closes follow geometric Brownian motion with the instrument's drift and volatility; low ≤ open, " +
+        'close ≤ high, and the VWAP lies within the range.',
       default_rows: 125_000,
       credits_per_1000_rows: 1,
       per_parent: 'instruments',
@@ -220,7 +226,8 @@ export default definePack({
     },
     trades: {
       description:
-        "Trades per instrument in time order during the exchange's regular session, each at a price within that day's low and high (the same path as price_bars).",
+        "Trades per instrument in time order during the exchange's regular session, " +
+        "each at a price within that day's low and high (the same path as price_bars).",
       default_rows: 200_000,
       credits_per_1000_rows: 2,
       per_parent: 'instruments',
@@ -228,7 +235,8 @@ export default definePack({
         start_date: startDate,
         trades_per_day: {
           description:
-            "Average trades per instrument per trading day: with the table's rows, it sets how many days the trades span.",
+            "Average trades per instrument per trading day: with the table's rows, " +
+            'it sets how many days the trades span.',
           schema: { type: 'number', minimum: 0.1, maximum: 100_000 },
           default: 40,
         },
