@@ -211,7 +211,9 @@ export const billingProjection: Projection<BillingModel> = {
           type: 'lapsed',
           tier: to_tier,
           currency,
-          description: `${unpaid_amount} ${currency} (minor units) unpaid at the end of the period: ${from_tier} lapsed to ${to_tier}`,
+          description:
+            `${unpaid_amount} ${currency} (minor units) unpaid at the end of the period: ` +
+            `${from_tier} lapsed to ${to_tier}`,
         });
         break;
       }

@@ -1,15 +1,5 @@
 import type { Mode, RecordedEvent } from '../../core/events/envelope.js';
-import {
-  jobEventTypes,
-  type JobEvent,
-  type JobEstimate,
-  type ResultFile,
-  type StoredProblem,
-  type TableProgress,
-  type OutputFormat,
-  type Compression,
-} from '../../core/jobs/events.js';
-import type { JobStatus } from '../../core/jobs/state.js';
+import { jobEventTypes, type JobEvent } from '../../core/jobs/events.js';
 import type { CreditsReleased, CreditsReserved, CreditsSettled } from '../../core/accounts/credits.js';
 import { accountIdOfStream } from '../../core/accounts/account.js';
 import type { Projection } from '../runner/projection.js';

@@ -11,7 +11,8 @@ export const ProjectionLag = defineProblem({
   title: 'Service Unavailable',
   status: 503,
   description:
-    "A read model did not catch up with this request's own write within the bounded wait. Nothing is lost; retry after the Retry-After delay.",
+    "A read model did not catch up with this request's own write within the bounded wait. Nothing is lost; " +
+    'retry after the Retry-After delay.',
 });
 
 export interface ProjectionFailure {

@@ -2,6 +2,9 @@ import type pg from 'pg';
 import { migrationOnce } from '../../core/store/postgres-transaction.js';
 import type { ProjectionSnapshot, SnapshotStore } from './snapshot-store.js';
 
+/** A snapshot saved again replaces the stored one whole. */
+const OVERWRITE = 'version = excluded.version, position = excluded.position, state = excluded.state';
+
 /** Snapshots in the events' own schema, shared by a fleet: each row is a consistent (state, position) pair. */
 export class PostgresSnapshotStore implements SnapshotStore {
   private readonly table: string;
@@ -38,7 +41,7 @@ export class PostgresSnapshotStore implements SnapshotStore {
     await this.pool.query(
       `INSERT INTO ${this.table} (name, version, position, state)
        SELECT * FROM unnest($1::text[], $2::int[], $3::bigint[], $4::jsonb[])
-       ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position, state = excluded.state`,
+       ON CONFLICT (name) DO UPDATE SET ${OVERWRITE}`,
       [
         snapshots.map((s) => s.name),
         snapshots.map((s) => s.version),

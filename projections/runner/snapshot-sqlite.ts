@@ -10,6 +10,9 @@ const SCHEMA = `
   ) STRICT;
 `;
 
+/** A snapshot saved again replaces the stored one whole. */
+const OVERWRITE = 'version = excluded.version, position = excluded.position, state = excluded.state';
+
 /** Snapshots in the events' own SQLite file, so that a backup of the file holds both consistently. */
 export class SqliteSnapshotStore implements SnapshotStore {
   private readonly select;
@@ -20,7 +23,7 @@ export class SqliteSnapshotStore implements SnapshotStore {
     this.select = db.prepare('SELECT name, version, position, state FROM projection_snapshots WHERE name = ?');
     const upsert = db.prepare(`
       INSERT INTO projection_snapshots (name, version, position, state) VALUES (?, ?, ?, ?)
-      ON CONFLICT (name) DO UPDATE SET version = excluded.version, position = excluded.position, state = excluded.state`);
+      ON CONFLICT (name) DO UPDATE SET ${OVERWRITE}`);
     this.saveAll = db.transaction((snapshots: readonly ProjectionSnapshot[]) => {
       for (const s of snapshots) upsert.run(s.name, s.version, s.position, JSON.stringify(s.state));
     });

@@ -14,6 +14,10 @@ import {
 const COLUMNS =
   'position, reference, source, operation, mode, key_id, sector, tables, rows, credits, refunded, recorded_at';
 
+const REFUNDED_TOTALS =
+  'count(*) FILTER (WHERE refunded) AS refunded_records, ' +
+  'coalesce(sum(credits) FILTER (WHERE refunded), 0) AS refunded_credits';
+
 type Row = Omit<UsageRecord, 'id' | 'position' | 'rows' | 'credits'> & {
   position: string;
   rows: string;
@@ -108,7 +112,9 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
   async *inPeriod(accountId: string, period: PeriodFilter): AsyncIterable<UsageRecord> {
     await this.migrate();
     const { where, values } = conditions(accountId, period);
-    const chunk = `SELECT ${COLUMNS} FROM ${this.records} WHERE ${where} AND position > $${values.length + 1} ORDER BY position LIMIT ${this.chunkSize}`;
+    const chunk =
+      `SELECT ${COLUMNS} FROM ${this.records} WHERE ${where} AND position > $${values.length + 1} ` +
+      `ORDER BY position LIMIT ${this.chunkSize}`;
     for (let after = -1; ;) {
       const { rows } = await this.pool.query<Row>(chunk, [...values, after]);
       for (const row of rows) yield fromRow(row);
@@ -131,7 +137,7 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
     }>(
       `SELECT c.position AS checkpoint, t.* FROM ${this.checkpointTable} c LEFT JOIN (
          SELECT account, mode, count(*) AS records, sum(credits) AS credits,
-                count(*) FILTER (WHERE refunded) AS refunded_records, coalesce(sum(credits) FILTER (WHERE refunded), 0) AS refunded_credits
+                ${REFUNDED_TOTALS}
          FROM ${this.records} WHERE $1::text IS NULL OR account = $1 GROUP BY account, mode
        ) t ON true`,
       [accountId ?? null],
@@ -153,7 +159,8 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
     await this.migrate();
     await inTransaction(this.pool, (client) =>
       client.query(
-        `DELETE FROM ${this.records}; DELETE FROM ${this.reservations}; UPDATE ${this.checkpointTable} SET position = 0`,
+        `DELETE FROM ${this.records}; DELETE FROM ${this.reservations}; ` +
+          `UPDATE ${this.checkpointTable} SET position = 0`,
       ),
     );
   }
@@ -202,7 +209,8 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
 
   private insert(client: pg.PoolClient, accountId: string, r: UsageRecord): Promise<unknown> {
     return client.query(
-      `INSERT INTO ${this.records} (account, ${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      `INSERT INTO ${this.records} (account, ${COLUMNS}) ` +
+        'VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)',
       [
         accountId,
         r.position,

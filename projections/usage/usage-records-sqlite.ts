@@ -47,7 +47,8 @@ const SCHEMA = `
 const COLUMNS =
   'position, reference, source, operation, mode, key_id, sector, tables, rows, credits, refunded, recorded_at';
 const TOTALS =
-  'account, mode, count(*) AS records, sum(credits) AS credits, sum(refunded) AS refunded_records, sum(credits * refunded) AS refunded_credits';
+  'account, mode, count(*) AS records, sum(credits) AS credits, sum(refunded) AS refunded_records, ' +
+  'sum(credits * refunded) AS refunded_credits';
 
 type Row = Omit<UsageRecord, 'id' | 'tables' | 'refunded'> & { tables: string; refunded: number };
 
