@@ -4,7 +4,7 @@ import type { PackRegistry } from '../packs/registry.js';
 import type { PackDefinition, TableDefinition } from '../packs/sdk.js';
 import { mergeParams } from '../generation/plan.js';
 import { isComputed, overridableOf } from '../generation/types/params.js';
-import type { PackCatalog, PackColumn, PackTable } from '../configs/pack-catalog.js';
+import type { PackCatalog, PackColumn, PackTable } from '../configs/ports.js';
 
 /** The config machinery's view of the loaded sector packs (those the pack host accepted). */
 export function packCatalog(registry: Pick<PackRegistry, 'names' | 'require'>): PackCatalog {

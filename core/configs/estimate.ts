@@ -1,6 +1,6 @@
 import { tableCredits } from '../pricing/table-credits.js';
 import type { GenerationConfig } from './config-schema.js';
-import { findTable, type PackCatalog } from './pack-catalog.js';
+import { findTable, type PackCatalog } from './ports.js';
 
 export interface TableEstimate {
   name: string;

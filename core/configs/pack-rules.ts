@@ -1,7 +1,7 @@
 import { isKnownLocale } from '../generation/reference-data/locale-pools.js';
 import type { ColumnOverride, GenerationConfig, TableConfig } from './config-schema.js';
 import { toPointer, type ConfigIssue } from './issues.js';
-import type { PackCatalog, PackColumn, PackTable } from './pack-catalog.js';
+import type { PackCatalog, PackColumn, PackTable } from './ports.js';
 import { schemaIssues } from './schema-issues.js';
 
 /**

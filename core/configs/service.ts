@@ -17,7 +17,7 @@ import { configSchema, type GenerationConfig } from './config-schema.js';
 import { estimateConfig, type ConfigEstimate } from './estimate.js';
 import { normaliseConfig } from './normalise.js';
 import { overlaySchema } from './overlay-schema.js';
-import type { PackCatalog } from './pack-catalog.js';
+import type { PackCatalog } from './ports.js';
 import { SavedDocuments } from './saved-documents.js';
 import { inSchemaOrder } from './schema-order.js';
 import { within, type SourceMap } from './source-map.js';

@@ -1,7 +1,7 @@
 import { problem, type ProblemType } from '../problems.js';
 import { configSchema, type GenerationConfig } from './config-schema.js';
 import type { ConfigIssue } from './issues.js';
-import type { PackCatalog } from './pack-catalog.js';
+import type { PackCatalog } from './ports.js';
 import { packIssues } from './pack-rules.js';
 import { ConfigProblems } from './problems.js';
 import { schemaIssues } from './schema-issues.js';

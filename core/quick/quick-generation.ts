@@ -4,7 +4,7 @@ import type { Owner } from '../configs/document-decider.js';
 import type { GenerationPool } from '../generation/pool.js';
 import type { Format } from '../generation/codegen/writers.js';
 import { estimateConfig } from '../configs/estimate.js';
-import type { PackCatalog } from '../configs/pack-catalog.js';
+import type { PackCatalog } from '../configs/ports.js';
 import { quickDebitReference } from './quick-debit-reference.js';
 import { quickPlan } from './quick-plans.js';
 import { quickConfig, requireQuickLimits, type QuickRequest } from './quick-request.js';
