@@ -1,4 +1,5 @@
-import type { EventMetadata, RecordedEvent } from '../events/envelope.js';
+import type { EventMetadata } from '../events/envelope.js';
+import { eventOf } from '../events/event-of.js';
 import type { EventRegistry } from '../events/registry.js';
 import { WrongExpectedRevisionError, type EventStore } from '../store/event-store.js';
 import type { Decider, DomainEvent } from './decider.js';
@@ -91,8 +92,7 @@ export class CommandHandler {
     const recorded = await this.store.readStream(stream, { fromRevision: (cached?.revision ?? -1) + 1 });
     if (cached && recorded.length === 0) return cached;
     let state = cached?.state ?? decider.initialState();
-    for (const event of recorded)
-      state = decider.evolve(state, this.registry.upcast(event) as RecordedEvent as unknown as Event);
+    for (const event of recorded) state = decider.evolve(state, eventOf<Event>(this.registry.upcast(event)));
     const last = recorded.at(-1);
     const folded = { state, revision: last?.revision ?? -1, position: last?.position ?? 0 };
     if (last) this.remember(decider, stream, folded);

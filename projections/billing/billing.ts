@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '../../core/events/envelope.js';
+import { isEventOf } from '../../core/events/event-of.js';
 import { accountIdOfStream } from '../../core/accounts/account.js';
 import type { AccountOpened, Tier } from '../../core/accounts/profile.js';
 import type { CreditPurchaseDeclined, CreditsPurchased } from '../../core/accounts/credits.js';
@@ -87,30 +88,32 @@ type BillingEvent =
   | CreditPurchaseAbandoned
   | AccountOpened;
 
+const billingEventTypes: readonly BillingEvent['type'][] = [
+  'AccountOpened',
+  'SubscriptionUpgraded',
+  'SubscriptionDowngradeScheduled',
+  'SubscriptionDowngradeCancelled',
+  'SubscriptionRenewed',
+  'SubscriptionLapsed',
+  'PaymentMethodSet',
+  'SubscriptionFeePaid',
+  'SubscriptionFeeDeclined',
+  'CreditPurchaseStarted',
+  'CreditsPurchased',
+  'CreditPurchaseDeclined',
+  'CreditPurchaseAbandoned',
+];
+
 /** Every account's billing state (what the billing run needs to find its work) and billing history. */
 export const billingProjection: Projection<BillingModel> = {
   name: BILLING_PROJECTION,
   version: 3,
-  handles: [
-    'AccountOpened',
-    'SubscriptionUpgraded',
-    'SubscriptionDowngradeScheduled',
-    'SubscriptionDowngradeCancelled',
-    'SubscriptionRenewed',
-    'SubscriptionLapsed',
-    'PaymentMethodSet',
-    'SubscriptionFeePaid',
-    'SubscriptionFeeDeclined',
-    'CreditPurchaseStarted',
-    'CreditsPurchased',
-    'CreditPurchaseDeclined',
-    'CreditPurchaseAbandoned',
-  ],
+  handles: billingEventTypes,
   initialState: () => new Map(),
-  apply(state, recorded: RecordedEvent) {
-    const accountId = accountIdOfStream(recorded.stream);
-    if (accountId === null) return state;
-    const event = recorded as unknown as BillingEvent & { position: number; recorded_at: string };
+  apply(state, event: RecordedEvent) {
+    const accountId = accountIdOfStream(event.stream);
+    // The runner hands the projection only the types it handles: anything else is not billing's to fold.
+    if (accountId === null || !isEventOf<BillingEvent>(event, billingEventTypes)) return state;
     if (event.type === 'AccountOpened') {
       const { tier, opened_at } = event.data;
       state.set(accountId, {

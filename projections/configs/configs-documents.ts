@@ -1,4 +1,5 @@
 import type { Mode, RecordedEvent } from '../../core/events/envelope.js';
+import { isEventOf } from '../../core/events/event-of.js';
 import type {
   DocumentContent,
   DocumentDeleted,
@@ -34,14 +35,17 @@ const ownerKey = (owner: Owner) => `${owner.accountId}/${owner.mode}`;
  * owner's documents in save order. Deleted documents stay, marked, as their streams do.
  */
 export function documentsProjection<Noun extends string>(name: string, noun: Noun): Projection<DocumentsState> {
-  const [saved, updated, deleted] = [`${noun}Saved`, `${noun}Updated`, `${noun}Deleted`];
+  const [saved, updated, deleted] = [`${noun}Saved`, `${noun}Updated`, `${noun}Deleted`] as const;
+  const types: readonly DocumentEvent<Noun>['type'][] = [saved, updated, deleted];
   return {
     name,
     version: 1,
-    handles: [saved, updated, deleted],
+    handles: types,
     initialState: () => ({ documents: {}, byOwner: {} }),
     apply(state, event: RecordedEvent) {
-      const { type, data } = event as unknown as DocumentEvent<Noun>;
+      // The runner hands the projection only the types it handles: anything else is not this kind's to fold.
+      if (!isEventOf<DocumentEvent<Noun>>(event, types)) return state;
+      const { type, data } = event;
       const existing = state.documents[data.id];
       if (type === saved) {
         const d = data as DocumentSaved<Noun>['data'];

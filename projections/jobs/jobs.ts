@@ -1,4 +1,5 @@
 import type { Mode, RecordedEvent } from '../../core/events/envelope.js';
+import { isEventOf } from '../../core/events/event-of.js';
 import { jobEventTypes, type JobEvent } from '../../core/jobs/events.js';
 import type { CreditsReleased, CreditsReserved, CreditsSettled } from '../../core/accounts/credits.js';
 import { accountIdOfStream } from '../../core/accounts/account.js';
@@ -24,10 +25,10 @@ const reservationEventTypes: readonly ReservationEvent['type'][] = [
 
 export const ownerKey = (accountId: string, mode: Mode): string => `${accountId}:${mode}`;
 
-function apply(state: JobsState, recorded: RecordedEvent): JobsState {
-  if ((reservationEventTypes as readonly string[]).includes(recorded.type))
-    return applyReservation(state, recorded as unknown as RecordedEvent & ReservationEvent);
-  const event = recorded as unknown as JobEvent;
+function apply(state: JobsState, event: RecordedEvent): JobsState {
+  if (isEventOf<ReservationEvent>(event, reservationEventTypes)) return applyReservation(state, event);
+  // The runner hands the projection only the types it handles: anything else is not the jobs' to fold.
+  if (!isEventOf<JobEvent>(event, jobEventTypes)) return state;
   if (event.type === 'JobCreated') {
     const data = event.data;
     state.jobs[data.job_id] = {
