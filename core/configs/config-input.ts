@@ -1,7 +1,6 @@
 import type { Owner } from './document-decider.js';
 import { Problems, problem } from '../problems.js';
 import { compose, type Layer } from './compose.js';
-import type { GenerationConfig } from './config-schema.js';
 import type { ConfigIssue } from './issues.js';
 import { overlaySchema } from './overlay-schema.js';
 import { ConfigProblems } from './problems.js';
@@ -28,9 +27,12 @@ export interface ReadDocument {
   source?: SourceMap;
 }
 
-/** Loads saved documents as their owner may see them; a missing or foreign id is a 404 problem. */
+/**
+ * Loads saved documents as their owner may see them, as the JSON objects composition reads as layers; a
+ * missing or foreign id is a 404 problem.
+ */
 export interface DocumentLoader {
-  config(owner: Owner, id: string): Promise<GenerationConfig>;
+  config(owner: Owner, id: string): Promise<Record<string, unknown>>;
   overlay(owner: Owner, id: string): Promise<Record<string, unknown>>;
 }
 
@@ -45,12 +47,7 @@ export async function readConfigInput(
   inputSource?: SourceMap,
 ): Promise<ReadDocument> {
   if ('config_id' in input) {
-    const layers: Layer[] = [
-      {
-        ref: input.config_id,
-        content: (await documents.config(owner, input.config_id)) as unknown as Record<string, unknown>,
-      },
-    ];
+    const layers: Layer[] = [{ ref: input.config_id, content: await documents.config(owner, input.config_id) }];
     for (const id of input.overlays ?? []) layers.push({ ref: id, content: await documents.overlay(owner, id) });
     return { value: compose(layers).config };
   }

@@ -75,9 +75,12 @@ export class SavedDocuments<Content extends object> {
     return this.view(state, position);
   }
 
-  /** The content alone, as composition reads a layer. */
-  async content(owner: Owner, id: string): Promise<Content> {
-    return (await this.get(owner, id)).content as unknown as Content;
+  /**
+   * The content alone, as composition reads a layer: the JSON object the document holds (a config in its
+   * normal form), whatever type the content was given as.
+   */
+  async content(owner: Owner, id: string): Promise<DocumentContent> {
+    return (await this.get(owner, id)).content;
   }
 
   private requireId(id: string): void {

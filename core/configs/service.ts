@@ -89,7 +89,8 @@ export class ConfigService implements DocumentLoader {
     const shownBy = (schema: JsonSchema) => (content: DocumentContent) =>
       inSchemaOrder(schema, content) as DocumentContent;
     this.savedConfigs = new SavedDocuments(savedConfigs, deps, {
-      store: (config) => normaliseConfig(config) as unknown as DocumentContent,
+      // Spread into an object literal, the normal form is typed as the plain JSON object the store holds.
+      store: (config) => ({ ...normaliseConfig(config) }),
       show: shownBy(configSchema),
     });
     this.savedOverlays = new SavedDocuments(savedOverlays, deps, { show: shownBy(overlaySchema) });
@@ -161,7 +162,7 @@ export class ConfigService implements DocumentLoader {
     const layers: Layer[] = [];
     layers.push(
       typeof request.base === 'string'
-        ? { ref: request.base, content: (await this.config(owner, request.base)) as unknown as Record<string, unknown> }
+        ? { ref: request.base, content: await this.config(owner, request.base) }
         : { ref: 'base', content: requireValidOverlay(request.base, within(inputSource, '/base'), 'the base') },
     );
     for (const [index, overlay] of request.overlays.entries()) {
@@ -178,7 +179,8 @@ export class ConfigService implements DocumentLoader {
     return { ...composition, validation: this.check(composition.config) };
   }
 
-  async config(owner: Owner, id: string): Promise<GenerationConfig> {
+  /** A saved config's content in its stored (normal) form, as composition reads it as a layer. */
+  async config(owner: Owner, id: string): Promise<DocumentContent> {
     return this.savedConfigs.content(owner, id);
   }
 
