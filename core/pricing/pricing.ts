@@ -74,8 +74,9 @@ const defaultPricingFile = new URL('./pricing.yaml', import.meta.url);
 export function loadPricing(file: string | URL = defaultPricingFile): Pricing {
   const document: unknown = parse(readFileSync(file, 'utf8'));
   const ajv = createAjv();
-  const validate = ajv.compile(schema);
+  // The schema describes Pricing: the compiled validator is a type guard for it.
+  const validate = ajv.compile<Pricing>(schema);
   if (!validate(document))
     throw new Error(`pricing file ${String(file)} is invalid: ${ajv.errorsText(validate.errors)}`);
-  return document as unknown as Pricing;
+  return document;
 }
