@@ -40,14 +40,14 @@ export interface TableConfig {
   options?: Record<string, unknown>;
 }
 
-export interface GenerationConfig {
+export type GenerationConfig = {
   version: 1;
   sector: string;
   seed?: number;
   locale?: string;
   tables: TableConfig[];
   output?: { format?: (typeof OUTPUT_FORMATS)[number]; compression?: (typeof COMPRESSIONS)[number] };
-}
+};
 
 /** Every parameter that some data type lets a config override, with the schema that type gives it. */
 const overridableParameters: Record<string, JsonSchema> = Object.fromEntries(

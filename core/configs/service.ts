@@ -89,8 +89,7 @@ export class ConfigService implements DocumentLoader {
     const shownBy = (schema: JsonSchema) => (content: DocumentContent) =>
       inSchemaOrder(schema, content) as DocumentContent;
     this.savedConfigs = new SavedDocuments(savedConfigs, deps, {
-      // Spread into an object literal, the normal form is typed as the plain JSON object the store holds.
-      store: (config) => ({ ...normaliseConfig(config) }),
+      store: (config) => normaliseConfig(config),
       show: shownBy(configSchema),
     });
     this.savedOverlays = new SavedDocuments(savedOverlays, deps, { show: shownBy(overlaySchema) });
