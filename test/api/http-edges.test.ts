@@ -95,7 +95,8 @@ describe('HTTP edge cases over real sockets', () => {
       // Headers without their body: the request is open until the body comes.
       const body = JSON.stringify({ name: 'drained' });
       busy.write(
-        `POST /v1/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${account.test}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+        `POST /v1/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${account.test}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
       );
       await new Promise((resolve) => setTimeout(resolve, 50));
       const drained = app.server.close(5_000);
@@ -119,7 +120,8 @@ describe('HTTP edge cases over real sockets', () => {
     after(() => app.close());
 
     const head = (path: string) =>
-      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${account.test}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${account.test}\r\n` +
+      `Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
     const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
 
     it('refuses with 413 a body that announces a chunk over the limit as soon as the size is read, before its bytes come', async () => {
@@ -148,7 +150,8 @@ describe('HTTP edge cases over real sockets', () => {
       const socket = await open(app);
       const first = JSON.stringify({ name: 'first' });
       socket.write(
-        `POST /v1/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${account.test}\r\nContent-Type: application/json\r\nContent-Length: ${first.length}\r\n\r\n${first}`,
+        `POST /v1/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${account.test}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${first.length}\r\n\r\n${first}`,
       );
       expect((await readResponse(socket)).status).to.equal(201);
       // A chunk extension, and a trailer field.

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { request, openAccount, startTestApp, type TestAccount, type TestApp } from '../support/app.js';
+import type { JsonBody } from '../support/json-body.js';
 import { ResponseChecker } from '../support/openapi.js';
 import { routeGroups } from '../../api/app.js';
 import { buildRouter } from '../../api/router.js';
@@ -9,7 +10,7 @@ import { STATUS_CODES } from 'node:http';
 describe('the OpenAPI document', () => {
   let app: TestApp;
   let account: TestAccount;
-  let document: any;
+  let document: JsonBody;
 
   before(async () => {
     app = await startTestApp();
@@ -36,7 +37,7 @@ describe('the OpenAPI document', () => {
   it('gives every operation a unique id, a tag, responses, its problems, and every POST the Idempotency-Key header', () => {
     const ids = new Set<string>();
     const tags = new Set(document.tags.map((tag: { name: string }) => tag.name));
-    for (const operations of Object.values(document.paths as Record<string, Record<string, any>>)) {
+    for (const operations of Object.values(document.paths as Record<string, Record<string, JsonBody>>)) {
       for (const operation of Object.values(operations)) {
         expect(ids.has(operation.operationId), operation.operationId).to.equal(false);
         ids.add(operation.operationId);
@@ -131,7 +132,7 @@ describe('the OpenAPI document', () => {
 
   it('describes the real responses of every GET operation that needs no parameter, in both modes', async () => {
     const checker = new ResponseChecker(document);
-    const operations = Object.entries(document.paths as Record<string, Record<string, any>>).filter(
+    const operations = Object.entries(document.paths as Record<string, Record<string, JsonBody>>).filter(
       ([path, operations]) =>
         !path.includes('{') &&
         operations.get &&
@@ -152,7 +153,7 @@ describe('the OpenAPI document', () => {
 
   it('documents the 400 that every operation answers to a query parameter it does not take', async () => {
     const checker = new ResponseChecker(document);
-    const operations = Object.entries(document.paths as Record<string, Record<string, any>>).filter(
+    const operations = Object.entries(document.paths as Record<string, Record<string, JsonBody>>).filter(
       ([path, operations]) => !path.includes('{') && operations.get,
     );
     for (const [path] of operations) {

@@ -68,8 +68,10 @@ async function stop(child: ChildProcessWithoutNullStreams): Promise<number | nul
   return closed;
 }
 
-const JSON_LINE =
-  /^\{"account_id": "(acc_[0-9A-Za-z]{20})", "keys": \{"live": "(svc_live_[0-9A-Za-z]{32})", "test": "(svc_test_[0-9A-Za-z]{32})"\}\}\n$/;
+const JSON_LINE = new RegExp(
+  String.raw`^\{"account_id": "(acc_[0-9A-Za-z]{20})", ` +
+    String.raw`"keys": \{"live": "(svc_live_[0-9A-Za-z]{32})", "test": "(svc_test_[0-9A-Za-z]{32})"\}\}\n$`,
+);
 
 describe('operator commands', function () {
   this.timeout(60_000);

@@ -46,7 +46,8 @@ describe('finsynth serve on a port it cannot have', function () {
     expect(code, stderr).to.equal(1);
     expect(stdout).to.equal('');
     expect(stderr).to.contain(
-      `finsynth serve: port ${port} is already in use (another finsynth, or another program); stop it, or serve on another port with --port or PORT`,
+      `finsynth serve: port ${port} is already in use (another finsynth, or another program); ` +
+        'stop it, or serve on another port with --port or PORT',
     );
     expect(stderr).not.to.match(/key/);
     expect(await readdir(dataDir), 'the store was never opened').to.deep.equal([]);

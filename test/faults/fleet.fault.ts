@@ -37,6 +37,15 @@ const jobBody = (seed: number) => ({
   },
 });
 
+/** The members of a job the suite reads once the job has ended. */
+interface EndedJob {
+  id: string;
+  state: string;
+  /** A problem, when the job failed. */
+  failure?: Record<string, unknown>;
+  credits_charged?: number | null;
+}
+
 interface Outage {
   what: string;
   from: number;
@@ -122,13 +131,17 @@ describe('faults on a fleet', function () {
     return after;
   }
 
-  /** The instance whose runner holds the job now, from the job's last JobStarted event (its instance id holds the pid). */
+  /**
+   * The instance whose runner holds the job now, from the job's last JobStarted event (its instance id
+   * holds the pid).
+   */
   async function runnerOf(jobId: string): Promise<Instance | undefined> {
     const client = new pg.Client({ connectionString: cluster!.url });
     await client.connect();
     try {
       const { rows } = await client.query<{ instance: string }>(
-        `SELECT data->>'instance_id' AS instance FROM events WHERE stream = $1 AND type = 'JobStarted' ORDER BY revision DESC LIMIT 1`,
+        `SELECT data->>'instance_id' AS instance FROM events ` +
+          `WHERE stream = $1 AND type = 'JobStarted' ORDER BY revision DESC LIMIT 1`,
         [`job-${jobId}`],
       );
       const pid = Number(rows[0]?.instance.split(':')[1]);
@@ -153,7 +166,7 @@ describe('faults on a fleet', function () {
   }
 
   /** A job's state once it has ended (bounded: a job that never ends fails the suite). */
-  async function endedJob(key: string, jobId: string): Promise<any> {
+  async function endedJob(key: string, jobId: string): Promise<EndedJob> {
     const deadline = Date.now() + 300_000;
     for (let n = 0; ; n++) {
       const answer = await call(fleet!.instances[n % 3]!.url, 'GET', `/v1/jobs/${jobId}`, { key, timeoutMs: HANG_MS });
@@ -254,6 +267,9 @@ describe('faults on a fleet', function () {
     };
 
     const outages: Outage[] = [];
+    /** What one instance answered while the store was out, as the figures print it. */
+    const probeFigure = (p: Outage['probes'][number]) =>
+      `${p.instance} quick ${p.quick.status} in ${p.quick.ms} ms, readyz ${p.readyz.status} in ${p.readyz.ms} ms`;
     const storeOutage = async (what: string, begin: () => Promise<void> | void, end: () => Promise<void> | void) => {
       const outage: Outage = { what, from: Date.now(), to: 0, readyAfterMs: {}, probes: [] };
       await begin();
@@ -265,7 +281,8 @@ describe('faults on a fleet', function () {
       outage.readyAfterMs = await readyAgain(outage.to);
       outages.push(outage);
       figures.push(
-        `${what}: /readyz 200 again after ${JSON.stringify(outage.readyAfterMs)} ms; probes ${outage.probes.map((p) => `${p.instance} quick ${p.quick.status} in ${p.quick.ms} ms, readyz ${p.readyz.status} in ${p.readyz.ms} ms`).join('; ')}`,
+        `${what}: /readyz 200 again after ${JSON.stringify(outage.readyAfterMs)} ms; ` +
+          `probes ${outage.probes.map(probeFigure).join('; ')}`,
       );
     };
 
@@ -310,7 +327,8 @@ describe('faults on a fleet', function () {
     const terminated = await cluster!.terminateIdleConnections();
     const readyAfterTerminate = await readyAgain(terminatedAt);
     figures.push(
-      `pg_terminate_backend of ${terminated} idle connections: /readyz 200 after ${JSON.stringify(readyAfterTerminate)} ms`,
+      `pg_terminate_backend of ${terminated} idle connections: ` +
+        `/readyz 200 after ${JSON.stringify(readyAfterTerminate)} ms`,
     );
     // The connections lost while idle were heard, logged and counted, by every instance.
     const poolErrors: Record<string, number> = {};
@@ -336,7 +354,8 @@ describe('faults on a fleet', function () {
     await Promise.all([...workers, ...probes]);
     const ended = await Promise.all(jobIds.map((id) => endedJob(account.live, id)));
 
-    // Reference run: the same configs and seeds on the fleet at rest; each of its results, and each quick generation, byte for byte.
+    // Reference run: the same configs and seeds on the fleet at rest; each of its results, and each quick
+    // generation, byte for byte.
     const referenceOps = await Promise.all(
       JOB_SEEDS.map((seed) =>
         traffic.operation(instances, 'POST', '/v1/jobs', {
@@ -380,7 +399,8 @@ describe('faults on a fleet', function () {
       );
     }
     figures.push(
-      `jobs: ${ended.map((job) => job.state).join(', ')} (reference run: ${references.map((job) => job.state).join(', ')})`,
+      `jobs: ${ended.map((job) => job.state).join(', ')} ` +
+        `(reference run: ${references.map((job) => job.state).join(', ')})`,
     );
 
     // Every quick generation ended, and each answer of a seed has the bytes of the reference.
@@ -399,9 +419,8 @@ describe('faults on a fleet', function () {
     );
     for (const { seed, key, body } of succeeded)
       expect(sha256(body), `${key} (seed ${seed})`).to.equal(referenceQuick[seed]);
-    figures.push(
-      `quick generations: ${succeeded.length} operations succeeded in ${quickOps.reduce((sum, { op }) => sum + op.attempts.length, 0)} exchanges`,
-    );
+    const quickExchanges = quickOps.reduce((sum, { op }) => sum + op.attempts.length, 0);
+    figures.push(`quick generations: ${succeeded.length} operations succeeded in ${quickExchanges} exchanges`);
 
     // Charged exactly once: one debit per operation, one reservation per job settled or released once, and the balance.
     const events = await eventsOf(`account-${account.accountId}`);
@@ -469,7 +488,8 @@ describe('faults on a fleet', function () {
     const duringRedis = traffic.between(redisFrom, redisTo);
     expect(duringRedis.length, 'exchanges while Redis was down').to.be.above(0);
     figures.push(
-      `Redis down ${redisTo - redisFrom} ms: ${duringRedis.length} exchanges, answers ${JSON.stringify(countBy(duringRedis.map(outcome)))}`,
+      `Redis down ${redisTo - redisFrom} ms: ${duringRedis.length} exchanges, ` +
+        `answers ${JSON.stringify(countBy(duringRedis.map(outcome)))}`,
     );
     figures.push(
       `all exchanges: ${traffic.exchanges.length}, answers ${JSON.stringify(countBy(traffic.exchanges.map(outcome)))}`,

@@ -134,7 +134,9 @@ describe('fuzz: every operation of the OpenAPI document, against `finsynth serve
           tally.count(operation.id, 'reset');
           return undefined;
         }
-        throw new Error(`no answer (${error.message}); the server ${server.alive() ? 'lives' : died()}`);
+        throw new Error(`no answer (${error.message}); the server ${server.alive() ? 'lives' : died()}`, {
+          cause: error,
+        });
       }
       const slug = DocumentedAnswers.slugOf(response);
       tally.count(operation.id, response.status, slug);
@@ -176,6 +178,7 @@ describe('fuzz: every operation of the OpenAPI document, against `finsynth serve
             `mutations: ${chosen.join(', ') || 'none'}`,
             `request: ${describeWire(request)}`,
           ].join('\n  '),
+          { cause: error },
         );
       }
     });

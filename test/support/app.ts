@@ -11,6 +11,7 @@ import { createApp, type App } from '../../api/app.js';
 import type { RouteGroup } from '../../api/http/route.js';
 import type { Logger } from 'pino';
 import { listen, type RunningServer } from '../../api/server.js';
+import type { JsonBody } from './json-body.js';
 
 export interface TestApp {
   url: string;
@@ -97,7 +98,7 @@ export async function openAccount(
   return { accountId: created.account_id, live: created.keys.live, test: created.keys.test };
 }
 
-export interface TestResponse<Body = any> {
+export interface TestResponse<Body = JsonBody> {
   status: number;
   headers: Headers;
   body: Body;
@@ -116,7 +117,7 @@ const isJson = (contentType: string | null | undefined): boolean =>
   /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/.test(contentType ?? '');
 
 /** One HTTP request to the app; JSON bodies (problem details included) are parsed into `body`. */
-export async function request<Body = any>(
+export async function request<Body = JsonBody>(
   testApp: Pick<TestApp, 'url'>,
   method: string,
   path: string,
@@ -147,7 +148,7 @@ export async function request<Body = any>(
 export async function rawRequest(
   testApp: Pick<TestApp, 'server'>,
   bytes: string | Buffer,
-): Promise<{ status: number; headers: Record<string, string>; body: any }> {
+): Promise<{ status: number; headers: Record<string, string>; body: JsonBody }> {
   const socket = connect(testApp.server.port, '127.0.0.1');
   socket.end(bytes);
   const chunks: Buffer[] = [];

@@ -18,9 +18,8 @@ async function requireService(
   try {
     await probe(url);
   } catch (error) {
-    throw new Error(
-      `${variable} is set to ${url} but the service does not answer: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    const why = error instanceof Error ? error.message : String(error);
+    throw new Error(`${variable} is set to ${url} but the service does not answer: ${why}`, { cause: error });
   }
   return url;
 }

@@ -1,6 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { TestResponse } from './app.js';
+import type { JsonBody } from './json-body.js';
 
 const escapePointer = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -11,7 +12,7 @@ const escapePointer = (segment: string): string => segment.replace(/~/g, '~0').r
 export class ResponseChecker {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
 
-  constructor(private readonly document: any) {
+  constructor(private readonly document: JsonBody) {
     (addFormats as unknown as (ajv: Ajv2020) => void)(this.ajv);
     this.ajv.addSchema(document, 'openapi.json');
   }
@@ -29,7 +30,8 @@ export class ResponseChecker {
     }
     if (!documented.content[mediaType])
       throw new Error(
-        `${method} ${path} ${response.status} answered ${mediaType}, documented: ${Object.keys(documented.content).join(', ')}`,
+        `${method} ${path} ${response.status} answered ${mediaType}, ` +
+          `documented: ${Object.keys(documented.content).join(', ')}`,
       );
     const pointer = [
       'paths',
@@ -47,7 +49,8 @@ export class ResponseChecker {
     if (!validate) throw new Error(`no schema at ${pointer}`);
     if (!validate(response.body)) {
       throw new Error(
-        `${method} ${path} ${response.status} does not match its schema: ${this.ajv.errorsText(validate.errors)}\n${response.text.slice(0, 500)}`,
+        `${method} ${path} ${response.status} does not match its schema: ${this.ajv.errorsText(validate.errors)}\n` +
+          response.text.slice(0, 500),
       );
     }
   }

@@ -62,6 +62,9 @@ const JSON_NESTINGS = [
   },
 ];
 
+/** Line `level` of block lists nested under keys: `a:`, then `- a:` two spaces deeper at each level. */
+const listUnderKey = (level: number) => `${' '.repeat(2 * level)}${level ? '- ' : ''}a:`;
+
 const YAML_NESTINGS = [
   { name: `${MAX_DEPTH + 2} flow levels`, yaml: `a: ${'['.repeat(MAX_DEPTH + 2)}${']'.repeat(MAX_DEPTH + 2)}\n` },
   { name: '2,000 flow levels', yaml: `a: ${'['.repeat(2_000)}${']'.repeat(2_000)}\n` },
@@ -73,7 +76,7 @@ const YAML_NESTINGS = [
   { name: '300,000 compact lists', yaml: `a:\n${'- '.repeat(300_000)}x\n` },
   {
     name: 'lists under keys, 200 levels',
-    yaml: `${Array.from({ length: 200 }, (_, level) => `${' '.repeat(2 * level)}${level ? '- ' : ''}a:`).join('\n')} 1\n`,
+    yaml: `${Array.from({ length: 200 }, (_, level) => listUnderKey(level)).join('\n')} 1\n`,
   },
 ];
 
@@ -154,7 +157,9 @@ describe('documents nested too deep, on every operation that takes one', () => {
   }
 
   it(`takes YAML ${MAX_DEPTH} levels deep`, async () => {
-    const yaml = `version: 1\nsector: cards\ntables:\n  - name: transactions\n    rows: 1\n    options: { x: ${'['.repeat(MAX_DEPTH - 4)}${']'.repeat(MAX_DEPTH - 4)} }\n`;
+    const yaml =
+      'version: 1\nsector: cards\ntables:\n  - name: transactions\n    rows: 1\n' +
+      `    options: { x: ${'['.repeat(MAX_DEPTH - 4)}${']'.repeat(MAX_DEPTH - 4)} }\n`;
     const response = await request(app, 'POST', '/v1/configs/validate', {
       key: account.test,
       body: yaml,

@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { rawRequest, request, openAccount, startTestApp, type TestAccount, type TestApp } from '../../support/app.js';
+import {
+  rawRequest,
+  request,
+  openAccount,
+  startTestApp,
+  type TestAccount,
+  type TestApp,
+  type TestResponse,
+} from '../../support/app.js';
 import { routeGroups } from '../../../api/app.js';
 import { defineRoute, type RouteGroup } from '../../../api/http/route.js';
 
@@ -23,7 +31,7 @@ const failing: RouteGroup = {
 };
 
 function expectProblem(
-  response: { status: number; headers: Headers; body: any },
+  response: Pick<TestResponse, 'status' | 'headers' | 'body'>,
   status: number,
   slug: string,
   instance: string,
@@ -31,8 +39,8 @@ function expectProblem(
   expect(response.status).to.equal(status);
   expect(response.headers.get('content-type')).to.equal('application/problem+json');
   expect(response.body).to.include({ type: `https://errors.finsynth.dev/${slug}`, status, instance });
-  expect(response.body.title).to.be.a('string').and.not.empty;
-  expect(response.body.detail).to.be.a('string').and.not.empty;
+  expect(response.body.title).to.be.a('string').and.not.equal('');
+  expect(response.body.detail).to.be.a('string').and.not.equal('');
   expect(response.headers.get('request-id')).to.equal(response.body.request_id);
 }
 
@@ -151,7 +159,8 @@ describe('problem details on every path', () => {
     expect(hostless.body).to.include({ type: 'https://errors.finsynth.dev/malformed-request', instance: '/v1/keys' });
     const expecting = await rawRequest(
       app,
-      `POST /v1/keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${account.live}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n{}`,
+      `POST /v1/keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${account.live}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: 2\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n{}`,
     );
     expect(expecting.status).to.equal(417);
     expect(expecting.headers['content-type']).to.equal('application/problem+json');
@@ -162,7 +171,8 @@ describe('problem details on every path', () => {
     });
     const continuing = await rawRequest(
       app,
-      `POST /v1/keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${account.live}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n{}`,
+      `POST /v1/keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${account.live}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n{}`,
     );
     expect(continuing.status).to.equal(100);
   });
@@ -214,7 +224,8 @@ describe('problem details on every path', () => {
 
   it('answers a member named __proto__ anywhere in a JSON body with 400 reserved-member, and serves on unharmed', async () => {
     const body =
-      '{"base":{"version":1,"sector":"cards","tables":[{"name":"transactions","rows":10,"options":{"__proto__":{"free_pack":{"credits":1000000}}}}]}}';
+      '{"base":{"version":1,"sector":"cards","tables":[{"name":"transactions","rows":10,' +
+      '"options":{"__proto__":{"free_pack":{"credits":1000000}}}}]}}';
     const response = await request(app, 'POST', '/v1/configs/compose', {
       key: account.test,
       body,

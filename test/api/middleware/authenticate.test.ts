@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { request, openAccount, startTestApp, type TestAccount, type TestApp } from '../../support/app.js';
+import {
+  request,
+  openAccount,
+  startTestApp,
+  type TestAccount,
+  type TestApp,
+  type TestResponse,
+} from '../../support/app.js';
 
 describe('authentication and scopes', () => {
   let app: TestApp;
@@ -11,7 +18,7 @@ describe('authentication and scopes', () => {
   });
   after(() => app.close());
 
-  const expectUnauthorized = (response: { status: number; body: any; headers: Headers }) => {
+  const expectUnauthorized = (response: Pick<TestResponse, 'status' | 'body' | 'headers'>) => {
     expect(response.status).to.equal(401);
     expect(response.body.type).to.equal('https://errors.finsynth.dev/unauthorized');
     expect(response.headers.get('www-authenticate')).to.match(/^Bearer/);

@@ -301,7 +301,10 @@ describe('Idempotency-Key', () => {
 
   describe('the claim is a lease', () => {
     const streamOf = (key: string) => idempotencyStream(account.accountId, 'live', key);
-    /** Polls the key's stream until it holds an event of this type (the test waits for the server, it times nothing). */
+    /**
+     * Polls the key's stream until it holds an event of this type (the test waits for the server, it
+     * times nothing).
+     */
     async function eventIn(key: string, type: string): Promise<void> {
       for (let attempt = 0; attempt < 250; attempt += 1) {
         if ((await app.services.store.readStream(streamOf(key))).some((event) => event.type === type)) return;

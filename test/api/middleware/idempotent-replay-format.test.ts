@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { openAccount, request, startTestApp } from '../../support/app.js';
 import type { TestAccount, TestApp, TestResponse } from '../../support/app.js';
+import type { JsonBody } from '../../support/json-body.js';
 import { ExchangeChecker } from '../../core/jobs/support/documented.js';
 
 const ERRORS = 'https://errors.finsynth.dev';
@@ -104,7 +105,7 @@ describe('an idempotent replay and the Accept of the repeat', () => {
   it('documents the 406 on the operations that negotiate their format, and only there', async () => {
     const { body: document } = await request(app, 'GET', '/v1/openapi.json');
     const negotiating: string[] = [];
-    for (const [path, operations] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+    for (const [path, operations] of Object.entries(document.paths as Record<string, Record<string, JsonBody>>)) {
       for (const [method, operation] of Object.entries(operations)) {
         const slugs: string[] = operation.responses['406']?.['x-problem-slugs'] ?? [];
         if (slugs.includes('idempotent-replay-not-acceptable')) negotiating.push(`${method} ${path}`);

@@ -195,7 +195,8 @@ describe('the credit audit', () => {
       ]);
       const human = await finsynthAudit(copy);
       expect(human.stdout).to.include(
-        `DIFFERS       account ${account.accountId} usage_records: replayed ${JSON.stringify(replayed)}, the records table shows`,
+        `DIFFERS       account ${account.accountId} usage_records: ` +
+          `replayed ${JSON.stringify(replayed)}, the records table shows`,
       );
       expect(human.stdout).to.include('the audit does NOT hold');
     } finally {

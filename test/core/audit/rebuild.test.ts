@@ -90,7 +90,8 @@ describe('rebuilding the read models', () => {
   }
 
   before(async () => {
-    // Rate limits lifted, as in the billing tests: a free account's 5 requests a second would refuse its saved documents.
+    // Rate limits lifted, as in the billing tests: a free account's 5 requests a second would refuse its
+    // saved documents.
     app = await startTestApp({
       clock: systemClock,
       config: { poolSize: 1, packs },

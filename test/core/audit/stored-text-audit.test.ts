@@ -54,7 +54,8 @@ describe("the store audit over the sqlite store's stored text", () => {
     rewrite(
       1,
       'data',
-      '{ "tables": [], "sector": "cards", "reference": "r1", "operation": "quick", "mode": "live", "key_id": "key_1", "credits": 4 }',
+      '{ "tables": [], "sector": "cards", "reference": "r1", "operation": "quick", ' +
+        '"mode": "live", "key_id": "key_1", "credits": 4 }',
     );
     rewrite(1, 'metadata', '{"mode":"live","request_id":"req_1"}');
     const report = await auditStore(store, projected);

@@ -80,7 +80,9 @@ describe('billing over time', () => {
     expect(response.status).to.equal(502);
     expect(response.body.type).to.match(/\/payment-provider-unavailable$/);
     expect(response.body.detail).to.equal(
-      'the period ended at 2026-02-10T00:00:00.000Z and its renewal waits for the payment provider, which did not answer for the fees due; the tier can be changed once it is renewed. Retry later, or give another payment_token.',
+      'the period ended at 2026-02-10T00:00:00.000Z and its renewal waits for the payment provider, ' +
+        'which did not answer for the fees due; the tier can be changed once it is renewed. ' +
+        'Retry later, or give another payment_token.',
     );
 
     const retried = await request(app, 'POST', '/v1/billing/subscription', {
@@ -171,7 +173,10 @@ describe("an upgrade whose fee another instance's billing run charges first", ()
     const provider = new SandboxPaymentProvider();
     const handler = () => new CommandHandler(store, new EventRegistry(eventDefinitions));
     const otherInstance = new BillingService(new CreditsService(handler()), provider, loadPricing(), clock);
-    /** Runs the other instance's billing run right after the upgrade is appended, before this instance charges its fee. */
+    /**
+     * Runs the other instance's billing run right after the upgrade is appended, before this instance charges
+     * its fee.
+     */
     class OvertakenCredits extends CreditsService {
       override async run(accountId: string, command: AccountCommand) {
         const result = await super.run(accountId, command);

@@ -2,7 +2,8 @@ import type { ChargeOutcome, ChargeRequest, PaymentProvider } from '../../../cor
 
 /**
  * The service's process dies right after the provider approved a charge: the charge is made at the
- * provider, and nothing after it runs here (the error stands for the process's end). Lookups (and payment methods) pass.
+ * provider, and nothing after it runs here (the error stands for the process's end). Lookups (and payment
+ * methods) pass.
  */
 export class DiesAfterApproval implements PaymentProvider {
   readonly name = 'dies-after-approval';

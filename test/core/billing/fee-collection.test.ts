@@ -147,7 +147,8 @@ describe('subscription fee collection', () => {
     const billing = new BillingService(credits, new SandboxPaymentProvider(), loadPricing(), clock);
     expect(await billing.runDue(['acc_1']))
       .to.include({ renewals: 1 })
-      .and.have.property('failed').that.is.empty;
+      .and.have.property('failed')
+      .that.has.lengthOf(0);
     const declined = (await store.readStream(accountStream('acc_1'))).filter(
       (event) => event.type === 'SubscriptionFeeDeclined',
     );

@@ -74,7 +74,8 @@ describe('config issues in JSON bodies: line and column over HTTP', () => {
   it('quick generation: a table the pack does not have is placed in the request', async () => {
     const response = await post(
       '/v1/generate/quick',
-      '{\n  "sector": "cards",\n  "tables": [\n    { "name": "unicorns", "rows": 5 }\n  ],\n  "options": { "dragons": {} }\n}',
+      '{\n  "sector": "cards",\n  "tables": [\n    { "name": "unicorns", "rows": 5 }\n  ],\n' +
+        '  "options": { "dragons": {} }\n}',
     );
     expect(response.status).to.equal(400);
     expect(response.body.errors[0]).to.deep.include({ pointer: '/options/dragons', line: 6, column: 16 });

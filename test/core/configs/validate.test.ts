@@ -122,7 +122,8 @@ tables:
       {
         pointer: '/tables/0/columns/transaction_id/null_rate',
         message:
-          '"transaction_id" is of type id, which lets a config override nothing (keys and references stay as generated)',
+          '"transaction_id" is of type id, which lets a config override nothing ' +
+          '(keys and references stay as generated)',
         line: 10,
         column: 25,
       },

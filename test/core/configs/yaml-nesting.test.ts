@@ -56,8 +56,9 @@ describe('YamlNesting: the depth estimated while lexing', () => {
   });
 
   it('reaches a limit at the token where the nesting does, in every style of nesting', () => {
+    const listUnderKey = (level: number) => `${' '.repeat(2 * level)}${level ? '- ' : ''}a:`;
     const deep = (levels: number) =>
-      `${Array.from({ length: levels }, (_, level) => `${' '.repeat(2 * level)}${level ? '- ' : ''}a:`).join('\n')} 1\n`;
+      `${Array.from({ length: levels }, (_, level) => listUnderKey(level)).join('\n')} 1\n`;
     expect(reaches(deep(20), 20)).to.equal(true);
     expect(reaches(deep(20), 50)).to.equal(false);
     expect(reaches(`${'['.repeat(10)}${']'.repeat(10)}`, 12)).to.equal(false);

@@ -136,7 +136,8 @@ describe('the generation pool under faulty generators', function () {
       buffers.push(bytes.buffer);
     }
     expect(Buffer.concat(copies).equals(expected), 'the same bytes as without recycling').to.equal(true);
-    // A buffer moved to a worker is detached here: every chunk's but those of the last ones, after which no chunk was sent.
+    // A buffer moved to a worker is detached here: every chunk's but those of the last ones, after which no
+    // chunk was sent.
     expect(buffers.slice(0, 20).map((buffer) => buffer.byteLength)).to.deep.equal(new Array(20).fill(0));
   });
 });

@@ -9,7 +9,10 @@ import { tempDir } from './support/instance.js';
 import { printedKeys, startChildService, type ChildService } from './support/child-service.js';
 import { cardsConfig, download, pollJob, sha256 } from './support/http.js';
 
-/** A lease short enough that the restarted service takes the job over quickly; one pool worker, the fewest to boot per start. */
+/**
+ * A lease short enough that the restarted service takes the job over quickly; one pool worker, the fewest to
+ * boot per start.
+ */
 const env = { FINSYNTH_JOB_LEASE_MS: '2000', FINSYNTH_POOL_SIZE: '1' };
 
 describe('a service killed while a job runs', function () {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { jobStream } from '../../../core/jobs/job.js';
 import { jobDirectory } from '../../../core/jobs/result-files.js';
 import { request, openAccount, startTestApp, type TestAccount, type TestApp } from '../../support/app.js';
+import type { JsonBody } from '../../support/json-body.js';
 import { ExchangeChecker } from './support/documented.js';
 import { pollJob } from './support/http.js';
 
@@ -15,7 +16,7 @@ const LEASE_MS = 15_000;
 
 interface StreamEvent {
   type: string;
-  data: Record<string, any>;
+  data: Record<string, JsonBody>;
 }
 
 describe('a running job over HTTP: a generator that throws, the heartbeat, a cancel', function () {
@@ -46,7 +47,10 @@ describe('a running job over HTTP: a generator that throws, the heartbeat, a can
     return matching[0]!.data;
   };
   const balance = () => app.services.credits.balance(account.accountId);
-  /** Its credits back and its directory gone: what a failed or cancelled job's runner does after the job's last event. */
+  /**
+   * Its credits back and its directory gone: what a failed or cancelled job's runner does after the job's
+   * last event.
+   */
   async function expectCleanedUp(jobId: string, credits: Awaited<ReturnType<typeof balance>>): Promise<void> {
     await eventually(
       async () => (await balance()).credits_reserved === 0 && !existsSync(jobDirectory(app.config.resultsDir, jobId)),

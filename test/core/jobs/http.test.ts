@@ -18,7 +18,10 @@ describe('jobs over HTTP', function () {
   let app: TestApp;
   let account: TestAccount;
   let checker: ExchangeChecker;
-  /** The answers below are also checked against the OpenAPI document the service publishes: status, body, problem slug, headers. */
+  /**
+   * The answers below are also checked against the OpenAPI document the service publishes: status, body,
+   * problem slug, headers.
+   */
   const documented = <Response extends TestResponse>(
     method: string,
     template: string,
@@ -292,7 +295,8 @@ describe('jobs over HTTP', function () {
     );
     expect(unreadable.status).to.equal(400);
     expect(unreadable.body.type).to.match(/\/invalid-yaml$/);
-    // The body may hold more than the YAML's 1 MiB (escaped, it grows): the YAML's own limit answers, as on the configs routes.
+    // The body may hold more than the YAML's 1 MiB (escaped, it grows): the YAML's own limit answers, as on
+    // the configs routes.
     const oversized = documented(
       'POST',
       '/v1/jobs',

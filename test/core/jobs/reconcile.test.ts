@@ -38,7 +38,10 @@ describe('reservations a crash left held', function () {
   let resultsDir = '';
   after(() => rm(resultsDir, { recursive: true, force: true }));
 
-  /** Two instances on one store with an account of 1,000 credits and job_1 queued (5 credits reserved); runners not started. */
+  /**
+   * Two instances on one store with an account of 1,000 credits and job_1 queued (5 credits reserved);
+   * runners not started.
+   */
   async function fleet(clock = systemClock): Promise<[JobsInstance, JobsInstance]> {
     const store = new MemoryEventStore();
     const engine = await sharedEngine();

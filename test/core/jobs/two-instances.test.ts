@@ -14,12 +14,15 @@ import { sharedEngine } from './support/engine.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 
-/** Two instances, each with its own connection to one store: postgres when FINSYNTH_POSTGRES_URL is set, else one sqlite file. */
+/**
+ * Two instances, each with its own connection to one store: postgres when FINSYNTH_POSTGRES_URL is set, else
+ * one sqlite file.
+ */
 describe('two runner instances on one store', function () {
   this.timeout(120_000);
   let stores: EventStore[] = [];
   let engine: Engine;
-  let instances: JobsInstance[] = [];
+  const instances: JobsInstance[] = [];
   let cleanup = async () => {};
   const directories: string[] = [];
 

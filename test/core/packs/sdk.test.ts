@@ -192,7 +192,8 @@ describe('the pack SDK', () => {
       )
         .to.throw(
           ProblemError,
-          `Table "fruits" asks for ${held + 1} rows, but the 4 rows of its parent table "trees" in this plan hold ${held} in all`,
+          `Table "fruits" asks for ${held + 1} rows, ` +
+            `but the 4 rows of its parent table "trees" in this plan hold ${held} in all`,
         )
         .with.property('extensions')
         .that.deep.includes({ table: 'fruits', rows_available: held });
@@ -287,7 +288,8 @@ describe('the pack SDK', () => {
         }),
       ).to.throw(
         ProblemError,
-        'column "booked_on": the column is computed by its table\'s generator does not accept "from", "to" as an override (it accepts null_rate)',
+        'column "booked_on": the column is computed by its table\'s generator ' +
+          'does not accept "from", "to" as an override (it accepts null_rate)',
       );
     });
 

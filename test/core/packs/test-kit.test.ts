@@ -37,11 +37,15 @@ describe('the pack test kit', function () {
     const bic = await failure('bic-of-another-country');
     expect(bic).to.be.instanceOf(AssertionError);
     expect(bic.message).to.match(
-      /^pack check failed: table "accounts", row 5, column "bic": "BNPAFRPP" is not of the country of "iban" \(DE\d{20}\)$/,
+      new RegExp(
+        String.raw`^pack check failed: table "accounts", row 5, column "bic": ` +
+          String.raw`"BNPAFRPP" is not of the country of "iban" \(DE\d{20}\)$`,
+      ),
     );
     const pan = await failure('pan-of-another-network');
     expect(pan.message).to.equal(
-      'pack check failed: table "cards", row 3, column "pan": "5555555555554444" is not a card number of "network" (visa)',
+      'pack check failed: table "cards", row 3, column "pan": ' +
+        '"5555555555554444" is not a card number of "network" (visa)',
     );
   });
 

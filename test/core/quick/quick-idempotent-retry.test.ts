@@ -156,7 +156,8 @@ describe('quick generation retried under an Idempotency-Key', () => {
     await failed.debit('req_first_of_three');
     await failed.refund('req_first_of_three');
     await failed.release();
-    // The second attempt charges under the next reference after the refunded one (docs/credits.md), then its instance dies.
+    // The second attempt charges under the next reference after the refunded one (docs/credits.md), then its
+    // instance dies.
     const died = attempt('live', 'k-failed-then-died', 'req_second_of_three');
     await died.claim();
     await died.debit('req_first_of_three.2');

@@ -236,7 +236,8 @@ describe('quick generation of a pack with more tables than the built-in ones', (
     expect(beyond.status).to.equal(400);
     expect(beyond.body).to.include({ type: `${ERRORS}/quick-limit-exceeded`, jobs_url: '/v1/jobs' });
     expect(beyond.body.detail).to.equal(
-      'the request asks for 54000 rows; quick generation returns at most 50000 per request. Use the jobs API (POST /v1/jobs) for more.',
+      'the request asks for 54000 rows; quick generation returns at most 50000 per request. ' +
+        'Use the jobs API (POST /v1/jobs) for more.',
     );
     expect(beyond.body.limits).to.include({ max_rows_per_table: 10_000, max_rows_per_request: 50_000 });
   });

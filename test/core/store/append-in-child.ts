@@ -1,4 +1,7 @@
-/** Run by sqlite-processes.test.ts in a process of its own: appends `count` events to `stream` in `file`, one append each. */
+/**
+ * Run by sqlite-processes.test.ts in a process of its own: appends `count` events to `stream` in `file`, one
+ * append each.
+ */
 import { SqliteEventStore } from '../../../core/store/sqlite-store.js';
 
 const [file, stream, count] = process.argv.slice(2);

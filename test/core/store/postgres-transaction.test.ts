@@ -2,7 +2,10 @@ import { expect } from 'chai';
 import type pg from 'pg';
 import { migrationOnce } from '../../../core/store/postgres-transaction.js';
 
-/** A pool whose first `connect` fails (the database unreachable a moment), then hands out a client that records its queries. */
+/**
+ * A pool whose first `connect` fails (the database unreachable a moment), then hands out a client that
+ * records its queries.
+ */
 function flakyPool(): { pool: pg.Pool; queries: string[] } {
   const queries: string[] = [];
   let connects = 0;

@@ -46,7 +46,8 @@ export async function startFleet(count: number, env: Record<string, string>): Pr
   const fleetEnv = { ...env, FINSYNTH_RESULTS_DIR: results, FINSYNTH_KURRENTDB_URL: '' };
   const instances: Instance[] = [];
   for (let n = 0; n < count; n++) instances.push(await instance(`instance-${n + 1}`, folder, fleetEnv));
-  // One after the other: the first opens the local account on the empty store, and on two cores they start faster apart.
+  // One after the other: the first opens the local account on the empty store, and on two cores they start
+  // faster apart.
   try {
     for (const each of instances) await each.start();
   } catch (error) {

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import type { JsonBody } from '../../support/json-body.js';
 
 /** What one exchange came to: an answer, or no answer (the connection refused or reset, or no answer in time). */
 export type Exchange =
@@ -66,7 +67,7 @@ export function answered(exchange: Exchange | null, status?: number): exchange i
 }
 
 /** The JSON of an answer (a problem's members too). */
-export function json(exchange: Exchange): any {
+export function json(exchange: Exchange): JsonBody {
   if (exchange.kind !== 'answer') throw new Error(`no answer: ${exchange.kind} ${exchange.error}`);
   return JSON.parse(exchange.body.toString('utf8'));
 }

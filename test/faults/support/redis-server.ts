@@ -3,7 +3,10 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { cleanUpOnExit, delay, freePort } from './processes.js';
 
-/** A redis-server of the test's own on a free port of 127.0.0.1, nothing kept on disk; stopped and started again on that port. */
+/**
+ * A redis-server of the test's own on a free port of 127.0.0.1, nothing kept on disk; stopped and started
+ * again on that port.
+ */
 export interface RedisServer {
   url: string;
   start(): Promise<void>;

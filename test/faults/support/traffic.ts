@@ -18,7 +18,10 @@ export interface Recorded {
 /** A client's operation, retried under one Idempotency-Key until it ends. */
 export interface Operation {
   key: string;
-  /** The last answer: 200 or 202 when it was done; another status when it was refused for good; null when it gave up. */
+  /**
+   * The last answer: 200 or 202 when it was done; another status when it was refused for good; null when it
+   * gave up.
+   */
   final: Exchange | null;
   attempts: Recorded[];
 }

@@ -60,6 +60,7 @@ const encodeQuery = (text: string) => encodeURIComponent(text);
  * header value, spaces in the request line) escaped, since node:http refuses to send them.
  */
 const latin1 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+/* eslint-disable no-control-regex -- these find the control characters a request's head cannot carry */
 const headerValue = (text: string) =>
   (/[^\x00-\xff]/.test(text) ? latin1(text) : text).replace(/[\x00-\x08\x0a-\x1f\x7f]/g, '?');
 const rawInPath = (text: string) =>
@@ -67,6 +68,7 @@ const rawInPath = (text: string) =>
     /[\x00-\x20]/g,
     (char) => `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`,
   );
+/* eslint-enable no-control-regex */
 
 export function toWire(draft: Draft): WireRequest {
   let path = draft.operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>

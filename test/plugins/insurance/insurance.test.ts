@@ -5,7 +5,6 @@ import { INSURANCE_PRODUCTS } from '../../../plugins/insurance/products.js';
 import { helpers } from '../../../core/generation/helpers.js';
 import { checkManifest } from '../../../core/packs/manifest.js';
 import { checkPack } from '../../../core/packs/test-kit.js';
-import { planFor } from '../../core/generation/support.js';
 import { ageOn, generateTables, groupBy, minor } from '../support/rows.js';
 
 const digitsOf = (currency: unknown) => helpers.minorUnits(String(currency));

@@ -65,9 +65,7 @@ const withdraw = (amount_minor: number) => ({ type: 'Withdrawn', data: { amount_
 interface Backend {
   name: string;
   /** The store under test; `another` opens a second handle on the same events (another process, another instance). */
-  open(
-    context: Mocha.Context,
-  ): Promise<{
+  open(context: Mocha.Context): Promise<{
     store: EventStore;
     another(): Promise<EventStore>;
     snapshots?: SnapshotStore;

@@ -32,7 +32,10 @@ describe('PostgresSnapshotStore', function () {
     for (let round = 0; round < 10; round++) await startTogether();
   });
 
-  /** Two instances as two processes start them: each its own pool, the schema and both tables created under the migration lock. */
+  /**
+   * Two instances as two processes start them: each its own pool, the schema and both tables created under
+   * the migration lock.
+   */
   async function twoInstancesTogether(): Promise<void> {
     const schema = uniquePostgresSchema('snapshots');
     const stores = await Promise.all([

@@ -68,7 +68,8 @@ describe('the writers', () => {
   });
 
   it('writes the same text into bytes as the string formatters: instants, fixed-point money, numbers', () => {
-    // As the row writer calls them: room made, the position after the cell returned (or -1 when written through the sink).
+    // As the row writer calls them: room made, the position after the cell returned (or -1 when written
+    // through the sink).
     const written = (write: (out: ByteSink, buffer: Uint8Array, at: number) => number) => {
       const out = new ByteSink(64);
       out.ascii('>');

@@ -12,7 +12,10 @@ const seeds = fc.integer({ min: 0, max: 2 ** 32 - 1 });
 const digitsOf = (text: string) => [...text].map(Number);
 const crossSum = (n: number) => Math.floor(n / 10) + (n % 10);
 
-/** Methods 13 and 63: the base number in places 2-7, weights 2,1,2,1,2,1 from the right, cross sums, modulus 10; check in place 8. */
+/**
+ * Methods 13 and 63: the base number in places 2-7, weights 2,1,2,1,2,1 from the right, cross sums,
+ * modulus 10; check in place 8.
+ */
 function method13(account: string): boolean {
   const base = digitsOf(account.slice(1, 7));
   const sum = base.reduce((total, digit, i) => total + crossSum(digit * (i % 2 === 0 ? 1 : 2)), 0);
@@ -22,7 +25,10 @@ function method13(account: string): boolean {
 /** Method 63 (Deutsche Bank): as 13, and place 1 must be 0. */
 const method63 = (account: string) => account[0] === '0' && method13(account);
 
-/** Method 17 (C1's first variant): places 2-7 weighted 1,2,1,2,1,2 from the left, cross sums, minus 1, modulus 11, 10 minus the remainder. */
+/**
+ * Method 17 (C1's first variant): places 2-7 weighted 1,2,1,2,1,2 from the left, cross sums, minus 1,
+ * modulus 11, 10 minus the remainder.
+ */
 function method17(account: string): boolean {
   const sum = digitsOf(account.slice(1, 7)).reduce(
     (total, digit, i) => total + crossSum(digit * (i % 2 === 0 ? 1 : 2)),
@@ -32,7 +38,10 @@ function method17(account: string): boolean {
   return (remainder === 0 ? 0 : 10 - remainder) === Number(account[7]);
 }
 
-/** Method C1 (ING-DiBa): 17 unless place 1 is 5; then places 1-9 weighted 1,2,1,…, same arithmetic, check in place 10. */
+/**
+ * Method C1 (ING-DiBa): 17 unless place 1 is 5; then places 1-9 weighted 1,2,1,…, same arithmetic,
+ * check in place 10.
+ */
 function methodC1(account: string): boolean {
   if (account[0] !== '5') return method17(account);
   const sum = digitsOf(account.slice(0, 9)).reduce(
@@ -43,7 +52,10 @@ function methodC1(account: string): boolean {
   return (remainder === 0 ? 0 : 10 - remainder) === Number(account[9]);
 }
 
-/** Method 24 (Postbank): from the first non-zero digit of places 1-9 (a leading 3-6 counts as 0, a leading 9 zeroes places 1-3), (digit·w + w) mod 11 with w = 1,2,3,…, summed; the last digit of the sum is place 10. */
+/**
+ * Method 24 (Postbank): from the first non-zero digit of places 1-9 (a leading 3-6 counts as 0, a leading 9
+ * zeroes places 1-3), (digit·w + w) mod 11 with w = 1,2,3,…, summed; the last digit of the sum is place 10.
+ */
 function method24(account: string): boolean {
   const digits = digitsOf(account.slice(0, 9));
   if (digits[0] >= 3 && digits[0] <= 6) digits[0] = 0;

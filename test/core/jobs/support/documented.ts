@@ -1,5 +1,6 @@
 import { ResponseChecker } from '../../../support/openapi.js';
 import type { TestResponse } from '../../../support/app.js';
+import type { JsonBody } from '../../../support/json-body.js';
 
 /** Headers that the jobs operations set on purpose: each one an answer has must be declared for it. */
 const WATCHED_HEADERS = ['etag', 'accept-ranges', 'content-range', 'content-disposition', 'location', 'retry-after'];
@@ -13,7 +14,7 @@ const WATCHED_HEADERS = ['etag', 'accept-ranges', 'content-range', 'content-disp
 export class ExchangeChecker {
   private readonly responses: ResponseChecker;
 
-  constructor(private readonly document: any) {
+  constructor(private readonly document: JsonBody) {
     this.responses = new ResponseChecker(document);
   }
 

@@ -21,7 +21,10 @@ export async function pollJob(
   }
 }
 
-/** Downloads a result as raw bytes; `text` and `body` (a problem parsed) as `request` gives them, for the OpenAPI checks. */
+/**
+ * Downloads a result as raw bytes; `text` and `body` (a problem parsed) as `request` gives them, for the
+ * OpenAPI checks.
+ */
 export async function download(
   app: Pick<TestApp, 'url'>,
   key: string,

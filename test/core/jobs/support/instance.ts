@@ -23,7 +23,10 @@ import { jobsProjection, type JobsState } from '../../../../projections/jobs/job
 import { jobsReadModel } from '../../../../projections/jobs/jobs-queries.js';
 import { ProjectionRunner } from '../../../../projections/runner/projection-runner.js';
 
-/** One service instance as far as jobs go: its own store connection, projections, credits, engine, jobs service and runner. */
+/**
+ * One service instance as far as jobs go: its own store connection, projections, credits, engine, jobs
+ * service and runner.
+ */
 export interface JobsInstance {
   store: EventStore;
   engine: Engine;
@@ -144,7 +147,10 @@ export async function openAccount(
   await instance.credits.grant({ accountId, amount: credits, reference: `grant-${accountId}`, reason: 'test' });
 }
 
-/** Queues a job as the jobs service does (reserve, plan, create), for runner tests that need no config resolution. Credits: 1 per 1,000 rows. */
+/**
+ * Queues a job as the jobs service does (reserve, plan, create), for runner tests that need no config
+ * resolution. Credits: 1 per 1,000 rows.
+ */
 export async function queueJob(
   instance: JobsInstance,
   job: {
@@ -202,7 +208,8 @@ export async function until(
     if (predicate(instance.jobs())) return;
     if (Date.now() > deadline)
       throw new Error(
-        `condition not reached within ${timeoutMs} ms: ${JSON.stringify(Object.values(instance.jobs().jobs).map((job) => [job.id, job.state, job.progress]))}`,
+        `condition not reached within ${timeoutMs} ms: ` +
+          JSON.stringify(Object.values(instance.jobs().jobs).map((job) => [job.id, job.state, job.progress])),
       );
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -17,7 +17,10 @@ eventStoreContract('postgres', {
     store = await PostgresEventStore.open(url, { schema });
     return store;
   },
-  /** Its transactions take their id first and commit late: later transactions commit before them, below them in position order. */
+  /**
+   * Its transactions take their id first and commit late: later transactions commit before them, below them
+   * in position order.
+   */
   async openWriter() {
     const pool = new SlowCommitPool({ connectionString: url, max: 2 });
     slowPools.push(pool);
@@ -69,7 +72,8 @@ describe('postgres store: appends of another instance', function () {
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();
       const { rows } = await admin.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query IN ('LISTEN finsynth_events', 'SELECT pg_notify($1, $2)') AND pid <> pg_backend_pid()`,
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity ` +
+          `WHERE query IN ('LISTEN finsynth_events', 'SELECT pg_notify($1, $2)') AND pid <> pg_backend_pid()`,
       );
       await admin.end();
       expect(rows.length, 'listening connections terminated').to.be.greaterThan(0);

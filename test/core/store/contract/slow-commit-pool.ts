@@ -9,7 +9,10 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * in-flight transaction a reader of "all" must wait for rather than pass.
  */
 export class SlowCommitPool extends pg.Pool {
-  /** How many inserts were held open: the suite checks it, so that a change in the store cannot quietly bypass the delay. */
+  /**
+   * How many inserts were held open: the suite checks it, so that a change in the store cannot quietly bypass
+   * the delay.
+   */
   slowCommits = 0;
 
   // pg's query has many overloads; the store calls query(text, values) and query({ name, text, values }).
