@@ -13,7 +13,7 @@ export interface JobListFilter {
 }
 
 /** The owner's jobs, newest first: every one, whatever its state (a list pages over them, filtered by `jobMatches`). */
-export function ownerJobs(state: JobsState, accountId: string, mode: Mode): JobView[] {
+function ownerJobs(state: JobsState, accountId: string, mode: Mode): JobView[] {
   const ids = state.byOwner[ownerKey(accountId, mode)] ?? [];
   return ids.map((id) => state.jobs[id]).reverse();
 }
@@ -30,7 +30,7 @@ export function jobMatches(filter: JobListFilter): (job: JobView) => boolean {
  * What a runner may act on at `now`, oldest first: queued jobs, and running jobs whose lease has
  * expired (their runner died), which are either taken over or, when a cancel is pending, cancelled.
  */
-export function claimableJobs(state: JobsState, now: Date): JobView[] {
+function claimableJobs(state: JobsState, now: Date): JobView[] {
   const at = now.toISOString();
   return Object.values(state.jobs)
     .filter(
@@ -42,7 +42,7 @@ export function claimableJobs(state: JobsState, now: Date): JobView[] {
 }
 
 /** Succeeded jobs whose results were kept for `retentionMs` and are still on disk. */
-export function jobsWithExpiredResults(state: JobsState, now: Date, retentionMs: number): JobView[] {
+function jobsWithExpiredResults(state: JobsState, now: Date, retentionMs: number): JobView[] {
   const cutoff = new Date(now.getTime() - retentionMs).toISOString();
   return Object.values(state.jobs).filter(
     (job) => job.state === 'succeeded' && job.results_expired_at === null && job.finished_at! <= cutoff,
@@ -54,7 +54,7 @@ export function jobsWithExpiredResults(state: JobsState, now: Date, retentionMs:
  * died between the job's last event and the credit command), or has no job at all (it died between
  * the reservation and the job's creation, or the creation is still on its way).
  */
-export function unclosedReservations(state: JobsState): UnclosedReservation[] {
+function unclosedReservations(state: JobsState): UnclosedReservation[] {
   const unclosed: UnclosedReservation[] = [];
   for (const [reference, held] of Object.entries(state.heldReservations)) {
     const job = state.jobs[reference];
