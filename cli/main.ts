@@ -1,3 +1,4 @@
+import { COMMAND_HELP, MAIN_HELP, asksForHelp } from './help.js';
 import { UsageError } from './options.js';
 
 /** A subcommand: its arguments in, its exit code out. Human output to stderr unless it is the result. */
@@ -17,8 +18,13 @@ export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   const load = name === undefined ? undefined : commands[name];
   if (!load) {
-    process.stderr.write(`usage: finsynth <${Object.keys(commands).join('|')}> [options]\n`);
-    return name === undefined || name === '--help' ? 0 : 2;
+    const helped = name === undefined || asksForHelp([name]);
+    (helped ? process.stdout : process.stderr).write(MAIN_HELP);
+    return helped ? 0 : 2;
+  }
+  if (asksForHelp(args)) {
+    process.stdout.write(COMMAND_HELP[name]);
+    return 0;
   }
   try {
     const command = await load();

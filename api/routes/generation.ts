@@ -127,6 +127,7 @@ export const generationRoutes: RouteGroup = {
       problems: [
         QuickLimitExceeded,
         ConfigProblems.invalidConfig,
+        GenerationProblems.unknownSector,
         NotAcceptable,
         InsufficientCredits,
         GenerationProblems.unknownLocale,

@@ -26,6 +26,7 @@ export const DISTRIBUTION_PARAMETERS: Record<string, readonly string[]> = Object
 
 export const OUTPUT_FORMATS = ['ndjson', 'csv', 'json'] as const;
 export const COMPRESSIONS = ['none', 'gzip'] as const;
+export const REFERENCED_TABLES = ['include', 'omit'] as const;
 
 /**
  * Overrides of one column: the parameters its data type lets a config change (GET /v1/catalog/types
@@ -46,7 +47,11 @@ export type GenerationConfig = {
   seed?: number;
   locale?: string;
   tables: TableConfig[];
-  output?: { format?: (typeof OUTPUT_FORMATS)[number]; compression?: (typeof COMPRESSIONS)[number] };
+  output?: {
+    format?: (typeof OUTPUT_FORMATS)[number];
+    compression?: (typeof COMPRESSIONS)[number];
+    referenced_tables?: (typeof REFERENCED_TABLES)[number];
+  };
 };
 
 /** Every parameter that some data type lets a config override, with the schema that type gives it. */
@@ -56,7 +61,7 @@ const overridableParameters: Record<string, JsonSchema> = Object.fromEntries(
   ),
 );
 
-const columnOverrideSchema: JsonSchema = {
+export const columnOverrideSchema: JsonSchema = {
   type: 'object',
   description:
     'Overrides of one column: parameters its data type lists as `overridable` in GET /v1/catalog/types (a ' +
@@ -69,7 +74,13 @@ const columnOverrideSchema: JsonSchema = {
   },
   allOf: Object.entries(DISTRIBUTION_PARAMETERS).map(([distribution, parameters]) => ({
     if: { properties: { distribution: { const: distribution } }, required: ['distribution'] },
-    then: { required: [...parameters] },
+    // The parameters are named in `properties` too, as the OpenAPI document's linter asks; `true` and
+    // `additionalProperties: true` check nothing more than the members above already are.
+    then: {
+      required: [...parameters],
+      properties: Object.fromEntries(parameters.map((name) => [name, true])),
+      additionalProperties: true,
+    },
   })),
 };
 
@@ -124,6 +135,13 @@ export const configSchema: JsonSchema = {
       properties: {
         format: { enum: [...OUTPUT_FORMATS] },
         compression: { enum: [...COMPRESSIONS] },
+        referenced_tables: {
+          enum: [...REFERENCED_TABLES],
+          description:
+            'include (default): a table that a listed table references but the config does not list is ' +
+            'generated and delivered too, sized to fit, and priced; omit: only the listed tables are ' +
+            'delivered, and their references point at rows that are not.',
+        },
       },
     },
   },

@@ -1,6 +1,7 @@
 import { tableCredits } from '../pricing/table-credits.js';
 import type { GenerationConfig } from './config-schema.js';
 import { findTable, type PackCatalog } from './ports.js';
+import { withReferencedTables } from './referenced-tables.js';
 
 export interface TableEstimate {
   name: string;
@@ -16,12 +17,11 @@ export interface ConfigEstimate {
 }
 
 /**
- * What a valid config costs: the one price rule (core/pricing/table-credits.ts) per table, summed. Only the
- * tables the config lists are priced: a referenced parent that is not listed is not generated
- * (references are derived from row indices), so it costs nothing.
+ * What a valid config costs: the one price rule (core/pricing/table-credits.ts) per table delivered,
+ * summed: the tables it lists and, unless `output.referenced_tables` is `omit`, those they reference.
  */
 export function estimateConfig(config: GenerationConfig, catalog: PackCatalog): ConfigEstimate {
-  const tables = config.tables.map((table) => {
+  const tables = withReferencedTables(config, catalog).tables.map((table) => {
     const packTable = findTable(catalog, config.sector, table.name);
     if (!packTable)
       throw new Error(`estimateConfig: ${config.sector}.${table.name} is not in the catalog; validate first`);

@@ -1,14 +1,20 @@
 import { DEFAULT_LOCALE } from '../generation/reference-data/locale-pools.js';
 import { CONFIG_VERSION, type GenerationConfig, type TableConfig } from './config-schema.js';
 
-export const DEFAULT_OUTPUT = { format: 'ndjson', compression: 'none' } as const;
+export const DEFAULT_OUTPUT = { format: 'ndjson', compression: 'none', referenced_tables: 'include' } as const;
 
 /**
  * The normalised form of a valid config: every default made explicit, members in one order, empty
  * members dropped. Two configs that mean the same normalise to the same JSON. A missing seed stays
  * missing: a job draws one when it is created and records it, so the config itself stays reusable.
  */
-export function normaliseConfig(config: GenerationConfig): GenerationConfig {
+/** A config in its normal form: every default written out. */
+export type NormalConfig = GenerationConfig & {
+  locale: string;
+  output: Required<NonNullable<GenerationConfig['output']>>;
+};
+
+export function normaliseConfig(config: GenerationConfig): NormalConfig {
   return {
     version: CONFIG_VERSION,
     sector: config.sector,
@@ -18,6 +24,7 @@ export function normaliseConfig(config: GenerationConfig): GenerationConfig {
     output: {
       format: config.output?.format ?? DEFAULT_OUTPUT.format,
       compression: config.output?.compression ?? DEFAULT_OUTPUT.compression,
+      referenced_tables: config.output?.referenced_tables ?? DEFAULT_OUTPUT.referenced_tables,
     },
   };
 }

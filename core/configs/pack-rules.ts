@@ -4,6 +4,12 @@ import { toPointer, type ConfigIssue } from './issues.js';
 import type { PackCatalog, PackColumn, PackTable } from './ports.js';
 import { schemaIssues } from './schema-issues.js';
 
+const UNKNOWN_SECTOR = 'unknown sector';
+
+/** Whether the issues are only that the sector is unknown: the engine's `unknown-sector`, not a broken config. */
+export const isOnlyUnknownSector = (issues: readonly ConfigIssue[]): boolean =>
+  issues.length === 1 && issues[0].pointer === '/sector' && issues[0].message.startsWith(`${UNKNOWN_SECTOR} "`);
+
 /**
  * What the JSON Schema cannot say: the config must name a sector, tables, columns and options that
  * the loaded packs have. Runs only on a config that passed the schema.
@@ -12,7 +18,10 @@ export function packIssues(config: GenerationConfig, catalog: PackCatalog): Conf
   const tables = catalog.tables(config.sector);
   if (!tables) {
     return [
-      { pointer: '/sector', message: `unknown sector "${config.sector}"; known: ${catalog.sectorNames().join(', ')}` },
+      {
+        pointer: '/sector',
+        message: `${UNKNOWN_SECTOR} "${config.sector}"; known: ${catalog.sectorNames().join(', ')}`,
+      },
     ];
   }
   const issues: ConfigIssue[] = [];

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../json-schema.js';
+import type { GenerationConfig } from './config-schema.js';
 
 /**
  * What the config machinery needs to know of the loaded sector packs: which tables exist, what a
@@ -30,6 +31,11 @@ export interface PackCatalog {
   sectorNames(): string[];
   /** undefined: no such sector. */
   tables(sector: string): readonly PackTable[] | undefined;
+  /**
+   * The tables that the config's tables reference but it does not list, each with the rows the engine
+   * sizes it to so that every reference has a target (before any walk of parents grows one).
+   */
+  referencedTables(config: GenerationConfig): { name: string; rows: number }[];
 }
 
 export function findTable(catalog: PackCatalog, sector: string, table: string): PackTable | undefined {

@@ -15,7 +15,8 @@ import {
 } from './config-input.js';
 import { configSchema, type GenerationConfig } from './config-schema.js';
 import { estimateConfig, type ConfigEstimate } from './estimate.js';
-import { normaliseConfig } from './normalise.js';
+import { withReferencedTables } from './referenced-tables.js';
+import { normaliseConfig, type NormalConfig } from './normalise.js';
 import { overlaySchema } from './overlay-schema.js';
 import type { PackCatalog } from './ports.js';
 import { SavedDocuments } from './saved-documents.js';
@@ -37,7 +38,7 @@ export interface ConfigServiceDeps {
 
 /** What a job runs: a valid config in normal form, its price, and where it came from. */
 export interface ResolvedConfig {
-  config: GenerationConfig;
+  config: NormalConfig;
   estimate: ConfigEstimate;
   config_id: string | null;
   overlays: string[];
@@ -108,6 +109,14 @@ export class ConfigService implements DocumentLoader {
       config_id: 'config_id' in input ? input.config_id : null,
       overlays: 'config_id' in input ? (input.overlays ?? []) : [],
     };
+  }
+
+  /**
+   * The estimate of a config whose referenced tables have the rows its plan gave them (a walk of parents
+   * may have grown one beyond the catalog's sizing): what its job delivers and is charged for.
+   */
+  estimatePlanned(config: GenerationConfig, referenced: readonly { name: string; rows: number }[]): ConfigEstimate {
+    return estimateConfig(withReferencedTables(config, this.deps.catalog, referenced), this.deps.catalog);
   }
 
   /** An inline config (JSON or YAML) that must be valid: a 400 `invalid-config` (or `invalid-yaml`) otherwise. */

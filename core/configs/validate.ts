@@ -2,7 +2,8 @@ import { problem, type ProblemType } from '../problems.js';
 import { configSchema, type GenerationConfig } from './config-schema.js';
 import type { ConfigIssue } from './issues.js';
 import type { PackCatalog } from './ports.js';
-import { packIssues } from './pack-rules.js';
+import { isOnlyUnknownSector, packIssues } from './pack-rules.js';
+import { GenerationProblems } from '../generation/problems.js';
 import { ConfigProblems } from './problems.js';
 import { schemaIssues } from './schema-issues.js';
 import { locateNearest, type SourceMap } from './source-map.js';
@@ -26,11 +27,17 @@ export function validateConfig(value: unknown, catalog: PackCatalog, source?: So
   return { valid: false, ...locateIssues(issues, source, isCheckedInFull(value)) };
 }
 
-/** The config, or a 400 `invalid-config` problem listing what is wrong. */
+/** The config, or a 400 problem listing what is wrong (`refusalOf` says which). */
 export function requireValidConfig(value: unknown, catalog: PackCatalog, source?: SourceMap): GenerationConfig {
   const validation = validateConfig(value, catalog, source);
   if (validation.valid) return validation.config;
-  throw issuesProblem(ConfigProblems.invalidConfig, 'the config', validation);
+  throw refusalOf(validation);
+}
+
+/** An invalid config's problem: `unknown-sector` when that is all that is wrong, else `invalid-config`; both list the issues. */
+export function refusalOf(issues: ConfigIssues) {
+  const type = isOnlyUnknownSector(issues.errors) ? GenerationProblems.unknownSector : ConfigProblems.invalidConfig;
+  return issuesProblem(type, 'the config', issues);
 }
 
 /** A problem listing the issues (`errors`, and `errors_truncated`, `errors_total` when they are not all listed). */

@@ -67,6 +67,16 @@ export async function buildPlanWith(
   return plan;
 }
 
+/**
+ * The tables a request references but does not name, with the rows they are sized to before any walk
+ * of parents (which may grow one).
+ */
+export function unrequestedTables(packs: PackSource, request: PlanRequest): { name: string; rows: number }[] {
+  return draftPlan(packs, request)
+    .plan.tables.filter((table) => !table.requested)
+    .map(({ name, rows }) => ({ name, rows }));
+}
+
 /** The plan but for the `rows_per_parent` walks, which may grow an unrequested parent table. */
 function draftPlan(packs: PackSource, request: PlanRequest): { pack: PackDefinition; plan: Plan } {
   const pack = packs.require(request.sector);

@@ -22,7 +22,7 @@ export interface JobsDeps {
   /** The jobs read model as it is now. */
   jobs: () => JobsReadModel;
   credits: JobCredits;
-  configs: Pick<ConfigService, 'resolve'>;
+  configs: Pick<ConfigService, 'resolve' | 'estimatePlanned'>;
   plan: JobsServiceDeps['plan'];
   generate: TableGenerator;
   onError?: (error: unknown) => void;

@@ -7,10 +7,11 @@ import type { SourceMap } from '../configs/source-map.js';
 import type { GenerationConfig } from '../configs/config-schema.js';
 import type { Plan } from '../generation/plan-types.js';
 import type { ConfigService } from '../configs/service.js';
+import type { ConfigEstimate } from '../configs/estimate.js';
 import type { ConcurrentJobLimits } from '../accounts/credits.js';
 import { TIERS } from '../accounts/profile.js';
 import type { CommandHandler } from '../commands/command-handler.js';
-import { jobDecider, jobStream, JobProblems, type OutputFormat, type Compression } from './job.js';
+import { jobDecider, jobStream, JobProblems } from './job.js';
 import type { EventMetadata, Mode } from '../events/envelope.js';
 import { problem } from '../problems.js';
 import type { EventStore } from '../store/event-store.js';
@@ -29,7 +30,7 @@ export interface JobsServiceDeps {
   projections: ReadModelProgress;
   /** The jobs read model as it is now. */
   jobs: () => JobsReadModel;
-  configs: Pick<ConfigService, 'resolve'>;
+  configs: Pick<ConfigService, 'resolve' | 'estimatePlanned'>;
   credits: JobCredits;
   /** The engine's plan of a config (JSON-ready); refuses unknown tables or options with a ProblemError. */
   plan: (config: GenerationConfig) => Promise<Plan>;
@@ -74,23 +75,25 @@ export class JobsService {
     const { accountId, mode, keyId, input, inputSource, metadata } = request;
     const resolved = await this.deps.configs.resolve({ accountId, mode }, input, inputSource);
     const config = { ...resolved.config, seed: resolved.config.seed ?? randomInt(SEED_RANGE) };
-    const output = config.output as { format: OutputFormat; compression: Compression };
-    const tables = resolved.estimate.tables.map(({ name, rows, credits }) => ({ name, rows, credits }));
-    const estimate = { credits: resolved.estimate.credits, tables };
+    const output = { format: config.output.format, compression: config.output.compression };
     const jobId = `job_${randomBytes(12).toString('hex')}`;
-    const reservation = {
+    const reservationOf = (priced: ConfigEstimate) => ({
       accountId,
       mode,
       keyId,
       reference: jobId,
       sector: config.sector,
-      tables,
-      credits: estimate.credits,
+      tables: priced.tables.map(({ name, rows, credits }) => ({ name, rows, credits })),
+      credits: priced.credits,
       concurrentJobs: this.concurrentJobs,
-    };
+    });
     // Planning may walk millions of parents in the shared pool: only for a job the account can pay for.
-    await this.deps.credits.checkReservable(reservation);
+    await this.deps.credits.checkReservable(reservationOf(resolved.estimate));
     const plan = await this.deps.plan(config);
+    // The tables delivered are those the plan generates: a walk may have grown a referenced table.
+    const unrequested = plan.tables.filter((table) => !table.requested).map(({ name, rows }) => ({ name, rows }));
+    const reservation = reservationOf(this.deps.configs.estimatePlanned(config, unrequested));
+    const estimate = { credits: reservation.credits, tables: reservation.tables };
     // The slot and the credits first, then the job. A crash between the two leaves a reservation
     // without its job: the runners release it (reconcile-reservations.ts).
     await this.deps.credits.reserve(reservation);

@@ -1,6 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { defineProblem, problem } from '../problems.js';
-import { CONFIG_VERSION, identifierPattern, localePattern, type GenerationConfig } from '../configs/config-schema.js';
+import {
+  CONFIG_VERSION,
+  columnOverrideSchema,
+  identifierPattern,
+  localePattern,
+  type ColumnOverride,
+  type GenerationConfig,
+} from '../configs/config-schema.js';
 import type { JsonSchema } from '../json-schema.js';
 import { ConfigProblems } from '../configs/problems.js';
 import type { SourceMap } from '../configs/source-map.js';
@@ -29,7 +36,7 @@ export const QuickLimitExceeded = defineProblem({
 
 export interface QuickRequest {
   sector: string;
-  tables: { name: string; rows: number }[];
+  tables: { name: string; rows: number; columns?: Record<string, ColumnOverride> }[];
   seed?: number;
   locale?: string;
   /** The pack's table options, by table name. */
@@ -52,7 +59,9 @@ export const quickRequestSchema: JsonSchema = {
       type: 'array',
       minItems: 1,
       maxItems: QUICK_LIMITS.max_tables,
-      description: 'The tables to return. A referenced table that is not listed is not returned (see docs/configs.md).',
+      description:
+        'The tables to return, each with optional per-column overrides as in a config. A referenced table that ' +
+        'is not listed is not returned: its rows are referenced by index (see docs/configs.md).',
       items: {
         type: 'object',
         required: ['name', 'rows'],
@@ -64,6 +73,13 @@ export const quickRequestSchema: JsonSchema = {
             minimum: 1,
             description: `At most ${QUICK_LIMITS.max_rows_per_table}.`,
             examples: [1000],
+          },
+          columns: {
+            type: 'object',
+            description: 'Per-column overrides, by column name, as in a config (see docs/configs.md).',
+            propertyNames: { pattern: identifierPattern },
+            additionalProperties: columnOverrideSchema,
+            examples: [{ amount: { distribution: 'lognormal', mu: 3.2, sigma: 1.1 } }],
           },
         },
       },
@@ -112,8 +128,11 @@ export function quickConfig(request: QuickRequest, source?: SourceMap): Generati
     tables: request.tables.map((table) => ({
       name: table.name,
       rows: table.rows,
+      ...(table.columns ? { columns: table.columns } : {}),
       ...(request.options?.[table.name] ? { options: request.options[table.name] } : {}),
     })),
+    // Quick generation answers the tables asked for; their references are derived from row indices.
+    output: { referenced_tables: 'omit' },
   };
 }
 

@@ -149,6 +149,24 @@ describe('operator commands', function () {
     }
   });
 
+  it('answers --help on every command with its usage on stdout and exit code 0', async () => {
+    for (const command of ['serve', 'accounts', 'audit']) {
+      for (const flag of ['--help', '-h']) {
+        const { code, stdout, stderr } = await run([command, flag, '--data', dataDir]);
+        expect(code, `${command} ${flag}`).to.equal(0);
+        expect(stdout).to.match(new RegExp(`^usage: finsynth ${command}`));
+        expect(stdout).to.match(/--data DIR/);
+        expect(stderr).to.equal('');
+      }
+    }
+    const main = await run(['--help']);
+    expect(main.code).to.equal(0);
+    for (const command of ['serve', 'accounts', 'audit']) expect(main.stdout).to.match(new RegExp(`\\n  ${command} `));
+    const unknown = await run(['frobnicate']);
+    expect(unknown).to.include({ code: 2, stdout: '' });
+    expect(unknown.stderr).to.match(/^usage: finsynth <command>/);
+  });
+
   it('serve opens a local account on first start, prints its keys once, serves, and stops on SIGTERM', async () => {
     const port = await freePort();
     const first = await serve(dataDir, port);

@@ -1,7 +1,7 @@
 import { configSchema } from '../../../core/configs/config-schema.js';
 import type { ConfigInput } from '../../../core/configs/config-input.js';
 import { ConfigProblems } from '../../../core/configs/problems.js';
-import { issuesProblem } from '../../../core/configs/validate.js';
+import { refusalOf } from '../../../core/configs/validate.js';
 import { parseYamlSource } from '../../../core/configs/yaml-source.js';
 import { Problems, problem } from '../../../core/problems.js';
 import { requireScope } from '../../middleware/authenticate.js';
@@ -100,7 +100,7 @@ export const configsRoutes: RouteGroup = {
           });
         }
         const result = ctx.services.configs.check(source.value, source);
-        if (!result.valid) throw issuesProblem(ConfigProblems.invalidConfig, 'the config', result);
+        if (!result.valid) throw refusalOf(result);
         const saved = await ctx.services.configs.savedConfigs.save(
           owner(ctx),
           query.name,

@@ -1,6 +1,7 @@
 import type { GenerationConfig } from '../../../core/configs/config-schema.js';
 import { requireValidOverlay } from '../../../core/configs/config-input.js';
 import { ConfigProblems } from '../../../core/configs/problems.js';
+import { GenerationProblems } from '../../../core/generation/problems.js';
 import { within } from '../../../core/configs/source-map.js';
 import { parseYamlSource } from '../../../core/configs/yaml-source.js';
 import { CONFIGS_PROJECTION } from '../../../projections/configs/configs.js';
@@ -11,7 +12,12 @@ import { documentRoutes } from './saved-documents.js';
 
 /* The two kinds of saved document: configs (valid, kept normalised) and overlay layers (partial configs). */
 
-export const configProblems = [ConfigProblems.invalidConfig, ConfigProblems.invalidYaml, ConfigProblems.yamlTooLarge];
+export const configProblems = [
+  ConfigProblems.invalidConfig,
+  GenerationProblems.unknownSector,
+  ConfigProblems.invalidYaml,
+  ConfigProblems.yamlTooLarge,
+];
 
 export const savedConfigRoutes = documentRoutes<GenerationConfig>({
   member: 'config',

@@ -10,11 +10,18 @@ import { paginate } from '../../http/pagination.js';
 import { defineRoute, type RouteGroup } from '../../http/route.js';
 import { listQuery, pageSchema, problemSchema, type ListQuery } from '../../http/schemas.js';
 import { RangeNotSatisfiable, sendResultFile } from './jobs-download.js';
-import { configInput, MAX_CONFIG_BODY_BYTES } from '../configs/config-input-schema.js';
+import { configInput, MAX_CONFIG_BODY_BYTES, yamlBody } from '../configs/config-input-schema.js';
+import { YAML_TYPES } from '../configs/config-schemas.js';
 import { configProblems } from '../configs/document-kinds.js';
 
-const jobId = { type: 'string', minLength: 1, maxLength: 64, pattern: '^job_[0-9a-f]+$' };
-const tableName = { type: 'string', minLength: 1, maxLength: 63 };
+const jobId = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^job_[0-9a-f]+$',
+  examples: ['job_5f0c2a9e7b1d4c3a8e6f0b21'],
+};
+const tableName = { type: 'string', minLength: 1, maxLength: 63, examples: ['transactions'] };
 const time = { type: 'string', format: 'date-time' };
 const nullableTime = { type: ['string', 'null'], format: 'date-time' };
 const count = { type: 'integer', minimum: 0 };
@@ -183,17 +190,22 @@ export const jobsRoutes: RouteGroup = {
   tag: 'Jobs',
   description: 'Asynchronous generation: a job runs a config on the worker pool and leaves one result file per table.',
   routes: [
-    defineRoute<Record<string, never>, Record<string, never>, ConfigInput>({
+    defineRoute<Record<string, never>, Record<string, never>, ConfigInput | string>({
       method: 'POST',
       path: '/v1/jobs',
       operationId: 'createJob',
       summary: 'Create a job',
       description:
-        'Queues a job from a config (`config`, `config_yaml`, or `config_id` with ordered `overlays`). ' +
+        'Queues a job from a config (`config`, `config_yaml`, or `config_id` with ordered `overlays`; or the ' +
+        'YAML config itself as the body, `Content-Type: application/yaml`). ' +
         'Live keys reserve the estimated credits now (402 when short) and are charged at the end for ' +
         "what was produced. A job over the tier's concurrent-job limit is refused with 429, never queued.",
       scope: 'jobs:write',
-      body: { content: { 'application/json': configInput }, required: true, maxBytes: MAX_CONFIG_BODY_BYTES },
+      body: {
+        content: { 'application/json': configInput, ...Object.fromEntries(YAML_TYPES.map((type) => [type, yamlBody])) },
+        required: true,
+        maxBytes: MAX_CONFIG_BODY_BYTES,
+      },
       responses: {
         202: {
           description: 'The queued job, its estimate and links; `Location` is its URL.',
@@ -214,7 +226,7 @@ export const jobsRoutes: RouteGroup = {
           accountId,
           mode,
           keyId,
-          input: body,
+          input: typeof body === 'string' ? { config_yaml: body } : body,
           inputSource: source,
           metadata: metadataOf(ctx),
         });

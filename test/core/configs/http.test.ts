@@ -58,11 +58,14 @@ describe('configuration API over HTTP', () => {
         sector: 'cards',
         seed: 42,
         locale: 'en_GB',
-        output: { format: 'ndjson', compression: 'none' },
+        output: { format: 'ndjson', compression: 'none', referenced_tables: 'include' },
       });
+      // 2,500 transactions (5 credits), and the cards, merchants and cardholders they reference (1 credit each).
+      const tables: { name: string; rows: number }[] = response.body.estimate.tables;
+      expect(tables.map((table) => table.name)).to.deep.equal(['transactions', 'cards', 'merchants', 'cardholders']);
       expect(response.body.estimate).to.deep.include({
-        rows: 2500,
-        credits: 5,
+        rows: tables.reduce((sum, table) => sum + table.rows, 0),
+        credits: 8,
         mode: 'live',
         credits_available: 3,
         balance_covers: false,
@@ -168,10 +171,14 @@ describe('configuration API over HTTP', () => {
 
     const estimate = await request(app, 'POST', '/v1/configs/estimate', { key: account.live, body: { config } });
     expect(estimate.status).to.equal(200);
+    // The cards reference their cardholders, which the config does not list: they are delivered and priced too.
     expect(estimate.body).to.deep.equal({
-      rows: 100,
-      credits: 1,
-      tables: [{ name: 'cards', rows: 100, credits_per_1000_rows: 1, credits: 1 }],
+      rows: 167,
+      credits: 2,
+      tables: [
+        { name: 'cards', rows: 100, credits_per_1000_rows: 1, credits: 1 },
+        { name: 'cardholders', rows: 67, credits_per_1000_rows: 1, credits: 1 },
+      ],
       mode: 'live',
       credits_available: 3,
       balance_covers: true,
@@ -288,7 +295,7 @@ describe('configuration API over HTTP', () => {
         { name: 'cards', rows: 500, options: {} },
         { name: 'merchants', rows: 20 },
       ],
-      output: { format: 'csv', compression: 'gzip' },
+      output: { format: 'csv', compression: 'gzip', referenced_tables: 'include' },
     });
     expect(composed.body.sources).to.deep.equal({
       '/version': base.body.id,
@@ -299,11 +306,18 @@ describe('configuration API over HTTP', () => {
       '/tables/1/name': bigger.body.id,
       '/tables/1/rows': bigger.body.id,
       '/output/format': base.body.id,
+      '/output/referenced_tables': base.body.id,
       '/output/compression': noSeed.body.id,
     });
     expect(composed.body.removed).to.deep.equal([{ pointer: '/seed', layer: noSeed.body.id }]);
     expect(composed.body.valid).to.equal(true);
-    expect(composed.body.estimate).to.include({ rows: 520, credits: 2 });
+    // 500 cards and 20 merchants, and the cardholders the cards reference.
+    expect(composed.body.estimate.tables.map((table: { name: string }) => table.name)).to.deep.equal([
+      'cards',
+      'merchants',
+      'cardholders',
+    ]);
+    expect(composed.body.estimate).to.include({ rows: 854, credits: 3 });
 
     const listed = await request(app, 'GET', '/v1/overlays', { key: account.live });
     expect(listed.body.data.map((o: { name: string }) => o.name)).to.deep.equal(['no seed', 'bigger']);
@@ -353,7 +367,8 @@ describe('configuration API over HTTP', () => {
       key: account.test,
       body: { config_id: base.body.id, overlays: [dropped.body.id] },
     });
-    expect(estimate.body.tables.map((table: { name: string }) => table.name)).to.deep.equal(['cards']);
+    // Without merchants; with the cardholders that the cards reference.
+    expect(estimate.body.tables.map((table: { name: string }) => table.name)).to.deep.equal(['cards', 'cardholders']);
 
     const contradictory = await request(app, 'POST', '/v1/overlays', {
       key: account.test,
@@ -409,7 +424,7 @@ describe('saved configs and overlays over HTTP: members in schema order in every
         options: { fraud_rate: 0.01 },
       },
     ],
-    output: { format: 'csv', compression: 'gzip' },
+    output: { format: 'csv', compression: 'gzip', referenced_tables: 'include' },
   });
   const overlayInOrder = JSON.stringify({ seed: null, tables: [{ name: 'cards', rows: 5 }] });
   const everyAnswer = {

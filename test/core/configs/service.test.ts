@@ -44,8 +44,19 @@ describe('config service', () => {
       config_yaml: 'version: 1\nsector: cards\nseed: 3\ntables:\n  - { name: transactions, rows: 2000 }\n',
     });
     expect(fromYaml).to.deep.equal(fromJson);
-    expect(fromJson.config.output).to.deep.equal({ format: 'ndjson', compression: 'none' });
-    expect(fromJson.estimate.credits).to.equal(4);
+    expect(fromJson.config.output).to.deep.equal({
+      format: 'ndjson',
+      compression: 'none',
+      referenced_tables: 'include',
+    });
+    // 2,000 transactions (4 credits) and the cards and merchants they reference (sized to fit), delivered too.
+    expect(fromJson.estimate.tables.map((table) => table.name)).to.deep.equal([
+      'transactions',
+      'cards',
+      'merchants',
+      'cardholders',
+    ]);
+    expect(fromJson.estimate.credits).to.equal(7);
   });
 
   it('resolves a saved config with ordered overlays, visible only to its owner and mode', async () => {
@@ -82,7 +93,7 @@ describe('config service', () => {
 
   it('estimates against the balance; test mode is always covered', async () => {
     expect(await service.estimate(live, config)).to.include({
-      credits: 4,
+      credits: 7,
       credits_available: 3,
       balance_covers: false,
       mode: 'live',

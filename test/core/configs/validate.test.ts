@@ -165,9 +165,10 @@ tables:
         { name: 'transactions', rows: 1500, options: {} },
         { name: 'cardholders', rows: 1, options: {} },
       ],
-      output: { format: 'ndjson', compression: 'none' },
+      output: { format: 'ndjson', compression: 'none', referenced_tables: 'include' },
     });
-    expect(estimateConfig(config, fixtureCatalog)).to.deep.equal({
+    const listedOnly: GenerationConfig = { ...config, output: { referenced_tables: 'omit' } };
+    expect(estimateConfig(listedOnly, fixtureCatalog)).to.deep.equal({
       rows: 1501,
       credits: 4,
       tables: [
@@ -175,5 +176,18 @@ tables:
         { name: 'cardholders', rows: 1, credits_per_1000_rows: 1, credits: 1 },
       ],
     });
+  });
+
+  it('prices the referenced tables a config delivers without listing them, sized as the engine sizes them', () => {
+    const config: GenerationConfig = { version: 1, sector: 'cards', tables: [{ name: 'transactions', rows: 1500 }] };
+    const referenced = fixtureCatalog.referencedTables(config);
+    expect(referenced.map((table) => table.name)).to.deep.equal(['cards', 'merchants', 'cardholders']);
+    const estimate = estimateConfig(config, fixtureCatalog);
+    expect(estimate.tables.slice(1)).to.deep.equal(
+      referenced.map(({ name, rows }) => ({ name, rows, credits_per_1000_rows: 1, credits: Math.ceil(rows / 1000) })),
+    );
+    expect(estimate.credits).to.equal(3 + referenced.reduce((sum, table) => sum + Math.ceil(table.rows / 1000), 0));
+    // Every reference has a target: each parent has at least a row, fewer than its children.
+    for (const table of referenced) expect(table.rows).to.be.within(1, 1500);
   });
 });

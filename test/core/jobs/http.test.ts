@@ -295,6 +295,25 @@ describe('jobs over HTTP', function () {
     );
     expect(unreadable.status).to.equal(400);
     expect(unreadable.body.type).to.match(/\/invalid-yaml$/);
+
+    // The YAML file itself as the body, as `curl --data-binary @config.yaml` sends it.
+    for (const type of ['application/yaml', 'text/yaml']) {
+      const fromFile = documented(
+        'POST',
+        '/v1/jobs',
+        await request(app, 'POST', '/v1/jobs', { key: account.test, body: yaml, headers: { 'content-type': type } }),
+      );
+      expect(fromFile.status, fromFile.text).to.equal(202);
+      expect(fromFile.body.estimate).to.deep.equal(created.body.estimate);
+    }
+    const misplaced = await request(app, 'POST', '/v1/jobs', {
+      key: account.test,
+      body: 'version: 1\nsector: nowhere\ntables:\n  - name: merchants\n    rows: 5\n',
+      headers: { 'content-type': 'application/yaml' },
+    });
+    expect(misplaced.status).to.equal(400);
+    expect(misplaced.body.type).to.match(/\/unknown-sector$/);
+    expect(misplaced.body.errors[0]).to.include({ pointer: '/sector', line: 2, column: 9 });
     // The body may hold more than the YAML's 1 MiB (escaped, it grows): the YAML's own limit answers, as on
     // the configs routes.
     const oversized = documented(

@@ -179,6 +179,7 @@ describe('quick generation over HTTP', () => {
   it('refuses unknown sectors, tables and options with problems that say what exists', async () => {
     const sector = await quick(account.test, { sector: 'crypto', tables: [{ name: 'coins', rows: 1 }] });
     expect(sector.status).to.equal(400);
+    expect(sector.body.type).to.equal(`${ERRORS}/unknown-sector`);
     expect(sector.body.errors).to.have.length(1);
     expect(sector.body.errors[0].message).to.match(/^unknown sector "crypto"; known: .*cards/);
     const table = await quick(account.test, { sector: 'cards', tables: [{ name: 'loans', rows: 1 }] });
@@ -186,6 +187,27 @@ describe('quick generation over HTTP', () => {
     const option = await quick(account.test, transactions(1, { options: { transactions: { fraud_rate: 3 } } }));
     expect(option.body.errors[0]).to.include({ pointer: '/tables/0/options/fraud_rate' });
     expect((await quick(account.test, { sector: 'cards', tables: [{ name: 'cards', rows: 0 }] })).status).to.equal(400);
+  });
+
+  it('takes per-column overrides in each table, as a config does, and says where a wrong one is', async () => {
+    // Without fraud, whose patterns draw amounts of their own (card testing, large purchases).
+    const table = (columns: unknown) => ({
+      sector: 'cards',
+      seed: 4,
+      tables: [{ name: 'transactions', rows: 400, columns }],
+      options: { transactions: { fraud_rate: 0 } },
+    });
+    // The distribution is of euro amounts; other currencies are converted at the pack's rates.
+    const amounts = (body: { tables: { transactions: { amount: number; currency: string }[] } }) =>
+      body.tables.transactions.filter((row) => row.currency === 'EUR').map((row) => row.amount);
+    const plain = await quick(account.test, table(undefined));
+    const cheap = await quick(account.test, table({ amount: { distribution: 'uniform', min: 1, max: 2 } }));
+    expect(cheap.status, cheap.text).to.equal(200);
+    expect(amounts(cheap.body).every((amount) => amount >= 1 && amount <= 2)).to.equal(true);
+    expect(amounts(plain.body).some((amount) => amount > 2)).to.equal(true);
+    const unknown = await quick(account.test, table({ nope: { null_rate: 0.5 } }));
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body.errors[0]).to.include({ pointer: '/tables/0/columns/nope' });
   });
 
   it('charges a live key the estimate, never a test key, and refuses with 402 when short, changing nothing', async () => {

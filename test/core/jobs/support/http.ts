@@ -46,7 +46,7 @@ export function countRows(text: string, format: 'csv' | 'ndjson'): number {
 
 export function cardsConfig(
   tables: Record<string, number>,
-  output: { format: 'csv' | 'ndjson' | 'json'; compression?: 'none' | 'gzip' },
+  output: { format: 'csv' | 'ndjson' | 'json'; compression?: 'none' | 'gzip'; referenced_tables?: 'include' | 'omit' },
   seed = 42,
 ) {
   return {
@@ -54,6 +54,7 @@ export function cardsConfig(
     sector: 'cards',
     seed,
     tables: Object.entries(tables).map(([name, rows]) => ({ name, rows })),
-    output,
+    // Exactly the tables listed: these jobs count rows, files and credits of those (the default adds referenced ones).
+    output: { referenced_tables: 'omit' as const, ...output },
   };
 }
