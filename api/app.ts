@@ -22,6 +22,7 @@ import { configsRoutes } from './routes/configs/configs.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { generationRoutes } from './routes/generation.js';
 import { jobsRoutes } from './routes/jobs/jobs.js';
+import { webhooksRoutes } from './routes/webhooks.js';
 
 /** Every group of operations the service serves: a group listed here is both routed and published in OpenAPI. */
 export const routeGroups: RouteGroup[] = [
@@ -34,6 +35,7 @@ export const routeGroups: RouteGroup[] = [
   catalogRoutes,
   generationRoutes,
   jobsRoutes,
+  webhooksRoutes,
 ];
 
 export interface AppOptions {

@@ -25,6 +25,7 @@ const TAG_DESCRIPTIONS: Record<Tag, string> = {
   Keys: 'API keys of the account: issue, list, revoke.',
   Audit: 'The credit history replayed from events, with its verification.',
   Service: 'Health, readiness, metrics and this document.',
+  Webhooks: 'Endpoints sent signed events (jobs ending, credits low, renewals), and their deliveries.',
 };
 
 const commonHeaders = {

@@ -6,6 +6,8 @@ import { overlaysProjection } from './configs/overlays.js';
 import { ledgerProjection } from './ledger/ledger.js';
 import { usageProjection } from './usage/usage.js';
 import { billingProjection } from './billing/billing.js';
+import { webhookEndpointsProjection } from './webhooks/endpoints.js';
+import { webhookDeliveriesProjection } from './webhooks/deliveries.js';
 
 /** Every read model the service keeps: the runner feeds each one the events it handles, and only those listed here. */
 export const projections: Projection<unknown>[] = [
@@ -16,4 +18,6 @@ export const projections: Projection<unknown>[] = [
   ledgerProjection,
   usageProjection,
   billingProjection,
+  webhookEndpointsProjection,
+  webhookDeliveriesProjection,
 ];

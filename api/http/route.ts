@@ -5,7 +5,7 @@ import type { SourceMap } from '../../core/configs/source-map.js';
 import type { ApiContext } from './context.js';
 
 export type Tag =
-  'Generation' | 'Jobs' | 'Catalog' | 'Configuration' | 'Usage' | 'Billing' | 'Keys' | 'Audit' | 'Service';
+  'Generation' | 'Jobs' | 'Catalog' | 'Configuration' | 'Usage' | 'Billing' | 'Keys' | 'Audit' | 'Service' | 'Webhooks';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface ResponseDefinition {

@@ -15,6 +15,8 @@ export const SCOPES = [
   'keys:read',
   'keys:write',
   'audit:read',
+  'webhooks:read',
+  'webhooks:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -4,6 +4,7 @@ import { idempotencyEvents } from '../idempotency/idempotency.js';
 import { jobEvents } from '../jobs/events.js';
 import { configEvents } from '../configs/config-documents.js';
 import { overlayEvents } from '../configs/overlay-documents.js';
+import { webhookEvents } from '../webhooks/events.js';
 
 /**
  * Every event type the service writes, in one list: the registry built from it refuses anything
@@ -16,4 +17,5 @@ export const eventDefinitions: EventDefinition[] = [
   ...jobEvents,
   ...configEvents,
   ...overlayEvents,
+  ...webhookEvents,
 ];

@@ -33,6 +33,12 @@ import { backgroundFailureLog } from '../store/background-failures.js';
 import { accountsWithBillingWork, BILLING_PROJECTION, type BillingModel } from '../../projections/billing/billing.js';
 import { jobsReadModel } from '../../projections/jobs/jobs-queries.js';
 import type { JobsState } from '../../projections/jobs/jobs.js';
+import { createWebhooks, type WebhooksService } from '../webhooks/capability.js';
+import { webhooksReadModel } from '../../projections/webhooks/webhooks-read-model.js';
+import { WEBHOOK_ENDPOINTS_PROJECTION, type WebhookEndpointsModel } from '../../projections/webhooks/endpoints.js';
+import { WEBHOOK_DELIVERIES_PROJECTION, type WebhookDeliveriesModel } from '../../projections/webhooks/deliveries.js';
+import { schedulerCheckpoints } from '../../projections/webhooks/scheduler-checkpoints.js';
+import { snapshotStoreFor } from '../../projections/runner/snapshot-for-store.js';
 
 /**
  * The composition root: everything a process of finsynth (server, CLI, tests) works with, built once
@@ -70,6 +76,8 @@ export interface Services {
   jobs: JobsService;
   /** This instance's job runner, started here: it claims queued jobs and takes over orphaned ones. */
   jobRunner: JobRunner;
+  /** Webhook endpoints; when `background`, this instance also schedules and sends their deliveries. */
+  webhooks: WebhooksService;
   /** The Prometheus registry served at /metrics; each module registers its own metrics here. */
   metrics: Registry;
   /** Where errors of the service's pools, clients, streams and sockets are logged and counted. */
@@ -154,10 +162,24 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     onError: logFailure('job runner failed'),
   });
   if (background) jobs.runner.start();
+  const webhooks = createWebhooks({
+    config,
+    clock,
+    store,
+    registry,
+    commands,
+    webhooks: () =>
+      webhooksReadModel(
+        runner.state<WebhookEndpointsModel>(WEBHOOK_ENDPOINTS_PROJECTION),
+        runner.state<WebhookDeliveriesModel>(WEBHOOK_DELIVERIES_PROJECTION),
+      ),
+    checkpoints: schedulerCheckpoints(snapshotStoreFor(store)),
+    onError: logFailure('webhooks failed'),
+  });
   if (background) refunds.start();
   const usageRecords = new UsageRecords(store, registry, usageRecordTableFor(store));
   if (background) usageRecords.start(1000, logFailure('usage records catch-up failed'));
-  return {
+  const services: Services = {
     config,
     clock,
     pricing,
@@ -175,11 +197,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     pool: engine.pool,
     jobs: jobs.service,
     jobRunner: jobs.runner,
+    webhooks: webhooks.service,
     rateLimits: new RateLimits(pricing, redis, { onRedisFailure: (error) => faults.report('rate-limits', error) }),
     metrics,
     faults,
     async close() {
       if (background) await jobs.runner.stop({ handOver: true });
+      await webhooks.stop();
       await refunds.stop();
       await renewals?.stop();
       await usageRecords.stop();
@@ -189,6 +213,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await store.close();
     },
   };
+  // The signing key is read (or created) now, so that a key file that cannot be read stops the start.
+  if (background)
+    await webhooks.start().catch(async (error: unknown) => {
+      await services.close();
+      throw error;
+    });
+  return services;
 }
 
 /**

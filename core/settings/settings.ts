@@ -33,6 +33,22 @@ export interface Config {
    * soon as the size is read; it costs every request (their bytes pass through JavaScript), so it is off.
    */
   readChunkSizes: boolean;
+  /** The key every webhook endpoint's signing secret is derived from; every instance of a fleet must share it. */
+  webhookSigningKeyFile: string;
+  /** Let webhooks go to loopback, RFC 1918, CGNAT and unique-local addresses (receivers on the operator's network). */
+  webhooksAllowPrivateNetworks: boolean;
+  /**
+   * One delivery attempt, DNS to the answer's status, is cut at this. This and the retry schedule below are
+   * not read from the environment: their defaults are what docs/webhooks.md promises; tests shorten them.
+   */
+  webhookTimeoutMs: number;
+  /** The first retry of a failed delivery waits this long, each next one twice as long, up to the maximum. */
+  webhookRetryFirstMs: number;
+  webhookRetryMaxMs: number;
+  /** A delivery not made within this long after it was scheduled has failed. */
+  webhookRetryForMs: number;
+  /** Delivery attempts one instance makes at once. */
+  webhookDeliveriesAtOnce: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -57,6 +73,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobsPerInstance: Number(setting('FINSYNTH_JOBS_PER_INSTANCE') ?? 2),
     logLevel: setting('FINSYNTH_LOG_LEVEL') ?? 'info',
     readChunkSizes: flag(setting('FINSYNTH_READ_CHUNK_SIZES'), 'FINSYNTH_READ_CHUNK_SIZES'),
+    webhookSigningKeyFile: resolve(
+      setting('FINSYNTH_WEBHOOK_SIGNING_KEY_FILE') ?? resolve(dataDir, 'webhook-signing.key'),
+    ),
+    webhooksAllowPrivateNetworks: flag(
+      setting('FINSYNTH_WEBHOOKS_ALLOW_PRIVATE_NETWORKS'),
+      'FINSYNTH_WEBHOOKS_ALLOW_PRIVATE_NETWORKS',
+    ),
+    webhookTimeoutMs: 10_000,
+    webhookRetryFirstMs: 30_000,
+    webhookRetryMaxMs: 3_600_000,
+    webhookRetryForMs: 24 * 3_600_000,
+    webhookDeliveriesAtOnce: 8,
     ...overrides,
   };
   checkConfig(config);
@@ -95,6 +123,14 @@ function checkConfig(config: Config): void {
   wholeNumber(config.resultsRetentionMs, 'FINSYNTH_RESULTS_RETENTION_HOURS', 0);
   wholeNumber(config.jobLeaseMs, 'FINSYNTH_JOB_LEASE_MS', 1);
   wholeNumber(config.jobsPerInstance, 'FINSYNTH_JOBS_PER_INSTANCE', 0, 1024);
+  for (const [value, name] of [
+    [config.webhookTimeoutMs, 'webhookTimeoutMs'],
+    [config.webhookRetryFirstMs, 'webhookRetryFirstMs'],
+    [config.webhookRetryMaxMs, 'webhookRetryMaxMs'],
+    [config.webhookRetryForMs, 'webhookRetryForMs'],
+    [config.webhookDeliveriesAtOnce, 'webhookDeliveriesAtOnce'],
+  ] as const)
+    wholeNumber(value, name, 1);
   if (!/^[a-z][a-z0-9]{0,15}$/.test(config.keyPrefix))
     throw new Error('FINSYNTH_KEY_PREFIX must be 1 to 16 lowercase letters and digits, starting with a letter');
   if (!URL.canParse(config.errorTypeBase)) throw new Error('FINSYNTH_ERROR_TYPE_BASE must be an absolute URI');
