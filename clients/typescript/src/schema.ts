@@ -754,6 +754,126 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/docs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The API reference page
+     * @description Every operation of this document with its parameters, schemas, problems and scope, and its request as curl and as a call of the TypeScript client `@finsynth/client`. Open it in a browser.
+     *
+     *     No key needed.
+     */
+    get: operations['apiReference'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/docs/assets/{file}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A file of the API reference page
+     * @description The renderer of the page (Scalar's standalone bundle, from its npm package), under a name that changes with its content, so it is cached for a year. Gzipped when the request accepts it.
+     *
+     *     No key needed.
+     */
+    get: operations['apiReferenceAsset'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List webhook endpoints
+     * @description Endpoints of the account in the mode of the key asking, newest first. Never their secrets.
+     *
+     *     Scope: `webhooks:read`.
+     */
+    get: operations['listWebhooks'];
+    put?: never;
+    /**
+     * Create a webhook endpoint
+     * @description Registers a URL to be sent the events listed, in the mode of the key asking. The URL must be http(s), without credentials, and its host must resolve to public addresses only (checked again at every delivery). `credits_low_threshold` is required with `credits.low`: the event is sent when the available live credits fall below it. The signing secret is in this response only.
+     *
+     *     Scope: `webhooks:write`.
+     */
+    post: operations['createWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a webhook endpoint
+     * @description Scope: `webhooks:read`.
+     */
+    get: operations['getWebhook'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint
+     * @description Nothing more is sent to it, retries of earlier events included; it is gone from the list and its deliveries with it. Deleting it again answers 404.
+     *
+     *     Scope: `webhooks:write`.
+     */
+    delete: operations['deleteWebhook'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an endpoint's deliveries
+     * @description One per event sent to the endpoint, newest first: its status, attempts, the last attempt's HTTP status or error, and when the next attempt is due.
+     *
+     *     Scope: `webhooks:read`.
+     */
+    get: operations['listWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1233,6 +1353,8 @@ export interface operations {
                 | 'keys:read'
                 | 'keys:write'
                 | 'audit:read'
+                | 'webhooks:read'
+                | 'webhooks:write'
               )[];
               /** @description The first characters of the key, to tell keys apart; the secret is never shown again. */
               prefix: string;
@@ -1398,6 +1520,8 @@ export interface operations {
             | 'keys:read'
             | 'keys:write'
             | 'audit:read'
+            | 'webhooks:read'
+            | 'webhooks:write'
           )[];
         };
       };
@@ -1431,6 +1555,8 @@ export interface operations {
               | 'keys:read'
               | 'keys:write'
               | 'audit:read'
+              | 'webhooks:read'
+              | 'webhooks:write'
             )[];
             /** @description The first characters of the key, to tell keys apart; the secret is never shown again. */
             prefix: string;
@@ -1668,6 +1794,8 @@ export interface operations {
               | 'keys:read'
               | 'keys:write'
               | 'audit:read'
+              | 'webhooks:read'
+              | 'webhooks:write'
             )[];
             /** @description The first characters of the key, to tell keys apart; the secret is never shown again. */
             prefix: string;
@@ -7923,6 +8051,11 @@ export interface operations {
           | {
               /** @example nightly cards */
               name: string;
+              /**
+               * @example {
+               *       "seed": 7
+               *     }
+               */
               overlay: Record<string, unknown>;
             }
           | {
@@ -8599,6 +8732,11 @@ export interface operations {
         'application/json': {
           /** @example nightly cards */
           name?: string;
+          /**
+           * @example {
+           *       "seed": 7
+           *     }
+           */
           overlay?: Record<string, unknown>;
           /**
            * @description The same config in YAML. At most 1048576 bytes of UTF-8 (413 `yaml-too-large` above).
@@ -11943,6 +12081,1152 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           /** @description `bytes *\/<size>`: the size of the file the range missed. */
           'Content-Range'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `expectation-failed`: The request has an `Expect` header other than `100-continue`, the only expectation the server meets. */
+      417: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `rate-limited`: The account's tier allows this many requests per second; `Retry-After` says in how many whole seconds to retry. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `headers-too-large`: The request headers exceed the limit of the server; the connection is closed. */
+      431: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `internal-error`: An unexpected error on the service side; the request id identifies it in the logs. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store-unavailable`: The event store cannot be reached or does not answer in time (a restart, a failover, an outage). Retry after `Retry-After` seconds, a POST with the same Idempotency-Key: the instance reconnects by itself once the store is back. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait before retrying, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  apiReference: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The page. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Everything from this origin only; inline styles, which the renderer writes. */
+          'Content-Security-Policy'?: string;
+          /** @description `no-cache`: revalidated, so that a new version shows at once. */
+          'Cache-Control'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /**
+       * @description `validation-failed`: The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.
+       *
+       *     `malformed-request`: The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).
+       */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `request-timeout`: The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed. */
+      408: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `expectation-failed`: The request has an `Expect` header other than `100-continue`, the only expectation the server meets. */
+      417: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `headers-too-large`: The request headers exceed the limit of the server; the connection is closed. */
+      431: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `internal-error`: An unexpected error on the service side; the request id identifies it in the logs. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  apiReferenceAsset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description `public, max-age=31536000, immutable`. */
+          'Cache-Control'?: string;
+          /** @description The SHA-256 of the file. */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/javascript': string;
+        };
+      };
+      /** @description Not modified since the ETag given in If-None-Match. */
+      304: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description `validation-failed`: The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.
+       *
+       *     `malformed-request`: The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).
+       */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `not-found`: The resource does not exist, or is not visible to this key (test and live objects are apart). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `request-timeout`: The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed. */
+      408: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `expectation-failed`: The request has an `Expect` header other than `100-continue`, the only expectation the server meets. */
+      417: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `headers-too-large`: The request headers exceed the limit of the server; the connection is closed. */
+      431: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `internal-error`: An unexpected error on the service side; the request id identifies it in the logs. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: {
+        /** @description Items per page. */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page. */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of endpoints. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @example we_5f0c2a9e41d7b3c86a1e0f2d */
+              id: string;
+              /** Format: uri */
+              url: string;
+              events: ('job.succeeded' | 'job.failed' | 'job.cancelled' | 'credits.low' | 'subscription.renewed')[];
+              credits_low_threshold: number | null;
+              description: string | null;
+              /** @enum {unknown} */
+              mode: 'live' | 'test';
+              /**
+               * @description `deleted` only in the answer to DELETE.
+               * @enum {unknown}
+               */
+              status: 'enabled' | 'deleted';
+              /** Format: date-time */
+              created_at: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+      /**
+       * @description `validation-failed`: The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.
+       *
+       *     `malformed-request`: The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).
+       */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `unauthorized`: The Authorization header is missing, is not `Bearer <key>`, or names a key that is unknown or revoked. Keys are accepted in that header only, never in the query string. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `missing-scope`: The key lacks the scope this operation needs; `required_scope` names it. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `request-timeout`: The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed. */
+      408: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `expectation-failed`: The request has an `Expect` header other than `100-continue`, the only expectation the server meets. */
+      417: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `rate-limited`: The account's tier allows this many requests per second; `Retry-After` says in how many whole seconds to retry. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `headers-too-large`: The request headers exceed the limit of the server; the connection is closed. */
+      431: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `internal-error`: An unexpected error on the service side; the request id identifies it in the logs. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store-unavailable`: The event store cannot be reached or does not answer in time (a restart, a failover, an outage). Retry after `Retry-After` seconds, a POST with the same Idempotency-Key: the instance reconnects by itself once the store is back. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait before retrying, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the POST safe to retry: a repeat with the same key and body replays the first response (kept 24 hours). */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @example https://example.com/finsynth/webhooks */
+          url: string;
+          /**
+           * @example [
+           *       "job.succeeded",
+           *       "job.failed"
+           *     ]
+           */
+          events: ('job.succeeded' | 'job.failed' | 'job.cancelled' | 'credits.low' | 'subscription.renewed')[];
+          /** @example 1000 */
+          credits_low_threshold?: number;
+          /** @example nightly export finished */
+          description?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The endpoint, with its signing secret. */
+      201: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example we_5f0c2a9e41d7b3c86a1e0f2d */
+            id: string;
+            /** Format: uri */
+            url: string;
+            events: ('job.succeeded' | 'job.failed' | 'job.cancelled' | 'credits.low' | 'subscription.renewed')[];
+            credits_low_threshold: number | null;
+            description: string | null;
+            /** @enum {unknown} */
+            mode: 'live' | 'test';
+            /**
+             * @description `deleted` only in the answer to DELETE.
+             * @enum {unknown}
+             */
+            status: 'enabled' | 'deleted';
+            /** Format: date-time */
+            created_at: string;
+            /** @description Signs every delivery (`Finsynth-Signature`): shown in this response only. */
+            secret: string;
+          };
+        };
+      };
+      /**
+       * @description `validation-failed`: The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.
+       *
+       *     `malformed-request`: The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).
+       *
+       *     `malformed-json`: The body is not well-formed JSON.
+       *
+       *     `invalid-encoding`: The body is not valid UTF-8.
+       *
+       *     `nesting-too-deep`: The JSON body nests arrays and objects deeper than `max_depth` levels.
+       *
+       *     `reserved-member`: The JSON body has a member named `__proto__`, which no document of this API uses; `pointer` says where.
+       *
+       *     `invalid-text`: A string or member name in the JSON body holds U+0000 or a lone surrogate, which no field of this API takes; `pointer` says where.
+       *
+       *     `invalid-idempotency-key`: The Idempotency-Key header must be 1 to 255 visible ASCII characters (optionally as a quoted structured-field string).
+       *
+       *     `webhook-url-refused`: The webhook URL may not be sent to: not http(s), credentials in it, a host that does not resolve, or a host that resolves to an address of a private, loopback, link-local, metadata or other special-purpose network. `detail` gives the reason. Deliveries are checked again at every attempt.
+       */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `unauthorized`: The Authorization header is missing, is not `Bearer <key>`, or names a key that is unknown or revoked. Keys are accepted in that header only, never in the query string. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `missing-scope`: The key lacks the scope this operation needs; `required_scope` names it. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `request-timeout`: The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed. */
+      408: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /**
+       * @description `idempotency-in-flight`: A request with this Idempotency-Key is still being processed; retry after it has finished.
+       *
+       *     `idempotent-response-not-kept`: The request with this Idempotency-Key was performed, but its response was not kept: it exceeded 1048576 bytes, it carried a secret shown once (a new key), or the client left before the end of its stream. It is not performed again.
+       *
+       *     `webhook-endpoint-limit`: An account has at most 16 webhook endpoints per mode; delete one first.
+       */
+      409: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `payload-too-large`: The request body exceeds the limit of the operation (`limit_bytes`). */
+      413: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `unsupported-media-type`: The Content-Type is missing or not one the operation reads (`supported` lists them), or the body has a Content-Encoding (`Accept-Encoding: identity`): bodies are UTF-8, uncompressed. */
+      415: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `expectation-failed`: The request has an `Expect` header other than `100-continue`, the only expectation the server meets. */
+      417: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `idempotency-key-reused`: The Idempotency-Key was already used with a different method, path, query or body (a retry after a 5xx too); use a new key for a new request. */
+      422: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `rate-limited`: The account's tier allows this many requests per second; `Retry-After` says in how many whole seconds to retry. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `headers-too-large`: The request headers exceed the limit of the server; the connection is closed. */
+      431: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `internal-error`: An unexpected error on the service side; the request id identifies it in the logs. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store-unavailable`: The event store cannot be reached or does not answer in time (a restart, a failover, an outage). Retry after `Retry-After` seconds, a POST with the same Idempotency-Key: the instance reconnects by itself once the store is back. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait before retrying, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example we_5f0c2a9e41d7b3c86a1e0f2d */
+            id: string;
+            /** Format: uri */
+            url: string;
+            events: ('job.succeeded' | 'job.failed' | 'job.cancelled' | 'credits.low' | 'subscription.renewed')[];
+            credits_low_threshold: number | null;
+            description: string | null;
+            /** @enum {unknown} */
+            mode: 'live' | 'test';
+            /**
+             * @description `deleted` only in the answer to DELETE.
+             * @enum {unknown}
+             */
+            status: 'enabled' | 'deleted';
+            /** Format: date-time */
+            created_at: string;
+          };
+        };
+      };
+      /**
+       * @description `validation-failed`: The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.
+       *
+       *     `malformed-request`: The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).
+       */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `unauthorized`: The Authorization header is missing, is not `Bearer <key>`, or names a key that is unknown or revoked. Keys are accepted in that header only, never in the query string. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `missing-scope`: The key lacks the scope this operation needs; `required_scope` names it. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `webhook-not-found`: No webhook endpoint has this id in the mode of the key asking, or it was deleted (test endpoints are visible only to test keys, live ones to live keys). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `request-timeout`: The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed. */
+      408: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `expectation-failed`: The request has an `Expect` header other than `100-continue`, the only expectation the server meets. */
+      417: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `rate-limited`: The account's tier allows this many requests per second; `Retry-After` says in how many whole seconds to retry. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `headers-too-large`: The request headers exceed the limit of the server; the connection is closed. */
+      431: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `internal-error`: An unexpected error on the service side; the request id identifies it in the logs. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store-unavailable`: The event store cannot be reached or does not answer in time (a restart, a failover, an outage). Retry after `Retry-After` seconds, a POST with the same Idempotency-Key: the instance reconnects by itself once the store is back. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait before retrying, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint, `status: deleted`. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example we_5f0c2a9e41d7b3c86a1e0f2d */
+            id: string;
+            /** Format: uri */
+            url: string;
+            events: ('job.succeeded' | 'job.failed' | 'job.cancelled' | 'credits.low' | 'subscription.renewed')[];
+            credits_low_threshold: number | null;
+            description: string | null;
+            /** @enum {unknown} */
+            mode: 'live' | 'test';
+            /**
+             * @description `deleted` only in the answer to DELETE.
+             * @enum {unknown}
+             */
+            status: 'enabled' | 'deleted';
+            /** Format: date-time */
+            created_at: string;
+          };
+        };
+      };
+      /**
+       * @description `validation-failed`: The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.
+       *
+       *     `malformed-request`: The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).
+       */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `unauthorized`: The Authorization header is missing, is not `Bearer <key>`, or names a key that is unknown or revoked. Keys are accepted in that header only, never in the query string. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `missing-scope`: The key lacks the scope this operation needs; `required_scope` names it. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `webhook-not-found`: No webhook endpoint has this id in the mode of the key asking, or it was deleted (test endpoints are visible only to test keys, live ones to live keys). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `request-timeout`: The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed. */
+      408: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `expectation-failed`: The request has an `Expect` header other than `100-continue`, the only expectation the server meets. */
+      417: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `rate-limited`: The account's tier allows this many requests per second; `Retry-After` says in how many whole seconds to retry. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `headers-too-large`: The request headers exceed the limit of the server; the connection is closed. */
+      431: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `internal-error`: An unexpected error on the service side; the request id identifies it in the logs. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store-unavailable`: The event store cannot be reached or does not answer in time (a restart, a failover, an outage). Retry after `Retry-After` seconds, a POST with the same Idempotency-Key: the instance reconnects by itself once the store is back. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait before retrying, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description Items per page. */
+        limit?: number;
+        /** @description The `next_cursor` of the previous page. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of deliveries. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @example wd_9b1f4c2e7a0d3f5b8c6e1a2d4f7b9c0e */
+              id: string;
+              /** @description The `id` of the event sent: the same at every attempt. */
+              event_id: string;
+              /** @enum {unknown} */
+              event_type: 'job.succeeded' | 'job.failed' | 'job.cancelled' | 'credits.low' | 'subscription.renewed';
+              /**
+               * @description `pending` until an attempt is answered 2xx (`succeeded`) or retries give up (`failed`).
+               * @enum {unknown}
+               */
+              status: 'pending' | 'succeeded' | 'failed';
+              attempts: number;
+              /** Format: date-time */
+              last_attempt_at: string | null;
+              /** @description The last attempt's HTTP status, if it had an answer. */
+              last_status_code: number | null;
+              /** @description Why the last attempt had no answer (refused, timed out). */
+              last_error: string | null;
+              /**
+               * Format: date-time
+               * @description When the next attempt is due; null once it is finished.
+               */
+              next_attempt_at: string | null;
+              /** Format: date-time */
+              created_at: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+          };
+        };
+      };
+      /**
+       * @description `validation-failed`: The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.
+       *
+       *     `malformed-request`: The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).
+       */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `unauthorized`: The Authorization header is missing, is not `Bearer <key>`, or names a key that is unknown or revoked. Keys are accepted in that header only, never in the query string. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `missing-scope`: The key lacks the scope this operation needs; `required_scope` names it. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `webhook-not-found`: No webhook endpoint has this id in the mode of the key asking, or it was deleted (test endpoints are visible only to test keys, live ones to live keys). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `request-timeout`: The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed. */
+      408: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {

@@ -13,6 +13,8 @@ export function retryAfterMs(header: string | null, now: number): number | undef
   if (header === null || header.trim() === '') return undefined;
   const value = header.trim();
   if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // The three date formats of HTTP begin with the day's name; Date.parse would take `-1` for a year.
+  if (!/^[A-Za-z]/.test(value)) return undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -10,9 +10,10 @@ export interface WebhookEndpoint {
   url: string;
   events: WebhookEventType[];
   credits_low_threshold: number | null;
-  description?: string | null;
+  description: string | null;
   mode: 'live' | 'test';
-  status: 'enabled' | 'disabled';
+  /** `deleted` only in the answer to a delete. */
+  status: 'enabled' | 'deleted';
   created_at: string;
 }
 
@@ -28,10 +29,19 @@ export interface WebhookEndpointInput {
   description?: string;
 }
 
-/** One delivery attempt of an event to an endpoint. */
+/** The sending of one event to an endpoint, over its attempts. */
 export interface WebhookDelivery {
   id: string;
-  [member: string]: unknown;
+  /** The `id` of the event sent: the same at every attempt. */
+  event_id: string;
+  event_type: WebhookEventType;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
 }
 
 interface List<T> {
@@ -79,7 +89,7 @@ export interface WebhookPaths {
     delete: {
       parameters: IdParameter;
       requestBody?: never;
-      responses: { 200: Json<{ id: string; deleted: true }>; default: Problem };
+      responses: { 200: Json<WebhookEndpoint>; default: Problem };
     };
     post?: never;
   };
