@@ -23,6 +23,7 @@ import { catalogRoutes } from './routes/catalog.js';
 import { generationRoutes } from './routes/generation.js';
 import { jobsRoutes } from './routes/jobs/jobs.js';
 import { webhooksRoutes } from './routes/webhooks.js';
+import { docsRoutes } from './routes/docs.js';
 
 /** Every group of operations the service serves: a group listed here is both routed and published in OpenAPI. */
 export const routeGroups: RouteGroup[] = [
@@ -35,6 +36,7 @@ export const routeGroups: RouteGroup[] = [
   catalogRoutes,
   generationRoutes,
   jobsRoutes,
+  docsRoutes,
   webhooksRoutes,
 ];
 

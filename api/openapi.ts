@@ -12,6 +12,7 @@ import {
 import { PROBLEM_MEDIA_TYPE } from './http/problem-response.js';
 import { problemSchema } from './http/schemas.js';
 import { isIdempotent, type RouteDefinition, type RouteGroup, type Tag } from './http/route.js';
+import { codeSamples } from './docs/code-samples.js';
 
 type AnyRoute = RouteDefinition<unknown, unknown, unknown>;
 
@@ -24,7 +25,7 @@ const TAG_DESCRIPTIONS: Record<Tag, string> = {
   Billing: 'Subscription, credit balance and purchases, billing history.',
   Keys: 'API keys of the account: issue, list, revoke.',
   Audit: 'The credit history replayed from events, with its verification.',
-  Service: 'Health, readiness, metrics and this document.',
+  Service: 'Health, readiness, metrics, this document and its reference page (GET /docs).',
   Webhooks: 'Endpoints sent signed events (jobs ending, credits low, renewals), and their deliveries.',
 };
 
@@ -168,10 +169,12 @@ function operation(route: AnyRoute, tag: Tag): Record<string, unknown> {
     };
   }
   Object.assign(responses, problemResponses([...pipelineProblems(route), ...(route.problems ?? [])]));
+  // Renderers show the description but not every extension: the scope is said in words too.
+  const scope = route.scope === null ? 'No key needed.' : `Scope: \`${route.scope}\`.`;
   return {
     operationId: route.operationId,
     summary: route.summary,
-    ...(route.description ? { description: route.description } : {}),
+    description: route.description ? `${route.description}\n\n${scope}` : scope,
     tags: [tag],
     security: route.scope === null ? [] : [{ bearer: [] }],
     ...(route.scope === null ? {} : { 'x-required-scope': route.scope }),
@@ -188,6 +191,7 @@ function operation(route: AnyRoute, tag: Tag): Record<string, unknown> {
         }
       : {}),
     responses,
+    'x-codeSamples': codeSamples(route),
   };
 }
 
@@ -213,6 +217,8 @@ export function openApiDocument(groups: readonly RouteGroup[], config: Config): 
       title: 'finsynth',
       version: '1.0.0',
       summary: 'Synthetic financial datasets, metered in credits.',
+      // The service is not open source (its package is private, its client's UNLICENSED): an SPDX reference of its own.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description:
         `Authenticate with \`Authorization: Bearer ${config.keyPrefix}_live_…\` (credits consumed) ` +
         `or \`${config.keyPrefix}_test_…\` (sandbox). ` +
@@ -220,6 +226,8 @@ export function openApiDocument(groups: readonly RouteGroup[], config: Config): 
         `\`x-problem-types\` lists every slug. ` +
         'Every POST accepts an `Idempotency-Key` header.',
     },
+    // Relative: the service that serves this document, at whatever origin its clients reach it (RFC 3986 resolution).
+    servers: [{ url: '/', description: 'This service: the origin that served this document.' }],
     tags: tags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
     paths,
     components: {

@@ -81,6 +81,7 @@ const paymentToken = {
   minLength: 1,
   maxLength: 200,
   description: "From the payment provider's client library; the sandbox tokens are listed in docs/credits.md.",
+  examples: ['tok_visa'],
 };
 
 const tierChangeSchema = {
@@ -292,7 +293,7 @@ export const billingRoutes: RouteGroup = {
             type: 'object',
             required: ['tier'],
             additionalProperties: false,
-            properties: { tier, payment_token: paymentToken },
+            properties: { tier: { ...tier, examples: ['developer'] }, payment_token: paymentToken },
           },
         },
       },
@@ -353,7 +354,10 @@ export const billingRoutes: RouteGroup = {
             type: 'object',
             required: ['pack', 'payment_token'],
             additionalProperties: false,
-            properties: { pack: { type: 'string', minLength: 1, maxLength: 64 }, payment_token: paymentToken },
+            properties: {
+              pack: { type: 'string', minLength: 1, maxLength: 64, examples: ['small'] },
+              payment_token: paymentToken,
+            },
           },
         },
       },

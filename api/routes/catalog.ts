@@ -279,7 +279,7 @@ export const catalogRoutes: RouteGroup = {
       operationId: 'getSector',
       summary: 'Get one sector pack',
       scope: 'catalog:read',
-      params: { sector: name },
+      params: { sector: { ...name, examples: ['cards'] } },
       responses: {
         200: {
           description: 'The sector pack and its tables.',
@@ -302,7 +302,7 @@ export const catalogRoutes: RouteGroup = {
         'Columns (type, description, nullability, example, parameters), ' +
         'references, and options with their JSON Schemas and defaults.',
       scope: 'catalog:read',
-      params: { sector: name, table: name },
+      params: { sector: { ...name, examples: ['cards'] }, table: { ...name, examples: ['transactions'] } },
       responses: {
         200: { description: 'The table schema.', headers: etagHeaders, content: { 'application/json': tableSchema } },
         304: notModified,

@@ -81,7 +81,7 @@ export const keysRoutes: RouteGroup = {
             type: 'object',
             additionalProperties: false,
             properties: {
-              name: { type: 'string', minLength: 1, maxLength: 100 },
+              name: { type: 'string', minLength: 1, maxLength: 100, examples: ['nightly export'] },
               // Typed items: ajv then checks uniqueness with an index, not by comparing every pair.
               scopes: {
                 type: 'array',
@@ -89,6 +89,7 @@ export const keysRoutes: RouteGroup = {
                 minItems: 1,
                 maxItems: SCOPES.length,
                 uniqueItems: true,
+                examples: [['jobs:read', 'jobs:write']],
               },
             },
           },
@@ -139,7 +140,7 @@ export const keysRoutes: RouteGroup = {
         'Revokes the key at once on every instance (within a second). ' +
         'Revoking a revoked key changes nothing and answers the same.',
       scope: 'keys:write',
-      params: { id: { type: 'string', minLength: 1, maxLength: 64 } },
+      params: { id: { type: 'string', minLength: 1, maxLength: 64, examples: ['key_4fQ9xLm2Rt7Vb1Kc8NpZ'] } },
       responses: { 200: { description: 'The revoked key.', content: { 'application/json': keySchema } } },
       problems: [KeyNotFound],
       async handle(ctx, { params }) {

@@ -123,7 +123,13 @@ export const serviceRoutes: RouteGroup = {
       responses: {
         200: {
           description: 'The OpenAPI 3.1 document.',
-          content: { 'application/json': { type: 'object', required: ['openapi', 'paths'] } },
+          content: {
+            'application/json': {
+              type: 'object',
+              required: ['openapi', 'paths'],
+              properties: { openapi: { type: 'string' }, paths: { type: 'object' } },
+            },
+          },
         },
       },
       handle(ctx) {

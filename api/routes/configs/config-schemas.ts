@@ -17,7 +17,7 @@ export const embeddedConfig = embedded(configSchema);
 export const embeddedOverlay = embedded(overlaySchema);
 
 export const YAML_TYPES = ['application/yaml', 'text/yaml'] as const;
-export const name = { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH };
+export const name = { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH, examples: ['nightly cards'] };
 
 const issue = {
   type: 'object',

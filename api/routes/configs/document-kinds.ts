@@ -63,7 +63,7 @@ export const savedOverlayRoutes = documentRoutes<Record<string, unknown>>({
   Noun: 'Overlay',
   path: '/v1/overlays',
   projection: OVERLAYS_PROJECTION,
-  given: { type: 'object' },
+  given: { type: 'object', examples: [{ seed: 7 }] },
   shown: embeddedOverlay,
   read(_ctx, inline, bodySource) {
     if ('json' in inline) return requireValidOverlay(inline.json, within(bodySource, '/overlay'));

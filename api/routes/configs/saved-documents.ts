@@ -12,6 +12,11 @@ import { listQuery, pageSchema, type ListQuery } from '../../http/schemas.js';
 import { configYaml, documentId, MAX_CONFIG_BODY_BYTES } from './config-input-schema.js';
 import { name } from './config-schemas.js';
 
+/** The prefix of each kind's ids (core/configs/*-documents.ts), for the examples of the documentation. */
+const ID_PREFIXES = { config: 'cfg', overlay: 'ovl' } as const;
+
+const exampleOf = (schema: JsonSchema): unknown => (Array.isArray(schema.examples) ? schema.examples[0] : undefined);
+
 /** Content given inline in a request: as JSON (`config`) or as YAML (`config_yaml`). */
 type Inline = { json: unknown } | { yaml: string };
 type Operation = 'save' | 'list' | 'get' | 'update' | 'delete';
@@ -93,6 +98,7 @@ export function documentRoutes<Content extends object>(
     kind.read(ctx, typeof body[yamlMember] === 'string' ? { yaml: body[yamlMember] } : { json: body[member] }, source);
   const documents = (ctx: ApiContext) => kind.documents(ctx.services.configs);
   const view = documentView(member, kind.shown);
+  const idParameter = { ...documentId, examples: [`${ID_PREFIXES[member]}_3b9d0f6a2c8e4b7d1a5f9e20`] };
   const json = (schema: JsonSchema) => ({ 'application/json': schema });
   return [
     defineRoute<Record<string, never>, Record<string, never>, Body & { name: string }>({
@@ -151,7 +157,7 @@ export function documentRoutes<Content extends object>(
       operationId: `get${Noun}`,
       ...docs.get,
       scope: 'configs:read',
-      params: { id: documentId },
+      params: { id: idParameter },
       responses: { 200: { description: `The ${member}.`, content: json(view) } },
       problems: [Problems.notFound],
       async handle(ctx, { params }) {
@@ -164,14 +170,16 @@ export function documentRoutes<Content extends object>(
       operationId: `update${Noun}`,
       ...docs.update,
       scope: 'configs:write',
-      params: { id: documentId },
+      params: { id: idParameter },
       body: {
         content: json({
           type: 'object',
           additionalProperties: false,
           minProperties: 1,
-          not: { required: [member, yamlMember] },
+          // Not both forms of the content; the members are named here too, as the documentation's linters ask.
+          not: { required: [member, yamlMember], properties: { [member]: true, [yamlMember]: true } },
           properties: { name, [member]: kind.given, [yamlMember]: configYaml },
+          examples: [{ name: 'nightly cards, v2', [member]: exampleOf(kind.given) }],
         }),
         maxBytes: MAX_CONFIG_BODY_BYTES,
       },
@@ -188,7 +196,7 @@ export function documentRoutes<Content extends object>(
       operationId: `delete${Noun}`,
       ...docs.delete,
       scope: 'configs:write',
-      params: { id: documentId },
+      params: { id: idParameter },
       responses: { 200: { description: 'Deleted.', content: json(deletedSchema) } },
       problems: [Problems.notFound],
       async handle(ctx, { params }) {
