@@ -9,7 +9,7 @@ import { parentWalkWith, type ParentWalk, type WalkOptions } from './parent-runs
 import { buildPlan, buildPlanWith, type Plan, type PlanLimits, type PlanRequest } from './plan.js';
 import { GenerationProblems } from './problems.js';
 import { TaskTurn } from './task-turn.js';
-import type { ChunkTask, CountTask, PlanTask, WarmUpTask } from './worker.js';
+import { WARM_UP_SLOTS, type ChunkTask, type CountTask, type PlanTask, type WarmUpTask } from './worker.js';
 import type { Format } from './codegen/writers.js';
 
 export interface PoolOptions {
@@ -139,12 +139,24 @@ export class GenerationPool {
         table,
       }));
     });
-    const task: WarmUpTask = { tables, barrier: new Int32Array(new SharedArrayBuffer(4)), workers: this.size };
+    const barrier = new Int32Array(new SharedArrayBuffer(4 * (WARM_UP_SLOTS + this.size)));
+    const task: WarmUpTask = { tables, barrier, workers: this.size };
+    const limitMs = 2 * this.chunkTimeoutMs;
     const warming = Array.from({ length: this.size }, () =>
-      this.piscina.run(task, { name: 'warmUp', signal: AbortSignal.timeout(2 * this.chunkTimeoutMs) }),
+      this.piscina.run(task, { name: 'warmUp', signal: AbortSignal.timeout(limitMs) }),
     );
     await Promise.all(warming).catch((error: unknown) => {
-      if (!this.closing) throw error; // closed while warming: nothing is left to warm
+      if (this.closing) return; // closed while warming: nothing is left to warm
+      if ((error as Error)?.name !== 'AbortError') throw error;
+      // Timed out: the tables the workers were still warming name the pack that hangs.
+      const stuck = [...barrier.subarray(WARM_UP_SLOTS)]
+        .filter((table) => table > 0)
+        .map((table) => `sector pack "${tables[table - 1].plan.sector}", table "${tables[table - 1].table}"`);
+      throw new Error(
+        `the warm-up did not finish within ${limitMs / 1000} s, ` +
+          `still at ${[...new Set(stuck)].join(', ') || 'its start'}`,
+        { cause: error },
+      );
     });
   }
 

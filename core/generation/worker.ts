@@ -75,10 +75,16 @@ export async function countParentsOf(task: CountTask): Promise<Uint32Array | nul
 export interface WarmUpTask {
   /** A small plan of each table of each pack. */
   tables: { pack_url: string; plan: Plan; table: string }[];
-  /** Counts the workers holding a warm-up task; each waits for all of them before starting. */
+  /**
+   * [0] counts the workers holding a warm-up task (each waits for all of them before starting), [1] hands out
+   * slots, and from WARM_UP_SLOTS on each worker's slot holds the index + 1 of the table it is warming.
+   */
   barrier: Int32Array;
   workers: number;
 }
+
+/** Where the workers' slots begin in a warm-up task's barrier. */
+export const WARM_UP_SLOTS = 2;
 
 /** How long a worker waits at the barrier for the others to boot before warming up regardless. */
 const BARRIER_MS = 30_000;
@@ -90,6 +96,8 @@ const BARRIER_MS = 30_000;
  * no second task), rather than the first worker up taking them all.
  */
 export async function warmUp({ tables, barrier, workers }: WarmUpTask): Promise<void> {
+  // Each worker's slot says which table it is warming (its index + 1), so that a warm-up that hangs names it.
+  const slot = WARM_UP_SLOTS + (Atomics.add(barrier, 1, 1) % workers);
   Atomics.add(barrier, 0, 1);
   Atomics.notify(barrier, 0);
   const deadline = Date.now() + BARRIER_MS;
@@ -99,8 +107,17 @@ export async function warmUp({ tables, barrier, workers }: WarmUpTask): Promise<
     holding = Atomics.load(barrier, 0)
   )
     Atomics.wait(barrier, 0, holding, 50);
-  for (const { pack_url, plan, table } of tables) {
-    const definition = await pack(pack_url);
-    renderChunk(new PlanRuntime(definition, plan), table, new ChunkLayout(definition, plan, table).at(0), 'ndjson');
+  for (const [index, { pack_url, plan, table }] of tables.entries()) {
+    Atomics.store(barrier, slot, index + 1);
+    try {
+      const definition = await pack(pack_url);
+      renderChunk(new PlanRuntime(definition, plan), table, new ChunkLayout(definition, plan, table).at(0), 'ndjson');
+    } catch (error) {
+      // The operator reads this in the service's log: it names the pack and table at fault, not only the pool.
+      throw new Error(
+        `sector pack "${plan.sector}" (${pack_url}), table "${table}": ${(error as Error)?.message ?? String(error)}`,
+        { cause: error },
+      );
+    }
   }
 }

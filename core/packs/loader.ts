@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkManifest } from './manifest.js';
-import { probeModules } from './module-probe.js';
+import { probeModules, type ProbeRefusal } from './module-probe.js';
+import { describeLoadFailure, failureReason } from './load-error.js';
+import { registerPackHooks } from './module-hooks.mjs';
 import { PackRegistry, type LoadedPack, type RefusedPack } from './registry.js';
 import type { PackDefinition } from './sdk.js';
 
@@ -33,6 +35,8 @@ export async function loadPacks({
   extra = [],
   loadTimeoutMs = LOAD_TIMEOUT_MS,
 }: LoadPacksOptions = {}): Promise<PackRegistry> {
+  // A pack's `finsynth/sdk` is this finsynth's, and its TypeScript an ES module, whatever its folder holds.
+  registerPackHooks();
   const sources: { source: string; locate: () => string }[] = [
     ...builtinDirectories(builtinDir).map((dir) => ({
       source: `builtin:${dir.split('/').pop()}`,
@@ -61,7 +65,7 @@ export async function loadPacks({
     const outcome =
       'url' in entry
         ? await loadOne(source, entry.url, probed[next++])
-        : { source, name: null, reasons: [entry.reason] };
+        : { source, name: fallbackName(source), file: null, line: null, reasons: [entry.reason] };
     if ('reasons' in outcome) {
       refused.push(outcome);
       continue;
@@ -87,22 +91,62 @@ export function refusalMessage(refused: RefusedPack): string {
 }
 
 /** A pack module the probe loaded (`probed` null) is imported here and checked; else refused with its reason. */
-async function loadOne(source: string, moduleUrl: string, probed: string | null): Promise<LoadedPack | RefusedPack> {
-  if (probed) return { source, name: null, reasons: [probed] };
+async function loadOne(
+  source: string,
+  moduleUrl: string,
+  probed: ProbeRefusal | null,
+): Promise<LoadedPack | RefusedPack> {
+  const entryFile = moduleUrl.startsWith('file:') ? fileURLToPath(moduleUrl) : null;
+  if (probed)
+    return { source, name: fallbackName(source), file: probed.file, line: probed.line, reasons: [probed.reason] };
   let definition: unknown;
   try {
     const imported = (await import(moduleUrl)) as { default?: unknown };
     definition = imported.default;
   } catch (error) {
-    return { source, name: null, reasons: [`its module cannot be loaded: ${(error as Error).message.split('\n')[0]}`] };
+    const failure = describeLoadFailure(error, moduleUrl);
+    return {
+      source,
+      name: fallbackName(source),
+      file: failure.file,
+      line: failure.line,
+      reasons: [`its module cannot be loaded: ${failureReason(failure)}`],
+    };
   }
   if (definition === undefined)
-    return { source, name: null, reasons: ['its module has no default export (export default definePack({...}))'] };
-  const name =
-    typeof (definition as { name?: unknown })?.name === 'string' ? String((definition as { name: string }).name) : null;
+    return {
+      source,
+      name: fallbackName(source),
+      file: entryFile,
+      line: null,
+      reasons: ['its module has no default export (export default definePack({...}))'],
+    };
+  const named = (definition as { name?: unknown })?.name;
+  const name = typeof named === 'string' ? named : fallbackName(source);
   const reasons = checkManifest(definition);
-  if (reasons.length) return { source, name, reasons };
+  if (reasons.length) return { source, name, file: entryFile, line: null, reasons };
   return { definition: definition as PackDefinition, module_url: moduleUrl, source };
+}
+
+/**
+ * What to call a pack whose module gives no name: its package's name, else its folder's, else the npm package
+ * it was asked for by (built-ins are `builtin:<folder>`).
+ */
+function fallbackName(source: string): string {
+  if (source.startsWith('builtin:')) return source.slice('builtin:'.length);
+  const path = resolve(source);
+  if (!existsSync(path)) return source;
+  const folder = statSync(path).isDirectory() ? path : resolve(path, '..');
+  const manifest = join(folder, 'package.json');
+  if (existsSync(manifest)) {
+    try {
+      const { name } = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown };
+      if (typeof name === 'string' && name) return name;
+    } catch {
+      // An unreadable package.json names nothing: the folder does.
+    }
+  }
+  return basename(folder);
 }
 
 function builtinDirectories(dir: string): string[] {

@@ -1,4 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { failureReason, type LoadFailure } from './load-error.js';
 
 /**
  * Loads pack modules in a short-lived worker thread, each with a time limit, under a heap limit, before the
@@ -13,10 +15,19 @@ export interface ProbeOptions {
   memoryMb?: number;
 }
 
-/** Per module: null when it loads, else the reason it does not. */
-const verdicts = new Map<string, Promise<string | null>>();
+/** Why a module does not load: the reason in one line, and where in the pack when its error says so. */
+export interface ProbeRefusal {
+  reason: string;
+  file: string | null;
+  line: number | null;
+}
 
-export function probeModules(urls: readonly string[], options: ProbeOptions): Promise<(string | null)[]> {
+type Verdict = ProbeRefusal | null;
+
+/** Per module: null when it loads, else why it does not. */
+const verdicts = new Map<string, Promise<Verdict>>();
+
+export function probeModules(urls: readonly string[], options: ProbeOptions): Promise<Verdict[]> {
   const fresh = [...new Set(urls.filter((url) => !verdicts.has(url)))];
   if (fresh.length) {
     const probing = runProbes(fresh, options);
@@ -30,8 +41,8 @@ export function probeModules(urls: readonly string[], options: ProbeOptions): Pr
   return Promise.all(urls.map((url) => verdicts.get(url)!));
 }
 
-async function runProbes(urls: string[], options: ProbeOptions): Promise<Map<string, string | null>> {
-  const found = new Map<string, string | null>();
+async function runProbes(urls: string[], options: ProbeOptions): Promise<Map<string, Verdict>> {
+  const found = new Map<string, Verdict>();
   while (found.size < urls.length)
     await probeInWorker(
       urls.filter((url) => !found.has(url)),
@@ -45,7 +56,7 @@ async function runProbes(urls: string[], options: ProbeOptions): Promise<Map<str
 function probeInWorker(
   urls: string[],
   { timeoutMs, memoryMb = 256 }: ProbeOptions,
-  found: Map<string, string | null>,
+  found: Map<string, Verdict>,
 ): Promise<void> {
   return new Promise((resolve) => {
     const worker = new Worker(new URL('./probe-worker.mjs', import.meta.url), {
@@ -55,13 +66,14 @@ function probeInWorker(
     let current: string | undefined;
     let timer: NodeJS.Timeout | undefined;
     const stop = (reason: string) => {
-      if (current !== undefined && !found.has(current)) found.set(current, reason);
+      if (current !== undefined && !found.has(current))
+        found.set(current, { reason, file: current.startsWith('file:') ? fileURLToPath(current) : null, line: null });
       clearTimeout(timer);
       void worker.terminate();
     };
     worker.on(
       'message',
-      ({ url, state, message }: { url: string; state: 'started' | 'loaded' | 'failed'; message?: string }) => {
+      ({ url, state, failure }: { url: string; state: 'started' | 'loaded' | 'failed'; failure?: LoadFailure }) => {
         clearTimeout(timer);
         if (state === 'started') {
           current = url;
@@ -75,7 +87,16 @@ function probeInWorker(
           );
           return;
         }
-        found.set(url, state === 'loaded' ? null : `its module cannot be loaded: ${message}`);
+        found.set(
+          url,
+          state === 'loaded' || !failure
+            ? null
+            : {
+                reason: `its module cannot be loaded: ${failureReason(failure)}`,
+                file: failure.file,
+                line: failure.line,
+              },
+        );
         if (urls.every((each) => found.has(each))) void worker.terminate();
       },
     );
@@ -92,7 +113,13 @@ function probeInWorker(
       // A worker that could not even start names no module: the rest are refused with the same reason.
       if (current === undefined)
         urls.forEach(
-          (url) => found.has(url) || found.set(url, 'its module could not be loaded: the probe worker did not start'),
+          (url) =>
+            found.has(url) ||
+            found.set(url, {
+              reason: 'its module could not be loaded: the probe worker did not start',
+              file: null,
+              line: null,
+            }),
         );
       resolve();
     });

@@ -19,7 +19,11 @@ export interface LoadedPack {
 /** A pack the host refused, and every reason. */
 export interface RefusedPack {
   source: string;
+  /** The pack's name when its module loaded far enough to give one; else its package's or folder's name. */
   name: string | null;
+  /** The file at fault (the module itself when it hangs), and the line when the error says it. */
+  file?: string | null;
+  line?: number | null;
   reasons: string[];
 }
 
