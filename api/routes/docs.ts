@@ -81,7 +81,8 @@ export const docsRoutes: RouteGroup = {
           return;
         }
         ctx.type = 'text/javascript; charset=utf-8';
-        if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+        // A request that names no encoding (curl without --compressed) gets the file as it is.
+        if (ctx.get('Accept-Encoding') !== '' && ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
           ctx.set('Content-Encoding', 'gzip');
           ctx.body = bundle.gzip;
         } else ctx.body = bundle.identity;
