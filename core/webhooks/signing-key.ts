@@ -28,7 +28,7 @@ export class WebhookSecrets {
  */
 export async function loadSigningKey(file: string): Promise<WebhookSecrets> {
   const existing = await readKey(file);
-  if (existing !== null) return new WebhookSecrets(existing);
+  if (existing !== null) return secretsFrom(file, existing);
   await mkdir(dirname(file), { recursive: true });
   const partial = `${file}.${randomBytes(8).toString('hex')}.partial`;
   const handle = await open(partial, 'wx', 0o600);
@@ -47,7 +47,15 @@ export async function loadSigningKey(file: string): Promise<WebhookSecrets> {
   }
   const key = await readKey(file);
   if (key === null) throw new Error(`${file} vanished while it was being created`);
-  return new WebhookSecrets(key);
+  return secretsFrom(file, key);
+}
+
+function secretsFrom(file: string, key: string): WebhookSecrets {
+  try {
+    return new WebhookSecrets(key);
+  } catch (error) {
+    throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
 }
 
 async function readKey(file: string): Promise<string | null> {

@@ -378,3 +378,97 @@ describe('webhooks over HTTP', () => {
     }
   });
 });
+
+describe('webhook URLs where the operator allows no private network', () => {
+  let app: TestApp;
+  let account: TestAccount;
+
+  before(async () => {
+    app = await startTestApp();
+    account = await openAccount(app);
+  });
+  after(() => app.close());
+
+  it('refuses loopback, private, link-local, metadata and special addresses, by name or literally', async () => {
+    const checker = new ResponseChecker((await request(app, 'GET', '/v1/openapi.json')).body);
+    const receiver = await Receiver.start();
+    try {
+      const port = new URL(receiver.url).port;
+      const refusals: Record<string, RegExp> = {
+        [receiver.url]: /127\.0\.0\.1 is a loopback address \(the operator has not allowed private networks\)/,
+        [`http://localhost:${port}/hooks`]: /localhost resolves to (127\.0\.0\.1|::1): .*loopback/,
+        'http://10.0.0.1/hooks': /private \(RFC 1918\)/,
+        'http://192.168.1.20/hooks': /private \(RFC 1918\)/,
+        'http://100.64.0.1/hooks': /carrier-grade NAT/,
+        'http://169.254.169.254/latest/meta-data/': /cloud metadata address/,
+        'http://[fd00:ec2::254]/': /cloud metadata address/,
+        'http://[::1]:8080/': /loopback/,
+        'http://[::ffff:127.0.0.1]/': /loopback/,
+        'http://[fe80::1]/': /link-local/,
+        'http://[fc00::1]/': /unique-local/,
+        'http://0.0.0.0/': /unspecified/,
+        'http://224.0.0.1/': /multicast/,
+        'http://255.255.255.255/': /broadcast/,
+        'ftp://hooks.example.com/': /the scheme ftp is not http or https/,
+        'https://user:pass@hooks.example.com/': /may not carry credentials/,
+      };
+      for (const [url, reason] of Object.entries(refusals)) {
+        const refused = await request(app, 'POST', '/v1/webhooks', {
+          key: account.live,
+          body: { url, events: ['job.succeeded'] },
+        });
+        checker.check('POST', '/v1/webhooks', refused);
+        expect(refused.status, url).to.equal(400);
+        expect(refused.body.type, url).to.equal('https://errors.finsynth.dev/webhook-url-refused');
+        expect(refused.body.detail, url).to.match(reason);
+        expect(refused.body.errors[0]).to.include({ in: 'body', pointer: '/url' });
+      }
+      expect((await request(app, 'GET', '/v1/webhooks', { key: account.live })).body.data).to.deep.equal([]);
+      expect(receiver.received).to.deep.equal([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('webhooks that give up, and cancelled jobs', () => {
+  let app: TestApp;
+  let account: TestAccount;
+
+  before(async () => {
+    // No runner here: jobs stay queued until cancelled. Retries give up quickly.
+    app = await startTestApp({
+      config: {
+        ...LOCAL_RECEIVERS,
+        jobsPerInstance: 0,
+        webhookRetryFirstMs: 10,
+        webhookRetryMaxMs: 40,
+        webhookRetryForMs: 300,
+      },
+    });
+    account = await openAccount(app);
+  });
+  after(() => app.close());
+
+  it('sends job.cancelled, and marks a delivery failed once retries are past their window', async () => {
+    const down = await Receiver.start(() => ({ status: 500 }));
+    const up = await Receiver.start();
+    try {
+      const failing = await createEndpoint(app, account.test, { url: down.url, events: ['job.cancelled'] });
+      await createEndpoint(app, account.test, { url: up.url, events: ['job.cancelled', 'job.succeeded'] });
+      const created = await request(app, 'POST', '/v1/jobs', { key: account.test, body: { config: config() } });
+      const cancelled = await request(app, 'POST', `/v1/jobs/${created.body.id}/cancel`, { key: account.test });
+      expect(cancelled.body.state).to.equal('cancelled');
+      await up.next(1);
+      expect(up.events()[0]).to.deep.include({ type: 'job.cancelled', livemode: false });
+      expect(up.events()[0]!.data.object).to.include({ id: created.body.id, state: 'cancelled', started_at: null });
+
+      const [delivery] = await deliveriesUntil(app, account.test, failing.id, ([first]) => first?.status === 'failed');
+      expect(delivery).to.include({ last_status_code: 500, next_attempt_at: null });
+      expect(delivery!.attempts).to.be.greaterThan(1);
+      expect(down.received.length).to.equal(delivery!.attempts);
+    } finally {
+      await Promise.all([down.close(), up.close()]);
+    }
+  });
+});
