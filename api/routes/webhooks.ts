@@ -125,7 +125,7 @@ function deliveryView(delivery: DeliveryRecord) {
     attempts: delivery.attempts,
     last_attempt_at: delivery.last_attempt_at,
     last_status_code: delivery.last_status_code,
-    last_error: delivery.last_error ?? delivery.failure_reason,
+    last_error: delivery.last_error,
     next_attempt_at: delivery.next_attempt_at,
     created_at: delivery.created_at,
   };
