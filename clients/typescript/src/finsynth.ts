@@ -1,5 +1,5 @@
-import createClient, { type Client } from 'openapi-fetch';
-import type { Paths } from './paths.js';
+import createClient from 'openapi-fetch';
+import type { JsonMediaType, Paths, RawClient } from './paths.js';
 import { Requester } from './requester.js';
 import { Audit } from './resources/audit.js';
 import { Billing } from './resources/billing.js';
@@ -47,7 +47,7 @@ export class Finsynth {
   readonly audit: Audit;
   readonly webhooks: Webhooks;
   /** openapi-fetch, typed by the service's OpenAPI document: answers `{ data, error, response }`, never throws. */
-  readonly raw: Client<Paths, 'application/json' | 'application/schema+json'>;
+  readonly raw: RawClient;
   readonly baseUrl: string;
   readonly #apiKey: string;
 
@@ -60,7 +60,7 @@ export class Finsynth {
     if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new Error('maxRetries must be an integer, 0 or more');
     const policy = { maxRetries, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
     const base: FetchLike = options.fetch ?? ((request) => fetch(request));
-    this.raw = createClient<Paths, 'application/json' | 'application/schema+json'>({
+    this.raw = createClient<Paths, JsonMediaType>({
       baseUrl: this.baseUrl,
       fetch: retryingFetch(base, policy),
       headers: {

@@ -35,7 +35,7 @@ export type {
   CreatedWebhookEndpoint,
   WebhookEndpointInput,
   WebhookDelivery,
-} from './webhooks/webhook-paths.js';
+} from './webhooks/webhook-types.js';
 export {
   TERMINAL_JOB_STATES,
   type Job,
@@ -50,4 +50,4 @@ export type { SaveOverlayBody } from './resources/overlays.js';
 export type { Tier, PurchaseBody, PaymentMethodBody } from './resources/billing.js';
 export type { KeyInput } from './resources/keys.js';
 export type { paths, components, operations } from './schema.js';
-export type { Paths } from './paths.js';
+export type { Paths, RawClient } from './paths.js';

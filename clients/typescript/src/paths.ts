@@ -1,8 +1,11 @@
+import type { Client } from 'openapi-fetch';
 import type { paths } from './schema.js';
-import type { WebhookPaths } from './webhooks/webhook-paths.js';
 
-/**
- * Every operation the client calls, typed by the generated document; the webhook operations fall back to
- * their written types while the document does not describe them, and the generated ones win once it does.
- */
-export type Paths = paths extends { '/v1/webhooks': unknown } ? paths : paths & WebhookPaths;
+/** Every operation of the service, as the generated document types them. */
+export type Paths = paths;
+
+/** The media types whose schemas type an answer's `data`: JSON, as the client parses answers. */
+export type JsonMediaType = 'application/json' | 'application/schema+json';
+
+/** The openapi-fetch client of these paths. */
+export type RawClient = Client<Paths, JsonMediaType>;

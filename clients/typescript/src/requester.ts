@@ -1,7 +1,6 @@
-import type { Client } from 'openapi-fetch';
 import { errorFromResponse } from './errors.js';
 import { PageList, type Page } from './pagination/page-list.js';
-import type { Paths } from './paths.js';
+import type { RawClient } from './paths.js';
 import { retryingFetch, type FetchLike, type RetryPolicy } from './transport/retrying-fetch.js';
 
 /** What every call takes as its last argument, beyond its own parameters. */
@@ -28,7 +27,7 @@ interface Answer<Data> {
 /** The openapi-fetch client with the transport the client's options and a call's options ask for. */
 export class Requester {
   constructor(
-    readonly raw: Client<Paths>,
+    readonly raw: RawClient,
     private readonly base: FetchLike,
     readonly policy: RetryPolicy,
   ) {}

@@ -135,6 +135,32 @@ describe('@finsynth/client: a job end to end', function () {
     }
   });
 
+  it('fails a download into a Writable, which cannot start again, when the file is no longer the one begun', async () => {
+    let proxy: CuttingProxy | undefined;
+    try {
+      proxy = await startCuttingProxy(app.server.port, CUT_AFTER_BYTES);
+      const recorder = recordingFetch((request) => {
+        if (!request.headers.has('if-range')) return fetch(request);
+        const headers = new Headers(request.headers);
+        headers.set('If-Range', `"${'0'.repeat(64)}"`);
+        return fetch(new Request(request, { headers }));
+      });
+      const throughProxy = new Finsynth({ apiKey: account.test, baseUrl: proxy.url, fetch: recorder.fetch });
+      const sink = new PassThrough();
+      sink.resume();
+      const failure = await throughProxy.jobs
+        .download(job.id, 'transactions', { to: sink })
+        .catch((error: unknown) => error);
+      expect(failure)
+        .to.be.instanceOf(Error)
+        .with.property('message')
+        .that.matches(/changed during the download/);
+      expect(sink.writableEnded).to.equal(false);
+    } finally {
+      await proxy?.close();
+    }
+  });
+
   it('streams a result into a Writable, and ends it', async () => {
     const sink = new PassThrough();
     const chunks: Buffer[] = [];
@@ -157,10 +183,16 @@ describe('@finsynth/client: a job end to end', function () {
     expect((await finsynth.jobs.retrieve(job.id)).state).to.equal('succeeded');
   });
 
-  it('cancels a queued or running job', async () => {
+  it('stops waiting when asked, and cancels a queued or running job', async () => {
     const created = await finsynth.jobs.create({
       config: { version: 1, sector: 'cards', seed: 1, tables: [{ name: 'transactions', rows: 5_000_000 }] },
     });
+    // Waiting stops when its signal is aborted, with the signal's reason; the job goes on.
+    const stop = new AbortController();
+    const reason = new Error('no longer waiting');
+    const onProgress = () => stop.abort(reason);
+    const waiting = finsynth.jobs.wait(created.id, { intervalMs: 50, signal: stop.signal, onProgress });
+    expect(await waiting.catch((error: unknown) => error)).to.equal(reason);
     const cancelled = await finsynth.jobs.cancel(created.id);
     expect(cancelled.id).to.equal(created.id);
     expect(cancelled.cancel_requested || cancelled.state === 'cancelled').to.equal(true);

@@ -171,7 +171,8 @@ export async function downloadResult(
         received += chunk.length;
         onProgress?.(received, total);
       });
-      if (broke === undefined && (total === undefined || received >= total)) break;
+      // Whole when every announced byte came, even if the connection then failed; without a size, when it ended.
+      if (total === undefined ? broke === undefined : received >= total) break;
       if (requestOptions.signal?.aborted) throw requestOptions.signal.reason;
       fruitlessBreaks = received > before ? 0 : fruitlessBreaks + 1;
       if (fruitlessBreaks > maxRetries) {

@@ -1,7 +1,7 @@
-import type { Requester, RequestOptions } from '../requester.js';
-import { unwrap } from '../requester.js';
+import type { QueryOf } from '../operation-types.js';
+import { unwrap, type Requester, type RequestOptions } from '../requester.js';
 import { verifyWebhook, type VerifyWebhookOptions, type WebhookEvent } from '../webhooks/verify-webhook.js';
-import type { WebhookEndpointInput } from '../webhooks/webhook-paths.js';
+import type { WebhookEndpointInput } from '../webhooks/webhook-types.js';
 
 /** Webhook endpoints: where the service POSTs signed events. */
 export class Webhooks {
@@ -12,7 +12,7 @@ export class Webhooks {
     return unwrap(this.requester.raw.POST('/v1/webhooks', { body, ...this.requester.init(options) }));
   }
 
-  list(params: { limit?: number } = {}, options?: RequestOptions) {
+  list(params: Omit<QueryOf<'listWebhooks'>, 'cursor'> = {}, options?: RequestOptions) {
     return this.requester.list((cursor) =>
       this.requester.raw.GET('/v1/webhooks', {
         params: { query: { ...params, cursor } },
@@ -32,7 +32,7 @@ export class Webhooks {
   }
 
   /** The delivery attempts to an endpoint, page after page. */
-  deliveries(id: string, params: { limit?: number } = {}, options?: RequestOptions) {
+  deliveries(id: string, params: Omit<QueryOf<'listWebhookDeliveries'>, 'cursor'> = {}, options?: RequestOptions) {
     return this.requester.list((cursor) =>
       this.requester.raw.GET('/v1/webhooks/{id}/deliveries', {
         params: { path: { id }, query: { ...params, cursor } },

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { WebhookEventType } from './webhook-paths.js';
+import type { WebhookEventType } from './webhook-types.js';
 
 /** An event as the service delivers it to an endpoint. */
 export interface WebhookEvent {
