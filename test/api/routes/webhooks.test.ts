@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { request, openAccount, startTestApp, type TestAccount, type TestApp } from '../../support/app.js';
 import { ResponseChecker } from '../../support/openapi.js';
@@ -16,6 +17,9 @@ const LOCAL_RECEIVERS = {
   webhookRetryMaxMs: 100,
   webhookRetryForMs: 600_000,
 };
+
+/** A pack whose generator throws: its jobs fail. */
+const FAILING_PACK = fileURLToPath(new URL('../../support/packs/failing-pack/', import.meta.url));
 
 const config = (rows = 10) => ({
   version: 1,
@@ -86,7 +90,7 @@ describe('webhooks over HTTP', () => {
   };
 
   before(async () => {
-    app = await startTestApp({ config: LOCAL_RECEIVERS });
+    app = await startTestApp({ config: { ...LOCAL_RECEIVERS, packs: [FAILING_PACK] } });
     account = await openAccount(app);
     checker = new ResponseChecker((await request(app, 'GET', '/v1/openapi.json')).body);
   });
@@ -143,6 +147,23 @@ describe('webhooks over HTTP', () => {
     expect(shown.body).to.deep.equal(withoutSecret);
     expect(JSON.stringify(await app.services.store.readAll())).not.to.contain(created.body.secret);
   });
+  it("sends job.failed with the job's failure as problem details", async () => {
+    const hooks = await receiver();
+    await createEndpoint(app, account.test, { url: hooks.url, events: ['job.failed'] });
+    const failing = { ...config(), sector: 'failing', tables: [{ name: 'entries', rows: 10 }] };
+    const created = await request(app, 'POST', '/v1/jobs', { key: account.test, body: { config: failing } });
+    expect(created.status, created.text).to.equal(202);
+    await hooks.next(1);
+    const [event] = hooks.events();
+    expect(event).to.include({ type: 'job.failed', livemode: false });
+    expect(event!.data.object).to.include({ id: created.body.id, state: 'failed', credits_charged: null });
+    expect(event!.data.object.failure).to.deep.include({
+      type: 'https://errors.finsynth.dev/job-generation-failed',
+      status: 500,
+      instance: `/v1/jobs/${created.body.id}`,
+    });
+  });
+
   it('sends an event again, with the same id, to a receiver that failed and recovered; the list shows the attempts', async () => {
     const hooks = await receiver((index) => ({ status: index < 2 ? 500 : 204 }));
     const endpoint = await createEndpoint(app, account.live, { url: hooks.url, events: ['job.succeeded'] });
