@@ -11,7 +11,7 @@ const testTitle = String.raw`^\s*(describe|context|it|specify)(\.only|\.skip)?\(
 
 export default defineConfig(
   // node_modules/ is ignored by default; these are written at run time and are not in git.
-  globalIgnores(['data/', 'dist/', '.bench/']),
+  globalIgnores(['data/', '**/dist/', '.bench/', 'test-artifacts/']),
   js.configs.recommended,
   // Without type information: the type-aware set adds mostly no-unsafe-* rules, which flag every read of a parsed
   // JSON body in the tests.
