@@ -6,15 +6,19 @@ import { reportUnhandledRejections } from '../core/faults/unexpected-errors.js';
 import { createApp } from '../api/app.js';
 import { bind } from '../api/server.js';
 import { openLocalAccountOnFirstStart } from './first-start.js';
-import { configFrom, parseOptions } from './options.js';
+import { configFrom } from './options.js';
+
+export interface ServeOptions {
+  port?: number;
+  data?: string;
+}
 
 /**
  * `finsynth serve [--port N] [--data DIR]` (and `npm start`): serves until SIGTERM or SIGINT, then
  * drains (readiness fails, open requests finish, new connections are refused) and closes the store.
  */
-export async function serve(args: string[]): Promise<number> {
-  const { values } = parseOptions(args, { port: { type: 'string' }, data: { type: 'string' } });
-  const config = configFrom(values);
+export async function serve(options: ServeOptions): Promise<number> {
+  const config = configFrom(options);
   // The port first: a start that cannot serve stops before it opens the store, an account or prints keys.
   const bound = await bind(config, config.port).catch((error: NodeJS.ErrnoException) => {
     throw new Error(portRefusal(config.port, error));
