@@ -16,10 +16,27 @@ const LOCAL_ACCOUNT_TIER = 'scale';
 export const LOCAL_ACCOUNT_ID = 'acc_local';
 
 /**
- * An empty store means a fresh install: give its operator an account and keys to start with, once.
+ * An empty store means a fresh install: give its operator an account and keys to start with, once. A start
+ * that created the audit log's signing key also says so, with the verifier key auditors need.
  * Returns what to print (the keys are shown this once), or null when there is nothing to say.
  */
 export async function openLocalAccountOnFirstStart(services: Services): Promise<string | null> {
+  const auditKey = services.auditLog.takeKeyCreated() ? auditKeyCreated(services) : '';
+  const account = await openLocalAccount(services);
+  return account === null && auditKey === '' ? null : `${account ?? ''}${auditKey}`;
+}
+
+/** What the operator is told of a new audit signing key: where it is, and the verifier key to give auditors. */
+function auditKeyCreated(services: Services): string {
+  return (
+    `Created the audit log's signing key ${services.config.auditKeyFile} (keep it, and back it up apart from ` +
+    'the store).\n' +
+    `  audit log verifier key: ${services.auditLog.verifierKey}\n` +
+    'Auditors check checkpoints and bundles with it (GET /v1/audit/public-key serves it too): docs/audit.md.\n'
+  );
+}
+
+async function openLocalAccount(services: Services): Promise<string | null> {
   if ((await services.store.headPosition()) !== 0) return null;
   try {
     const { account_id, keys, position } = await createAccount(services, {

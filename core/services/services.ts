@@ -39,6 +39,8 @@ import { WEBHOOK_ENDPOINTS_PROJECTION, type WebhookEndpointsModel } from '../../
 import { WEBHOOK_DELIVERIES_PROJECTION, type WebhookDeliveriesModel } from '../../projections/webhooks/deliveries.js';
 import { schedulerCheckpoints } from '../../projections/webhooks/scheduler-checkpoints.js';
 import { snapshotStoreFor } from '../../projections/runner/snapshot-for-store.js';
+import { AuditLog } from '../audit/log/audit-log.js';
+import { treeStorageFor } from '../audit/log/tree-storage-for-store.js';
 
 /**
  * The composition root: everything a process of finsynth (server, CLI, tests) works with, built once
@@ -78,6 +80,8 @@ export interface Services {
   jobRunner: JobRunner;
   /** Webhook endpoints; when `background`, this instance also schedules and sends their deliveries. */
   webhooks: WebhooksService;
+  /** The transparency log of every event: Merkle tree, proofs, signed checkpoints (kept up when `background`). */
+  auditLog: AuditLog;
   /** The Prometheus registry served at /metrics; each module registers its own metrics here. */
   metrics: Registry;
   /** Where errors of the service's pools, clients, streams and sockets are logged and counted. */
@@ -177,6 +181,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     onError: logFailure('webhooks failed'),
   });
   if (background) refunds.start();
+  const auditLog = new AuditLog({
+    store,
+    storage: treeStorageFor(store),
+    keyFile: config.auditKeyFile,
+    origin: config.auditOrigin,
+    checkpointIntervalMs: config.auditCheckpointIntervalMs,
+    onError: logFailure('audit log failed'),
+  });
   const usageRecords = new UsageRecords(store, registry, usageRecordTableFor(store));
   if (background) usageRecords.start(1000, logFailure('usage records catch-up failed'));
   const services: Services = {
@@ -198,12 +210,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     jobs: jobs.service,
     jobRunner: jobs.runner,
     webhooks: webhooks.service,
+    auditLog,
     rateLimits: new RateLimits(pricing, redis, { onRedisFailure: (error) => faults.report('rate-limits', error) }),
     metrics,
     faults,
     async close() {
       if (background) await jobs.runner.stop({ handOver: true });
       await webhooks.stop();
+      await auditLog.stop();
       await refunds.stop();
       await renewals?.stop();
       await usageRecords.stop();
@@ -216,6 +230,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // The signing key is read (or created) now, so that a key file that cannot be read stops the start.
   if (background)
     await webhooks.start().catch(async (error: unknown) => {
+      await services.close();
+      throw error;
+    });
+  // Likewise the audit log's key; the tree is brought up to date and a first checkpoint signed before serving.
+  if (background)
+    await auditLog.start().catch(async (error: unknown) => {
       await services.close();
       throw error;
     });

@@ -49,6 +49,12 @@ export interface Config {
   webhookRetryForMs: number;
   /** Delivery attempts one instance makes at once. */
   webhookDeliveriesAtOnce: number;
+  /** The Ed25519 key that signs the audit log's checkpoints: a file outside the store, 0600, made at first start. */
+  auditKeyFile: string;
+  /** The audit log's origin (its checkpoints' first line, its key's name); unset: the key file's, or this host's. */
+  auditOrigin: string | undefined;
+  /** While events arrive, a checkpoint is signed at most this often. */
+  auditCheckpointIntervalMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -85,6 +91,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookRetryMaxMs: 3_600_000,
     webhookRetryForMs: 24 * 3_600_000,
     webhookDeliveriesAtOnce: 8,
+    auditKeyFile: resolve(setting('FINSYNTH_AUDIT_KEY') ?? resolve(dataDir, 'audit-signing.key')),
+    auditOrigin: setting('FINSYNTH_AUDIT_ORIGIN'),
+    auditCheckpointIntervalMs: Number(setting('FINSYNTH_AUDIT_CHECKPOINT_INTERVAL_MS') ?? 2_000),
     ...overrides,
   };
   checkConfig(config);
@@ -131,6 +140,9 @@ function checkConfig(config: Config): void {
     [config.webhookDeliveriesAtOnce, 'webhookDeliveriesAtOnce'],
   ] as const)
     wholeNumber(value, name, 1);
+  wholeNumber(config.auditCheckpointIntervalMs, 'FINSYNTH_AUDIT_CHECKPOINT_INTERVAL_MS', 1, 3_600_000);
+  if (config.auditOrigin !== undefined && /[\s+]/u.test(config.auditOrigin))
+    throw new Error('FINSYNTH_AUDIT_ORIGIN must hold no space and no plus sign (e.g. finsynth.example.com/audit)');
   if (!/^[a-z][a-z0-9]{0,15}$/.test(config.keyPrefix))
     throw new Error('FINSYNTH_KEY_PREFIX must be 1 to 16 lowercase letters and digits, starting with a letter');
   if (!URL.canParse(config.errorTypeBase)) throw new Error('FINSYNTH_ERROR_TYPE_BASE must be an absolute URI');

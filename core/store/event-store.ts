@@ -29,6 +29,12 @@ export interface ReadAllOptions {
   maxCount?: number;
 }
 
+/** An event's place in the log and its hash: what the audit log's Merkle tree is built from. */
+export interface EventHash {
+  position: number;
+  hash: string;
+}
+
 export interface Subscription {
   /** Resolves once the subscription has stopped and its handler will not be called again. */
   close(): Promise<void>;
@@ -64,6 +70,11 @@ export interface EventStore {
    * needs. The sqlite adapter has it; from the others, such a reader spells the parsed events canonically again.
    */
   readAllStored?(options?: ReadAllOptions): Promise<StoredEvent[]>;
+  /**
+   * Optional: read-all of each event's position and hash alone, in the order of readAll, for the audit log's
+   * integrator, which needs nothing else; from a store without it, the integrator reads whole events.
+   */
+  readAllHashes?(options?: ReadAllOptions): Promise<EventHash[]>;
   /** Highest global position a reader may see now; 0 for an empty store. */
   headPosition(): Promise<number>;
   /** Catch-up from `after`, then live; the handler is awaited, one event at a time, in order. */

@@ -3,6 +3,7 @@ import { GENESIS_HASH } from '../events/envelope.js';
 import { verifyChain, type ChainVerification } from '../events/hash-chain.js';
 import type {
   AppendResult,
+  EventHash,
   EventStore,
   ExpectedRevision,
   ReadAllOptions,
@@ -53,6 +54,13 @@ export class MemoryEventStore implements EventStore {
     return this.log
       .slice(after, after + (options.maxCount ?? Number.MAX_SAFE_INTEGER))
       .map((event) => structuredClone(event));
+  }
+
+  async readAllHashes(options: ReadAllOptions = {}): Promise<EventHash[]> {
+    const after = options.after ?? 0;
+    return this.log
+      .slice(after, after + (options.maxCount ?? Number.MAX_SAFE_INTEGER))
+      .map(({ position, hash }) => ({ position, hash }));
   }
 
   async headPosition(): Promise<number> {

@@ -6,6 +6,7 @@ import { verifyChain, type ChainVerification } from '../events/hash-chain.js';
 import {
   WrongExpectedRevisionError,
   type AppendResult,
+  type EventHash,
   type EventStore,
   type ExpectedRevision,
   type ReadAllOptions,
@@ -140,6 +141,7 @@ export class PostgresEventStore implements EventStore {
         `SELECT ${selected} FROM ${events} WHERE stream = $1 AND revision <= $2 ` + 'ORDER BY revision DESC LIMIT $3',
       all: `SELECT ${selected} FROM ${events} WHERE position > $1 AND ${VISIBLE} ORDER BY position LIMIT $2`,
       headPosition: `SELECT coalesce(max(position), 0) AS position FROM ${events} WHERE ${VISIBLE}`,
+      hashes: `SELECT position, hash FROM ${events} WHERE position > $1 AND ${VISIBLE} ORDER BY position LIMIT $2`,
     });
   }
 
@@ -279,6 +281,15 @@ export class PostgresEventStore implements EventStore {
       rowMode: 'array',
     });
     return result.rows.map(toRecordedEvent);
+  }
+
+  async readAllHashes(options: ReadAllOptions = {}): Promise<EventHash[]> {
+    const result = await this.pool.query<[string, string]>({
+      ...this.sql.hashes,
+      values: [options.after ?? 0, options.maxCount ?? null],
+      rowMode: 'array',
+    });
+    return result.rows.map(([position, hash]) => ({ position: Number(position), hash }));
   }
 
   async headPosition(): Promise<number> {

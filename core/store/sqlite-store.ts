@@ -4,6 +4,7 @@ import { GENESIS_HASH } from '../events/envelope.js';
 import { verifyChain, type ChainVerification, type StoredEvent } from '../events/hash-chain.js';
 import type {
   AppendResult,
+  EventHash,
   EventStore,
   ExpectedRevision,
   ReadAllOptions,
@@ -115,6 +116,7 @@ export class SqliteEventStore implements EventStore {
       allStored: this.db
         .prepare(`SELECT ${STORED_ROW} FROM events WHERE position > ? ORDER BY position LIMIT ?`)
         .pluck(),
+      hashes: this.db.prepare('SELECT position, hash FROM events WHERE position > ? ORDER BY position LIMIT ?').raw(),
       textAt: this.db
         .prepare(`SELECT id, stream, type, data, metadata, recorded_at, hash FROM events WHERE position = ?`)
         .raw(),
@@ -223,6 +225,12 @@ export class SqliteEventStore implements EventStore {
           : [...columns.slice(0, 3), ...(this.statements.textAt.get(Number(columns[0])) as string[])],
       );
     });
+  }
+
+  async readAllHashes(options: ReadAllOptions = {}): Promise<EventHash[]> {
+    return (this.statements.hashes.all(options.after ?? 0, options.maxCount ?? -1) as [number, string][]).map(
+      ([position, hash]) => ({ position, hash }),
+    );
   }
 
   private toEvents<Event>(
