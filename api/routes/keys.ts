@@ -131,6 +131,22 @@ export const keysRoutes: RouteGroup = {
         ctx.body = { ...page, data: page.data.map(keyView) };
       },
     }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/keys/current',
+      operationId: 'getCurrentKey',
+      summary: 'The key asking',
+      description:
+        'The key this request is authenticated with: its id, name, mode and scopes, so that a client such as ' +
+        'the web console offers only what the key may do. Never the secret.',
+      scope: 'keys:read',
+      responses: { 200: { description: 'The key.', content: { 'application/json': keySchema } } },
+      handle(ctx) {
+        const keys = ctx.services.projections.state<KeysModel>(KEYS_PROJECTION);
+        // Authentication found the key in this very model, so it is there.
+        ctx.body = keyView(keys.byId.get(ctx.state.auth.keyId)!);
+      },
+    }),
     defineRoute<{ id: string }>({
       method: 'DELETE',
       path: '/v1/keys/{id}',

@@ -116,6 +116,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/keys/current': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The key asking
+     * @description The key this request is authenticated with: its id, name, mode and scopes, so that a client such as the web console offers only what the key may do. Never the secret.
+     *
+     *     Scope: `keys:read`.
+     */
+    get: operations['getCurrentKey'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/keys/{id}': {
     parameters: {
       query?: never;
@@ -1691,6 +1713,173 @@ export interface operations {
       };
       /** @description `idempotency-key-reused`: The Idempotency-Key was already used with a different method, path, query or body (a retry after a 5xx too); use a new key for a new request. */
       422: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `rate-limited`: The account's tier allows this many requests per second; `Retry-After` says in how many whole seconds to retry. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `headers-too-large`: The request headers exceed the limit of the server; the connection is closed. */
+      431: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `internal-error`: An unexpected error on the service side; the request id identifies it in the logs. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store-unavailable`: The event store cannot be reached or does not answer in time (a restart, a failover, an outage). Retry after `Retry-After` seconds, a POST with the same Idempotency-Key: the instance reconnects by itself once the store is back. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait before retrying, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getCurrentKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @example key_4fQ9… */
+            id: string;
+            name: string | null;
+            /** @enum {unknown} */
+            mode: 'live' | 'test';
+            scopes: (
+              | 'generate'
+              | 'jobs:read'
+              | 'jobs:write'
+              | 'catalog:read'
+              | 'configs:read'
+              | 'configs:write'
+              | 'usage:read'
+              | 'billing:read'
+              | 'billing:write'
+              | 'keys:read'
+              | 'keys:write'
+              | 'audit:read'
+              | 'webhooks:read'
+              | 'webhooks:write'
+            )[];
+            /** @description The first characters of the key, to tell keys apart; the secret is never shown again. */
+            prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+          };
+        };
+      };
+      /**
+       * @description `validation-failed`: The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.
+       *
+       *     `malformed-request`: The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).
+       */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `unauthorized`: The Authorization header is missing, is not `Bearer <key>`, or names a key that is unknown or revoked. Keys are accepted in that header only, never in the query string. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `missing-scope`: The key lacks the scope this operation needs; `required_scope` names it. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `request-timeout`: The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed. */
+      408: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `expectation-failed`: The request has an `Expect` header other than `100-continue`, the only expectation the server meets. */
+      417: {
         headers: {
           'Request-Id': components['headers']['Request-Id'];
           RateLimit: components['headers']['RateLimit'];

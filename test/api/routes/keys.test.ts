@@ -84,6 +84,28 @@ describe('keys: issue, list, revoke', () => {
     expect((await request(app, 'DELETE', '/v1/keys/key_nope', { key: account.live })).status).to.equal(404);
   });
 
+  it('tells a key its own id, mode and scopes, never its secret', async () => {
+    const issued = await request(app, 'POST', '/v1/keys', {
+      key: account.test,
+      body: { name: 'console', scopes: ['keys:read', 'jobs:read'] },
+    });
+    const current = await request(app, 'GET', '/v1/keys/current', { key: issued.body.secret });
+    expect(current.status).to.equal(200);
+    const { secret: _secret, ...view } = issued.body;
+    expect(current.body).to.deep.equal(view);
+    expect(current.text).not.to.contain(issued.body.secret);
+
+    const owner = await request(app, 'GET', '/v1/keys/current', { key: account.live });
+    expect(owner.body).to.include({ mode: 'live' });
+    expect(owner.body.id).not.to.equal(issued.body.id);
+
+    const narrow = await request(app, 'POST', '/v1/keys', { key: account.test, body: { scopes: ['jobs:read'] } });
+    const refused = await request(app, 'GET', '/v1/keys/current', { key: narrow.body.secret });
+    expect(refused.status).to.equal(403);
+    expect(refused.body).to.include({ required_scope: 'keys:read' });
+    expect((await request(app, 'GET', '/v1/keys/current')).status).to.equal(401);
+  });
+
   it('stops a revoked key on another instance of the same store', async () => {
     const other = await startTestApp({ dataDir: app.config.dataDir });
     try {
