@@ -8,6 +8,7 @@ import {
   type TestApp,
   type TestResponse,
 } from '../../support/app.js';
+import { SCOPES } from '../../../core/auth/scopes.js';
 import { routeGroups } from '../../../api/app.js';
 import { defineRoute, type RouteGroup } from '../../../api/http/route.js';
 
@@ -140,7 +141,7 @@ describe('problem details on every path', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(response.status, response.text).to.equal(201);
-    expect(response.body.scopes).to.have.length(12);
+    expect(response.body.scopes).to.deep.equal([...SCOPES]);
     const required = await request(app, 'POST', '/v1/generate/quick', {
       key: account.test,
       body: '',
