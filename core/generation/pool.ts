@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { CountingUnexpectedErrors, type UnexpectedErrors } from '../faults/unexpected-errors.js';
@@ -96,6 +97,8 @@ export class GenerationPool {
     const layout = new ChunkLayout(pack.definition, plan, table, walk);
     const base = { pack_url: pack.module_url, plan_id: planId(plan), plan, table, format };
     const stop = new AbortController();
+    // Each chunk in flight listens to it twice (its turn, and the wait for its answer): no leak to warn of.
+    setMaxListeners(4 * this.size + 10, stop.signal);
     const abort = () => stop.abort(signal?.reason);
     signal?.addEventListener('abort', abort, { once: true });
     const inFlight: Promise<Uint8Array>[] = [];
@@ -233,9 +236,13 @@ export class GenerationPool {
     const turn = new TaskTurn();
     const timeout = new AbortController();
     let timedOut = false;
+    let answered = false;
     let timer: NodeJS.Timeout | undefined;
     turn.started().then(
       () => {
+        // The answer may come before the news that the worker started: no time limit is left running then (it
+        // would keep a process that is done alive for the whole limit).
+        if (answered) return;
         timer = setTimeout(() => {
           timedOut = true;
           timeout.abort();
@@ -250,6 +257,7 @@ export class GenerationPool {
     // The time limit holds until the worker answers, even when the caller stopped waiting before.
     answer.then(settled, settled);
     function settled() {
+      answered = true;
       clearTimeout(timer);
       turn.settle();
     }
