@@ -4,6 +4,9 @@ import { rowsPerParent } from './parent-runs.js';
 import type { PlanRuntime } from './runtime.js';
 import type { Row } from './types/index.js';
 import { tableWriter, type Format, type TableWriter } from './codegen/writers.js';
+import type { ParquetCompression } from './parquet/codecs.js';
+import { writeRowGroup } from './parquet/row-group.js';
+import { columnParams, mergeParams } from './types/params.js';
 
 /**
  * Generates one chunk of one table as UTF-8 bytes in the requested format. Runs in a worker (or inline
@@ -24,6 +27,34 @@ export function renderChunk(
   if (chunk.last) out.text(writer.end(runtime.rowsOf(table)));
   if (chunk.rows > 0) writer.bytesPerRow = out.length / chunk.rows;
   return out.bytes();
+}
+
+/**
+ * Generates one chunk of one table as one Parquet row group (parquet/row-group.ts): its pages and the
+ * metadata the main thread puts in the file's footer (parquet/file.ts).
+ */
+export function renderParquetChunk(
+  runtime: PlanRuntime,
+  table: string,
+  chunk: ChunkSpec,
+  compression: ParquetCompression,
+  spare?: ArrayBuffer,
+): Uint8Array {
+  const generator = runtime.table(table);
+  const overrides = runtime.plan.tables.find((planned) => planned.name === table)?.columns ?? {};
+  const params = generator.columns.map(({ name }) => {
+    const { null_rate: _nullRate, ...override } = overrides[name] ?? {};
+    return mergeParams(columnParams(generator.definition.columns[name]), override);
+  });
+  return writeRowGroup({
+    columns: generator.columns,
+    params,
+    rows: chunk.rows,
+    each: (visit) => eachRow(runtime, table, chunk, visit),
+    compression,
+    first: chunk.index === 0,
+    spare,
+  });
 }
 
 /**

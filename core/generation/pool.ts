@@ -11,7 +11,8 @@ import { buildPlan, buildPlanWith, type Plan, type PlanLimits, type PlanRequest 
 import { GenerationProblems } from './problems.js';
 import { TaskTurn } from './task-turn.js';
 import { WARM_UP_SLOTS, type ChunkTask, type CountTask, type PlanTask, type WarmUpTask } from './worker.js';
-import type { Format } from './codegen/writers.js';
+import { parquetFile } from './parquet/file.js';
+import type { ChunkFormat, ParquetCompression } from './parquet/codecs.js';
 
 export interface PoolOptions {
   /** Worker threads (default: the machine's cores). */
@@ -25,7 +26,10 @@ export interface PoolOptions {
 }
 
 export interface GenerateOptions {
-  format: Format;
+  /** Parquet: the pool yields the whole file, its row groups written by the workers (parquet/file.ts). */
+  format: ChunkFormat;
+  /** Parquet: the compression of its pages (snappy unless given). */
+  compression?: ParquetCompression;
   signal?: AbortSignal;
   /** Called after each chunk is delivered, with the rows delivered so far and the table's total. */
   onProgress?: (rowsDone: number, rowsTotal: number) => void;
@@ -83,10 +87,16 @@ export class GenerationPool {
    * at once: queued chunks are dropped, and chunks already running finish in their workers and are
    * discarded (terminating a worker mid-chunk would cost a worker restart; the time limit still bounds them).
    */
-  async *generate(
+  generate(plan: Plan, table: string, options: GenerateOptions): AsyncGenerator<Uint8Array> {
+    const chunks = this.chunks(plan, table, options);
+    return options.format === 'parquet' ? parquetFile(chunks) : chunks;
+  }
+
+  /** The table's chunks as the workers write them, in order. */
+  private async *chunks(
     plan: Plan,
     table: string,
-    { format, signal, onProgress, recycle = false }: GenerateOptions,
+    { format, compression, signal, onProgress, recycle = false }: GenerateOptions,
   ): AsyncGenerator<Uint8Array> {
     signal?.throwIfAborted();
     const pack = this.packs.loaded(plan.sector);
@@ -95,7 +105,7 @@ export class GenerationPool {
       ? await this.walkParents(pack.definition, plan, table, { signal })
       : undefined;
     const layout = new ChunkLayout(pack.definition, plan, table, walk);
-    const base = { pack_url: pack.module_url, plan_id: planId(plan), plan, table, format };
+    const base = { pack_url: pack.module_url, plan_id: planId(plan), plan, table, format, compression };
     const stop = new AbortController();
     // Each chunk in flight listens to it twice (its turn, and the wait for its answer): no leak to warn of.
     setMaxListeners(4 * this.size + 10, stop.signal);

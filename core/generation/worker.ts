@@ -1,13 +1,13 @@
 import { Piscina } from 'piscina';
 import type { PackDefinition } from './pack-definition.js';
-import { renderChunk } from './chunk.js';
+import { renderChunk, renderParquetChunk } from './chunk.js';
 import { ChunkLayout } from './layout.js';
 import type { ChunkSpec } from './chunk-spec.js';
 import { countParents } from './parent-runs.js';
 import type { Plan } from './plan-types.js';
 import { PlanRuntime } from './runtime.js';
 import { takeTurn } from './task-turn.js';
-import type { Format } from './codegen/writers.js';
+import { codecReady, type ChunkFormat, type ParquetCompression } from './parquet/codecs.js';
 
 /** What every task of the pool works on: one table of a plan. */
 export interface PlanTask {
@@ -23,7 +23,9 @@ export interface PlanTask {
 /** One unit of work of the pool: one chunk of one table of a plan. */
 export interface ChunkTask extends PlanTask {
   chunk: ChunkSpec;
-  format: Format;
+  format: ChunkFormat;
+  /** Parquet: the compression of its pages (snappy unless given). */
+  compression?: ParquetCompression;
   /** A buffer the caller is done with, to write this chunk into when it is large enough. */
   spare?: ArrayBuffer;
 }
@@ -60,7 +62,13 @@ async function runtime(task: PlanTask): Promise<PlanRuntime> {
 /** Generates the chunk and moves its bytes to the main thread (a transfer, not a copy). */
 export async function generateChunk(task: ChunkTask): Promise<Uint8Array | null> {
   if (!takeTurn(task.turn)) return null;
-  const bytes = renderChunk(await runtime(task), task.table, task.chunk, task.format, task.spare);
+  const compiled = await runtime(task);
+  let bytes: Uint8Array;
+  if (task.format === 'parquet') {
+    const compression = task.compression ?? 'snappy';
+    await codecReady(compression);
+    bytes = renderParquetChunk(compiled, task.table, task.chunk, compression, task.spare);
+  } else bytes = renderChunk(compiled, task.table, task.chunk, task.format, task.spare);
   return Piscina.move(bytes) as unknown as Uint8Array;
 }
 

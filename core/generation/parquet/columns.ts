@@ -1,0 +1,179 @@
+import type { ParquetWriter } from 'hyparquet-writer';
+import { currencyByCode } from '../reference-data/currencies.js';
+
+/** A column of the Parquet schema as hyparquet-writer takes it. */
+export type SchemaElement = ConstructorParameters<typeof ParquetWriter>[0]['schema'][number];
+
+/** What the Parquet type of a column depends on: its data type, its parameters and whether it may be null. */
+export interface ParquetColumnSource {
+  name: string;
+  type: string;
+  params: Record<string, unknown>;
+  nullable: boolean;
+}
+
+/**
+ * How a column is stored in Parquet: its schema element, whether its values are dictionary-encoded
+ * whatever the chunk holds (enums), and the conversion of a row's value to the value the writer takes.
+ */
+export interface ParquetColumn {
+  element: SchemaElement;
+  dictionary: boolean;
+  convert: (value: unknown) => unknown;
+  /** The type as the catalog shows it (`DECIMAL(18,2)`, `TIMESTAMP(MICROS,UTC)`, …). */
+  name: string;
+}
+
+/** Precision of every decimal: 18 digits fit an INT64, which readers handle natively. */
+export const DECIMAL_PRECISION = 18;
+/** The scale of an amount whose currency varies by row: enough for every ISO 4217 currency's minor units. */
+export const MIXED_CURRENCY_SCALE = 4;
+const DAY_MS = 86_400_000;
+const INT32_MIN = -2_147_483_648;
+const INT32_MAX = 2_147_483_647;
+const POW10 = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1e9, 1e10];
+
+/** A value the column's Parquet type cannot hold: the job fails with the column and the value named. */
+export class ParquetValueError extends Error {
+  constructor(column: string, value: unknown, expected: string) {
+    super(`column "${column}" holds ${JSON.stringify(value) ?? String(value)}, which is not ${expected}`);
+  }
+}
+
+/** The Parquet column of a table's column: the mapping table of docs/configs.md. */
+export function parquetColumn(source: ParquetColumnSource): ParquetColumn {
+  const { name, type, params, nullable } = source;
+  const repetition_type = nullable ? 'OPTIONAL' : 'REQUIRED';
+  const orNull = (convert: (value: unknown) => unknown) => (value: unknown) =>
+    value === null || value === undefined ? requireNullable(name, nullable, value) : convert(value);
+  switch (type) {
+    case 'integer': {
+      const int32 = fitsInt32(params.min) && fitsInt32(params.max);
+      return {
+        element: { name, repetition_type, type: int32 ? 'INT32' : 'INT64' },
+        dictionary: false,
+        convert: orNull(int32 ? (value) => integerOf(name, value) : (value) => BigInt(integerOf(name, value))),
+        name: int32 ? 'INT32' : 'INT64',
+      };
+    }
+    case 'decimal':
+      return decimalColumn(name, repetition_type, typeof params.scale === 'number' ? params.scale : 2, orNull);
+    case 'money':
+      return decimalColumn(name, repetition_type, moneyScale(params), orNull);
+    case 'boolean':
+      return {
+        element: { name, repetition_type, type: 'BOOLEAN' },
+        dictionary: false,
+        convert: orNull((value) => {
+          if (typeof value !== 'boolean') throw new ParquetValueError(name, value, 'a boolean');
+          return value;
+        }),
+        name: 'BOOLEAN',
+      };
+    case 'date':
+      return {
+        element: { name, repetition_type, type: 'INT32', converted_type: 'DATE', logical_type: { type: 'DATE' } },
+        dictionary: false,
+        convert: orNull((value) => {
+          const ms = typeof value === 'string' ? Date.parse(value) : NaN;
+          if (!Number.isFinite(ms)) throw new ParquetValueError(name, value, 'a date (YYYY-MM-DD)');
+          return Math.floor(ms / DAY_MS);
+        }),
+        name: 'DATE',
+      };
+    case 'timestamp':
+      return {
+        element: {
+          name,
+          repetition_type,
+          type: 'INT64',
+          converted_type: 'TIMESTAMP_MICROS',
+          logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' },
+        },
+        dictionary: false,
+        // Whole milliseconds, as the text formats print them: the same instant in every format.
+        convert: orNull((value) => {
+          const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
+          if (!Number.isFinite(ms)) throw new ParquetValueError(name, value, 'an instant (ISO 8601 or milliseconds)');
+          return BigInt(Math.floor(ms)) * 1000n;
+        }),
+        name: 'TIMESTAMP(MICROS,UTC)',
+      };
+    default: {
+      const dictionary = type === 'enum';
+      return {
+        element: {
+          name,
+          repetition_type,
+          type: 'BYTE_ARRAY',
+          converted_type: 'UTF8',
+          logical_type: { type: 'STRING' },
+        },
+        dictionary,
+        convert: orNull(text),
+        name: dictionary ? 'STRING (dictionary)' : 'STRING',
+      };
+    }
+  }
+}
+
+function decimalColumn(
+  name: string,
+  repetition_type: 'OPTIONAL' | 'REQUIRED',
+  scale: number,
+  orNull: (convert: (value: unknown) => unknown) => (value: unknown) => unknown,
+): ParquetColumn {
+  const factor = POW10[scale] ?? 10 ** scale;
+  const limit = 10 ** DECIMAL_PRECISION;
+  return {
+    element: {
+      name,
+      repetition_type,
+      type: 'INT64',
+      converted_type: 'DECIMAL',
+      scale,
+      precision: DECIMAL_PRECISION,
+      logical_type: { type: 'DECIMAL', scale, precision: DECIMAL_PRECISION },
+    },
+    dictionary: false,
+    convert: orNull((value) => {
+      const scaled = typeof value === 'number' ? Math.round(value * factor) : NaN;
+      if (!(Math.abs(scaled) < limit))
+        throw new ParquetValueError(
+          name,
+          value,
+          `a number of at most ${DECIMAL_PRECISION} digits, ${scale} after the point`,
+        );
+      return BigInt(scaled);
+    }),
+    name: `DECIMAL(${DECIMAL_PRECISION},${scale})`,
+  };
+}
+
+/**
+ * An amount's scale: its fixed currency's minor units; a currency that varies by row gets the largest scale
+ * any has, its currency in the column beside it; none (a generator's own amounts) gets cents, as the text formats.
+ */
+function moneyScale(params: Record<string, unknown>): number {
+  if (typeof params.currency === 'string') return currencyByCode.get(params.currency)?.minor_units ?? 2;
+  return params.currency_column === undefined ? 2 : MIXED_CURRENCY_SCALE;
+}
+
+function fitsInt32(bound: unknown): boolean {
+  return typeof bound === 'number' && bound >= INT32_MIN && bound <= INT32_MAX;
+}
+
+function integerOf(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new ParquetValueError(name, value, 'an integer');
+  return value;
+}
+
+function text(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function requireNullable(name: string, nullable: boolean, value: unknown): null {
+  if (!nullable) throw new ParquetValueError(name, value ?? null, 'a value (the column is not nullable)');
+  return null;
+}
