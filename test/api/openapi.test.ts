@@ -143,7 +143,8 @@ describe('the OpenAPI document', () => {
       for (const key of [account.live, account.test]) {
         const response = await request(app, 'GET', path, { key });
         // Live money (billing, the audit) is refused to test keys, as the operation documents.
-        const liveOnly = key === account.test && (path.startsWith('/v1/billing/') || path === '/v1/audit/credits');
+        const liveOnly =
+          key === account.test && (path.startsWith('/v1/billing/') || path.startsWith('/v1/audit/credits'));
         if (liveOnly) expect(response.body.type, path).to.equal('https://errors.finsynth.dev/live-key-required');
         else expect(response.status, `GET ${path}: ${response.text.slice(0, 300)}`).to.be.below(400);
         checker.check('GET', path, response);

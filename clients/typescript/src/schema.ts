@@ -326,6 +326,116 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/audit/checkpoint': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The audit log's latest signed checkpoint
+     * @description The latest checkpoint of the transparency log of every event, as a C2SP tlog-checkpoint signed note: the log's origin, its tree size and its root hash (base64), a blank line, and the Ed25519 signature line. A new one is signed every few seconds while events arrive. Keep one: a later one must extend it (GET /v1/audit/proofs/consistency), which `finsynth audit witness` checks. No key needed.
+     *
+     *     No key needed.
+     */
+    get: operations['auditCheckpoint'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/audit/public-key': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The audit log's verifier key
+     * @description The key that verifies the checkpoints, as a note verifier key (golang.org/x/mod/sumdb/note): `<origin>+<key ID, 8 hex digits>+base64(0x01 ‖ Ed25519 public key)`. Take it from the operator too (`finsynth serve` prints it when it creates the key) and compare: a key fetched from the log itself proves nothing if the log is the one you doubt. No key needed.
+     *
+     *     No key needed.
+     */
+    get: operations['auditPublicKey'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/audit/proofs/consistency': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Prove that the log only grew between two sizes
+     * @description The RFC 9162 consistency proof that the tree of `to` events extends the tree of `from` events: with the roots of two checkpoints, it shows that nothing logged before the first was changed or removed. Only hashes: it reveals no account's data.
+     *
+     *     Scope: `audit:read`.
+     */
+    get: operations['auditConsistencyProof'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/audit/proofs/inclusion': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Prove that one of the account's events is in the log
+     * @description The RFC 9162 inclusion proof of the event at global `position` in the tree of `size` events (a checkpoint's size). Only for the account's own events: any other position is `404 not-found`, whether it exists or not. The proof is hashes only. Live keys only, as the credit audit.
+     *
+     *     Scope: `audit:read`.
+     */
+    get: operations['auditInclusionProof'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/audit/credits/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export the account's history with proofs, for offline verification
+     * @description A bundle (JSON Lines) of the account's events from its first, each with its inclusion proof in one signed checkpoint, which the first line carries with the balance the service shows. `npx finsynth audit verify BUNDLE --public-key KEY` checks it with no server and no database (docs/audit.md). With `consistency_from`, the size of a checkpoint you kept, the bundle also proves that its checkpoint extends that one. Waits (seconds at most) for a checkpoint that covers the latest event. Live keys only, as the credit audit.
+     *
+     *     Scope: `audit:read`.
+     */
+    get: operations['exportCreditHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/configs/schema': {
     parameters: {
       query?: never;
@@ -4015,6 +4125,670 @@ export interface operations {
         };
       };
       /** @description `store-unavailable`: The event store cannot be reached or does not answer in time (a restart, a failover, an outage). Retry after `Retry-After` seconds, a POST with the same Idempotency-Key: the instance reconnects by itself once the store is back. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait before retrying, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  auditCheckpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The signed note. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /**
+       * @description `validation-failed`: The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.
+       *
+       *     `malformed-request`: The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).
+       */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `request-timeout`: The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed. */
+      408: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `expectation-failed`: The request has an `Expect` header other than `100-continue`, the only expectation the server meets. */
+      417: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `headers-too-large`: The request headers exceed the limit of the server; the connection is closed. */
+      431: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `internal-error`: An unexpected error on the service side; the request id identifies it in the logs. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  auditPublicKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The verifier key, one line. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /**
+       * @description `validation-failed`: The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.
+       *
+       *     `malformed-request`: The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).
+       */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `request-timeout`: The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed. */
+      408: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `expectation-failed`: The request has an `Expect` header other than `100-continue`, the only expectation the server meets. */
+      417: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `headers-too-large`: The request headers exceed the limit of the server; the connection is closed. */
+      431: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `internal-error`: An unexpected error on the service side; the request id identifies it in the logs. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  auditConsistencyProof: {
+    parameters: {
+      query: {
+        /** @description The older tree size (a checkpoint you kept). */
+        from: number;
+        /** @description The newer tree size, at most the tree the log holds. */
+        to: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The proof. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            from: number;
+            to: number;
+            /** @description RFC 9162 section 2.1 proof: the hashes of the subtrees the verifier combines, base64. */
+            proof: string[];
+          };
+        };
+      };
+      /**
+       * @description `validation-failed`: The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.
+       *
+       *     `malformed-request`: The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).
+       *
+       *     `bad-request`: The request is malformed.
+       *
+       *     `tree-size-exceeded`: The proof asks for a tree larger than the audit log holds: `tree_size` gives the size it holds now. Ask for the size of a checkpoint (GET /v1/audit/checkpoint gives the latest).
+       */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `unauthorized`: The Authorization header is missing, is not `Bearer <key>`, or names a key that is unknown or revoked. Keys are accepted in that header only, never in the query string. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `missing-scope`: The key lacks the scope this operation needs; `required_scope` names it. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `request-timeout`: The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed. */
+      408: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `expectation-failed`: The request has an `Expect` header other than `100-continue`, the only expectation the server meets. */
+      417: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `rate-limited`: The account's tier allows this many requests per second; `Retry-After` says in how many whole seconds to retry. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `headers-too-large`: The request headers exceed the limit of the server; the connection is closed. */
+      431: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `internal-error`: An unexpected error on the service side; the request id identifies it in the logs. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store-unavailable`: The event store cannot be reached or does not answer in time (a restart, a failover, an outage). Retry after `Retry-After` seconds, a POST with the same Idempotency-Key: the instance reconnects by itself once the store is back. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait before retrying, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  auditInclusionProof: {
+    parameters: {
+      query: {
+        /** @description The event's global position (as the audit lists). */
+        position: number;
+        /** @description The tree size: a checkpoint's. */
+        size: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The proof, with what it proves. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            position: number;
+            /** @description The event's index in the log (0-based). */
+            leaf_index: number;
+            tree_size: number;
+            /** @description The event's hash (hex): its leaf is SHA-256(0x00 ‖ these 32 bytes). */
+            event_hash: string;
+            /** @description RFC 9162 section 2.1 proof: the hashes of the subtrees the verifier combines, base64. */
+            proof: string[];
+          };
+        };
+      };
+      /**
+       * @description `validation-failed`: The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.
+       *
+       *     `malformed-request`: The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).
+       *
+       *     `tree-size-exceeded`: The proof asks for a tree larger than the audit log holds: `tree_size` gives the size it holds now. Ask for the size of a checkpoint (GET /v1/audit/checkpoint gives the latest).
+       */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `unauthorized`: The Authorization header is missing, is not `Bearer <key>`, or names a key that is unknown or revoked. Keys are accepted in that header only, never in the query string. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /**
+       * @description `missing-scope`: The key lacks the scope this operation needs; `required_scope` names it.
+       *
+       *     `live-key-required`: Only a live key may do this: buy credits, change the subscription, read billing, the credit balance or its audit (money exists in live mode only), or read live usage. Test keys run in the sandbox and see test objects and test usage only.
+       */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `not-in-tree`: The event at this position is not in the tree of the size asked for: it was logged after that checkpoint, or is not integrated yet. Ask again with the size of a later checkpoint. */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `request-timeout`: The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed. */
+      408: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `expectation-failed`: The request has an `Expect` header other than `100-continue`, the only expectation the server meets. */
+      417: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `rate-limited`: The account's tier allows this many requests per second; `Retry-After` says in how many whole seconds to retry. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `headers-too-large`: The request headers exceed the limit of the server; the connection is closed. */
+      431: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `internal-error`: An unexpected error on the service side; the request id identifies it in the logs. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store-unavailable`: The event store cannot be reached or does not answer in time (a restart, a failover, an outage). Retry after `Retry-After` seconds, a POST with the same Idempotency-Key: the instance reconnects by itself once the store is back. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait before retrying, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  exportCreditHistory: {
+    parameters: {
+      query?: {
+        /** @description The size of a checkpoint you kept: the bundle carries the consistency proof from it. */
+        consistency_from?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The bundle. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description attachment; filename="finsynth-audit-<account>-<tree size>.ndjson" */
+          'Content-Disposition'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/x-ndjson': string;
+        };
+      };
+      /**
+       * @description `validation-failed`: The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.
+       *
+       *     `malformed-request`: The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).
+       *
+       *     `tree-size-exceeded`: The proof asks for a tree larger than the audit log holds: `tree_size` gives the size it holds now. Ask for the size of a checkpoint (GET /v1/audit/checkpoint gives the latest).
+       */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `unauthorized`: The Authorization header is missing, is not `Bearer <key>`, or names a key that is unknown or revoked. Keys are accepted in that header only, never in the query string. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /**
+       * @description `missing-scope`: The key lacks the scope this operation needs; `required_scope` names it.
+       *
+       *     `live-key-required`: Only a live key may do this: buy credits, change the subscription, read billing, the credit balance or its audit (money exists in live mode only), or read live usage. Test keys run in the sandbox and see test objects and test usage only.
+       */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `request-timeout`: The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed. */
+      408: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `conflict`: The request conflicts with the current state of the resource. */
+      409: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `expectation-failed`: The request has an `Expect` header other than `100-continue`, the only expectation the server meets. */
+      417: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `rate-limited`: The account's tier allows this many requests per second; `Retry-After` says in how many whole seconds to retry. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `headers-too-large`: The request headers exceed the limit of the server; the connection is closed. */
+      431: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `internal-error`: An unexpected error on the service side; the request id identifies it in the logs. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /**
+       * @description `store-unavailable`: The event store cannot be reached or does not answer in time (a restart, a failover, an outage). Retry after `Retry-After` seconds, a POST with the same Idempotency-Key: the instance reconnects by itself once the store is back.
+       *
+       *     `checkpoint-pending`: No signed checkpoint covers the account's latest events yet (one is signed every few seconds while events arrive). Retry after `Retry-After` seconds.
+       */
       503: {
         headers: {
           'Request-Id': components['headers']['Request-Id'];

@@ -5,7 +5,8 @@ import { TreeIntegrator } from './integrator.js';
 import type { NoteSigner } from './note.js';
 import { consistencyRanges, inclusionRanges, proofHashes, proofNodeIds } from './proofs.js';
 import { loadAuditSigningKey } from './signing-key.js';
-import { nodeKey, type LeafRange } from './subtrees.js';
+import { frontierIds, nodeKey, type LeafRange } from './subtrees.js';
+import { compactRoot } from './compact-tree.js';
 import type { TreeHead, TreeStorage } from './tree-storage.js';
 import { verifyConsistency } from './verify.js';
 
@@ -147,6 +148,13 @@ export class AuditLog {
       if (Date.now() >= deadline) return null;
       await new Promise((resolve) => setTimeout(resolve, Math.max(10, Math.min(wait, 250))));
     }
+  }
+
+  /** MTH of the tree's first `size` leaves (≤ the tree's size): its frontier folded, O(log n) stored subtrees. */
+  async rootAt(size: number): Promise<Hash> {
+    const ids = frontierIds(size);
+    const nodes = await this.options.storage.nodes(ids);
+    return compactRoot({ size, frontier: ids.map((id) => nodes.get(nodeKey(id))!) });
   }
 
   /** The RFC 9162 consistency proof from the tree of `from` leaves to the tree of `to` (≤ the tree's size). */
