@@ -24,6 +24,7 @@ import { generationRoutes } from './routes/generation.js';
 import { jobsRoutes } from './routes/jobs/jobs.js';
 import { webhooksRoutes } from './routes/webhooks.js';
 import { docsRoutes } from './routes/docs.js';
+import { consoleRoutes } from './routes/console.js';
 
 /** Every group of operations the service serves: a group listed here is both routed and published in OpenAPI. */
 export const routeGroups: RouteGroup[] = [
@@ -38,6 +39,7 @@ export const routeGroups: RouteGroup[] = [
   jobsRoutes,
   docsRoutes,
   webhooksRoutes,
+  consoleRoutes,
 ];
 
 export interface AppOptions {

@@ -1006,6 +1006,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/console': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The web console
+     * @description The catalog, configs, quick generation, jobs, usage, billing, keys and the audit in a browser. The page needs no key; the user pastes one, kept in the tab, and every call of the page carries it.
+     *
+     *     No key needed.
+     */
+    get: operations['webConsole'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/assets/{file}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A file of the web console
+     * @description A script or stylesheet of the console's build, under a name that changes with its content, so it is cached for a year. Gzipped when the request accepts it.
+     *
+     *     No key needed.
+     */
+    get: operations['webConsoleAsset'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -14254,6 +14298,213 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           /** @description Whole seconds to wait before retrying, at least 1. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  webConsole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The page. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description This origin only, no inline script or style, no framing, Trusted Types: 'none'. */
+          'Content-Security-Policy'?: string;
+          /** @description `no-cache`: revalidated, so that a new version shows at once. */
+          'Cache-Control'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /**
+       * @description `validation-failed`: The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.
+       *
+       *     `malformed-request`: The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).
+       */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `request-timeout`: The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed. */
+      408: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `expectation-failed`: The request has an `Expect` header other than `100-continue`, the only expectation the server meets. */
+      417: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `headers-too-large`: The request headers exceed the limit of the server; the connection is closed. */
+      431: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `internal-error`: An unexpected error on the service side; the request id identifies it in the logs. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  webConsoleAsset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description `public, max-age=31536000, immutable`. */
+          'Cache-Control'?: string;
+          /** @description The SHA-256 of the file. */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/javascript': string;
+          'text/css': string;
+        };
+      };
+      /** @description Not modified since the ETag given in If-None-Match. */
+      304: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description `validation-failed`: The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.
+       *
+       *     `malformed-request`: The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).
+       */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `not-found`: The resource does not exist, or is not visible to this key (test and live objects are apart). */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `request-timeout`: The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed. */
+      408: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `expectation-failed`: The request has an `Expect` header other than `100-continue`, the only expectation the server meets. */
+      417: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `headers-too-large`: The request headers exceed the limit of the server; the connection is closed. */
+      431: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `internal-error`: An unexpected error on the service side; the request id identifies it in the logs. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {
