@@ -89,6 +89,12 @@ const columnSchema = {
     name: { type: 'string' },
     type: { type: 'string', description: 'A data type of GET /v1/catalog/types.' },
     nullable: { type: 'boolean' },
+    parquet_type: {
+      type: 'string',
+      description:
+        'The type of its values in a Parquet result file: INT32, INT64, DECIMAL(18,s), TIMESTAMP(MICROS,UTC), DATE, ' +
+        'BOOLEAN, STRING or STRING (dictionary).',
+    },
     description: { type: 'string' },
     example: {},
     params: { type: 'object', description: "The type's parameters as the pack sets them." },

@@ -3,6 +3,8 @@ import type { PackRegistry } from '../packs/registry.js';
 import { Problems, problem } from '../problems.js';
 import { MAX_ROWS_PER_TABLE, MAX_TABLES } from '../configs/config-schema.js';
 import { QUICK_LIMITS } from '../quick/quick-request.js';
+import { parquetColumn } from '../generation/parquet/columns.js';
+import { columnParams } from '../generation/types/params.js';
 
 type TableDescription = NonNullable<ReturnType<PackRegistry['describeTable']>>;
 
@@ -53,7 +55,8 @@ export class Catalog {
 
   sector(name: string) {
     this.requireSector(name);
-    return this.packs.describePack(name);
+    const pack = this.packs.describePack(name);
+    return { ...pack, tables: pack.tables.map((table) => this.withParquetTypes(name, table!)) };
   }
 
   table(sector: string, name: string) {
@@ -65,7 +68,24 @@ export class Catalog {
         `the sector "${sector}" has no table "${name}"; its tables: ` +
           `${Object.keys(this.packs.require(sector).tables).join(', ')}`,
       );
-    return table;
+    return this.withParquetTypes(sector, table);
+  }
+
+  /** Each column with the type its values have in a Parquet file (with the pack's parameters, no overrides). */
+  private withParquetTypes(sector: string, table: TableDescription) {
+    const definition = this.packs.require(sector).tables[table.name];
+    return {
+      ...table,
+      columns: table.columns.map((column) => ({
+        ...column,
+        parquet_type: parquetColumn({
+          name: column.name,
+          type: column.type,
+          params: columnParams(definition.columns[column.name]),
+          nullable: column.nullable,
+        }).name,
+      })),
+    };
   }
 
   types() {

@@ -24,8 +24,10 @@ export const DISTRIBUTION_PARAMETERS: Record<string, readonly string[]> = Object
   ]),
 );
 
-export const OUTPUT_FORMATS = ['ndjson', 'csv', 'json'] as const;
-export const COMPRESSIONS = ['none', 'gzip'] as const;
+export const OUTPUT_FORMATS = ['ndjson', 'csv', 'json', 'parquet'] as const;
+/** snappy and zstd compress a Parquet file's pages; the text formats are stored as they are or gzip-compressed. */
+export const COMPRESSIONS = ['none', 'gzip', 'snappy', 'zstd'] as const;
+export const TEXT_COMPRESSIONS = ['none', 'gzip'] as const;
 export const REFERENCED_TABLES = ['include', 'omit'] as const;
 
 /**
@@ -134,7 +136,12 @@ export const configSchema: JsonSchema = {
       additionalProperties: false,
       properties: {
         format: { enum: [...OUTPUT_FORMATS] },
-        compression: { enum: [...COMPRESSIONS] },
+        compression: {
+          enum: [...COMPRESSIONS],
+          description:
+            'Text formats: none (default) or gzip (the file is stored gzip-compressed). Parquet: snappy ' +
+            "(default), zstd, gzip or none, the compression of the file's pages (the file itself is not compressed).",
+        },
         referenced_tables: {
           enum: [...REFERENCED_TABLES],
           description:
@@ -143,6 +150,10 @@ export const configSchema: JsonSchema = {
             'delivered, and their references point at rows that are not.',
         },
       },
+      // snappy and zstd only for Parquet: a text file asks for none or gzip.
+      if: { properties: { format: { const: 'parquet' } }, required: ['format'] },
+      then: { properties: { compression: true } },
+      else: { properties: { compression: { enum: [...TEXT_COMPRESSIONS] } } },
     },
   },
 };

@@ -2,6 +2,8 @@ import { DEFAULT_LOCALE } from '../generation/reference-data/locale-pools.js';
 import { CONFIG_VERSION, type GenerationConfig, type TableConfig } from './config-schema.js';
 
 export const DEFAULT_OUTPUT = { format: 'ndjson', compression: 'none', referenced_tables: 'include' } as const;
+/** Parquet readers expect snappy pages unless told otherwise: every major writer's default. */
+export const DEFAULT_PARQUET_COMPRESSION = 'snappy';
 
 /**
  * The normalised form of a valid config: every default made explicit, members in one order, empty
@@ -23,7 +25,9 @@ export function normaliseConfig(config: GenerationConfig): NormalConfig {
     tables: config.tables.map(normaliseTable),
     output: {
       format: config.output?.format ?? DEFAULT_OUTPUT.format,
-      compression: config.output?.compression ?? DEFAULT_OUTPUT.compression,
+      compression:
+        config.output?.compression ??
+        (config.output?.format === 'parquet' ? DEFAULT_PARQUET_COMPRESSION : DEFAULT_OUTPUT.compression),
       referenced_tables: config.output?.referenced_tables ?? DEFAULT_OUTPUT.referenced_tables,
     },
   };

@@ -5,8 +5,9 @@ import type { DomainEvent } from '../commands/decider.js';
 import type { Plan } from '../generation/plan-types.js';
 
 /** What a job is asked to write, per table; the bytes a client downloads. */
-export type OutputFormat = 'csv' | 'ndjson' | 'json';
-export type Compression = 'none' | 'gzip';
+export type OutputFormat = 'csv' | 'ndjson' | 'json' | 'parquet';
+/** gzip for a text file; snappy, zstd, gzip or none inside a Parquet file. */
+export type Compression = 'none' | 'gzip' | 'snappy' | 'zstd';
 
 export interface TableEstimate {
   name: string;
@@ -97,12 +98,18 @@ function object(properties: Record<string, JsonSchema>, required = Object.keys(p
   return { type: 'object', required, properties, additionalProperties: false };
 }
 
+/**
+ * Parquet widened these enums in place, without a new event version: every event stored before validates as
+ * it did (the registry validates data when it is appended, and reads only upcast by version).
+ */
+const formats = { enum: ['csv', 'ndjson', 'json', 'parquet'] };
+const compressions = { enum: ['none', 'gzip', 'snappy', 'zstd'] };
 const tableProgress = object({ name: id, rows_done: count, rows_total: count });
 const resultFile = object({
   table: id,
   file: id,
-  format: { enum: ['csv', 'ndjson', 'json'] },
-  compression: { enum: ['none', 'gzip'] },
+  format: formats,
+  compression: compressions,
   rows: count,
   bytes: count,
   sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
@@ -128,7 +135,7 @@ export const jobEvents: readonly EventDefinition<JobEvent['type']>[] = [
       key_id: id,
       config: { type: 'object' },
       plan: { type: 'object' },
-      output: object({ format: { enum: ['csv', 'ndjson', 'json'] }, compression: { enum: ['none', 'gzip'] } }),
+      output: object({ format: formats, compression: compressions }),
       estimate: object({
         credits: count,
         tables: { type: 'array', items: object({ name: id, rows: count, credits: count }) },

@@ -1,5 +1,5 @@
 import type { CreditsService } from '../accounts/credits-service.js';
-import type { OutputFormat } from './events.js';
+import type { Compression, OutputFormat } from './events.js';
 import type { Plan } from '../generation/plan-types.js';
 
 /**
@@ -13,6 +13,8 @@ export type TableGenerator = (
   table: string,
   options: {
     format: OutputFormat;
+    /** Parquet: the compression of the file's pages. */
+    compression?: Compression;
     signal: AbortSignal;
     onProgress: (rowsDone: number, rowsTotal: number) => void;
     recycle: boolean;

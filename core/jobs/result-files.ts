@@ -8,7 +8,7 @@ import type { Compression, OutputFormat } from './events.js';
 import { openResultFile } from './direct-file.js';
 
 /**
- * Where a job's results live: `<resultsDir>/<jobId>/<table>.<format>[.gz]`, a directory every
+ * Where a job's results live: `<resultsDir>/<jobId>/<table>.<format>[.gz]` (never .gz for parquet), a directory every
  * instance of a fleet shares. A table is written to `<final>.<attempt>.part` and renamed into place
  * only once complete and flushed, so a download never sees half a table; the directory is flushed after
  * the rename, so a table recorded as written is still there after a crash.
@@ -18,7 +18,12 @@ export function jobDirectory(resultsDir: string, jobId: string): string {
 }
 
 export function resultFileName(table: string, format: OutputFormat, compression: Compression): string {
-  return `${table}.${format}${compression === 'gzip' ? '.gz' : ''}`;
+  return `${table}.${format}${fileCompression(format, compression) === 'gzip' ? '.gz' : ''}`;
+}
+
+/** What the file as stored is compressed with: a Parquet file compresses its pages inside, and is stored as it is. */
+export function fileCompression(format: OutputFormat, compression: Compression): 'none' | 'gzip' {
+  return format !== 'parquet' && compression === 'gzip' ? 'gzip' : 'none';
 }
 
 export function partFileName(table: string, format: OutputFormat, compression: Compression, attempt: number): string {
@@ -41,6 +46,10 @@ export async function writeResultFile(options: {
   directory: string;
   file: string;
   partFile: string;
+  /**
+   * Of the file as stored (fileCompression): only gzip compresses the bytes on their way; a Parquet file's
+   * pages are compressed before they come here.
+   */
   compression: Compression;
   chunks: AsyncIterable<Uint8Array>;
   signal?: AbortSignal;

@@ -8,6 +8,7 @@ import { failureProblem } from './failure.js';
 import { keepLease, type StopReason } from './lease-keeper.js';
 import type { JobCredits, TableGenerator } from './ports.js';
 import {
+  fileCompression,
   jobDirectory,
   partFileName,
   removeJobDirectory,
@@ -70,12 +71,19 @@ export async function runJob(
       const file = resultFileName(entry.name, format, compression);
       const onProgress = (rowsDone: number) => (entry.rows_done = rowsDone);
       // writeResultFile is done with each chunk before it asks for the next: its buffer can go back to the workers.
-      const chunks = generate(job.plan, entry.name, { format, signal: controller.signal, onProgress, recycle: true });
+      const chunks = generate(job.plan, entry.name, {
+        format,
+        // Parquet compresses its pages as they are written; a text file is compressed on its way to disk.
+        ...(format === 'parquet' ? { compression } : {}),
+        signal: controller.signal,
+        onProgress,
+        recycle: true,
+      });
       const written = await writeResultFile({
         directory,
         file,
         partFile: partFileName(entry.name, format, compression, attempt),
-        compression,
+        compression: fileCompression(format, compression),
         chunks,
         signal: controller.signal,
       });

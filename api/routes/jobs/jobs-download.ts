@@ -2,6 +2,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { defineProblem, problem } from '../../../core/problems.js';
 import type { ResultFile } from '../../../core/jobs/events.js';
 import { JobProblems } from '../../../core/jobs/job.js';
+import { fileCompression } from '../../../core/jobs/result-files.js';
 import type { ApiContext } from '../../http/context.js';
 import { noneMatchHolds } from '../../http/conditional.js';
 
@@ -17,11 +18,15 @@ const MEDIA_TYPES: Record<ResultFile['format'], string> = {
   csv: 'text/csv; charset=utf-8',
   ndjson: 'application/x-ndjson',
   json: 'application/json',
+  parquet: 'application/vnd.apache.parquet',
 };
 
-/** The media type of a result file as stored: a gzip file is served as one, never decoded on the way. */
+/**
+ * The media type of a result file as stored: a gzip file is served as one, never decoded on the way; a
+ * Parquet file is one whatever compresses its pages.
+ */
 export function resultMediaType(file: Pick<ResultFile, 'format' | 'compression'>): string {
-  return file.compression === 'gzip' ? 'application/gzip' : MEDIA_TYPES[file.format];
+  return fileCompression(file.format, file.compression) === 'gzip' ? 'application/gzip' : MEDIA_TYPES[file.format];
 }
 
 /**
