@@ -59,6 +59,28 @@ export interface ColumnDefinition {
   [param: string]: unknown;
 }
 
+/**
+ * The value a column holds in a row that `ctx.lookup` returns: numbers for numeric types, booleans, an enum's
+ * values (a union when the columns are declared with `defineColumns`), milliseconds or ISO text for a timestamp
+ * (a row function may return either), text otherwise; and null when the column may be null.
+ */
+export type ColumnValue<C extends ColumnDefinition> =
+  | (C['type'] extends 'integer' | 'decimal' | 'money'
+      ? number
+      : C['type'] extends 'boolean'
+        ? boolean
+        : C extends { type: 'enum'; values: readonly (infer V extends string)[] }
+          ? V
+          : C['type'] extends 'timestamp'
+            ? string | number
+            : string)
+  | (C extends { nullable: true } | { null_rate: number } ? null : never);
+
+/** A table's row as `ctx.lookup` returns it, typed from the table's column definitions. */
+export type RowOf<Columns extends Record<string, ColumnDefinition>> = {
+  -readonly [Name in keyof Columns]: ColumnValue<Columns[Name]>;
+};
+
 /** An option a generation config may set for the table (`options: { fraud_rate: 0.002 }`). */
 export interface OptionDefinition {
   description: string;
@@ -93,8 +115,12 @@ export interface RowContext<O = Record<string, unknown>> {
    * `refOf` from another table still answers the drawn index.
    */
   setRef(column: string, index: number): void;
-  /** A row of another table, regenerated from its index (the same values that table's output holds). */
-  lookup(table: string, index: number): Row;
+  /**
+   * A row of another table, regenerated from its index (the same values that table's output holds). Give the
+   * row's type to read its columns typed: `ctx.lookup<Member>('members', i).tier`, where
+   * `type Member = RowOf<typeof memberColumns>` (see `RowOf`).
+   */
+  lookup<R extends Row = Row>(table: string, index: number): R;
   /** The key of a row of another table, from its index alone. */
   key(table: string, index: number): string;
   /** The parent index that a row of another table points at through its reference `column`. */

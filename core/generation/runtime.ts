@@ -411,8 +411,10 @@ class TableContext implements RowContext<Record<string, unknown>> {
     this.runtime.setRef(column, parent);
   }
 
-  lookup(table: string, index: number): Row {
-    return this.tableNamed(table).lookup(index);
+  lookup<R extends Row = Row>(table: string, index: number): R {
+    // R is the pack's own word for its table's row (RowOf its columns); the test kit holds the values it
+    // generates to those columns' types, which is all a type here could check.
+    return this.tableNamed(table).lookup(index) as R;
   }
 
   key(table: string, index: number): string {

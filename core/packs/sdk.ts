@@ -6,18 +6,33 @@
  * docs/pack-author-guide.md explains every member with a complete example.
  */
 import { Rng } from '../generation/random/prng.js';
-import type { PackDefinition } from '../generation/pack-definition.js';
+import type { ColumnDefinition, PackDefinition } from '../generation/pack-definition.js';
 
 export type { Row } from '../generation/types/data-type.js';
 export type { Helpers } from '../generation/helpers.js';
 export type {
   ColumnDefinition,
   ColumnType,
+  ColumnValue,
   OptionDefinition,
   PackDefinition,
   RowContext,
+  RowOf,
   TableDefinition,
 } from '../generation/pack-definition.js';
+export {
+  addDays,
+  addMonths,
+  businessDayOnOrAfter,
+  businessDayOnOrBefore,
+  daysBetween,
+  daysInMonth,
+  endOfMonth,
+  isBusinessDay,
+  monthlySchedule,
+  monthsBetween,
+  payDay,
+} from './dates.js';
 
 /**
  * The engine's generator, for a pack that keeps streams of its own beyond `ctx.rng` and `ctx.stream`
@@ -28,6 +43,14 @@ export { Rng };
 /** Gives a pack object its type; the host validates it against the manifest schema at load. */
 export function definePack<P extends PackDefinition>(pack: P): P {
   return pack;
+}
+
+/**
+ * Gives a table's columns their type, keeping each enum's values as literals, so that `RowOf<typeof columns>`
+ * types the rows other tables look up: declare the columns beside the pack, and use them as the table's `columns`.
+ */
+export function defineColumns<const C extends Record<string, ColumnDefinition>>(columns: C): C {
+  return columns;
 }
 
 /**

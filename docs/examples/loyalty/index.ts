@@ -1,11 +1,12 @@
 /**
- * An example third-party sector pack: a retail loyalty programme. It lives outside plugins/ and is
- * loaded the way an operator installs one (FINSYNTH_PACKS=docs/examples/loyalty). It shows a flat table,
- * a per-parent table with a running balance kept in state, an option, a draw through `ctx.draw` so that
- * users' overrides apply, computed columns, and a per-parent table whose parent decides its row count
- * (`rows_per_parent`). test/core/packs/example-pack.test.ts runs the pack test kit on it.
+ * An example third-party sector pack: a retail loyalty programme. It lives outside plugins/, in a folder of its
+ * own with its package.json, and imports finsynth as any third-party pack does (`finsynth/sdk`); it is loaded the
+ * way an operator installs one (FINSYNTH_PACKS=docs/examples/loyalty). It shows a flat table, a per-parent table
+ * with a running balance kept in state, an option, a draw through `ctx.draw` so that users' overrides apply,
+ * computed columns, a per-parent table whose parent decides its row count (`rows_per_parent`) from a typed
+ * `lookup`, and the date helpers. `finsynth pack test docs/examples/loyalty` runs the pack test kit and its tests.
  */
-import { definePack, type RowContext } from '../../../core/packs/sdk.js';
+import { addMonths, defineColumns, definePack, payDay, type RowContext, type RowOf } from 'finsynth/sdk';
 
 interface MovementOptions {
   expiry_rate: number;
@@ -18,8 +19,24 @@ interface Balance {
 }
 
 const DAY = 86_400_000;
+
+/** A member's columns, declared apart so that `RowOf` types the member rows other tables look up. */
+const memberColumns = defineColumns({
+  member_id: { type: 'id', prefix: 'mem', description: 'Key of the member.' },
+  name: { type: 'person_name', description: 'Full name.' },
+  email: { type: 'email', name_column: 'name', description: 'E-mail address.' },
+  tier: {
+    type: 'enum',
+    values: ['blue', 'silver', 'gold'],
+    weights: { blue: 80, silver: 15, gold: 5 },
+    description: 'Programme tier.',
+  },
+  joined_on: { type: 'date', from: '2018-01-01', to: '2024-12-31', description: 'Date the member joined.' },
+});
+type Member = RowOf<typeof memberColumns>;
+
 /** Rewards a member holds, by tier. */
-export const REWARDS_BY_TIER: Readonly<Record<string, number>> = { blue: 0, silver: 1, gold: 3 };
+export const REWARDS_BY_TIER: Readonly<Record<Member['tier'], number>> = { blue: 0, silver: 1, gold: 3 };
 
 export default definePack({
   name: 'loyalty',
@@ -30,18 +47,7 @@ export default definePack({
       description: 'Members of the programme.',
       default_rows: 1000,
       credits_per_1000_rows: 1,
-      columns: {
-        member_id: { type: 'id', prefix: 'mem', description: 'Key of the member.' },
-        name: { type: 'person_name', description: 'Full name.' },
-        email: { type: 'email', name_column: 'name', description: 'E-mail address.' },
-        tier: {
-          type: 'enum',
-          values: ['blue', 'silver', 'gold'],
-          weights: { blue: 80, silver: 15, gold: 5 },
-          description: 'Programme tier.',
-        },
-        joined_on: { type: 'date', from: '2018-01-01', to: '2024-12-31', description: 'Date the member joined.' },
-      },
+      columns: memberColumns,
     },
     movements: {
       description:
@@ -113,9 +119,20 @@ export default definePack({
           weights: { voucher: 6, free_delivery: 3, lounge_pass: 1 },
           description: 'What the reward is.',
         },
+        valid_until: {
+          type: 'date',
+          computed: true,
+          description:
+            'The pay day (the last business day) of the month a year after the member joined: rewards run for ' +
+            "a year and end with a month's payroll.",
+        },
       },
       // The member's tier decides how many rows the member has in this table.
-      rows_per_parent: (ctx) => REWARDS_BY_TIER[String(ctx.lookup('members', ctx.parent).tier)],
+      rows_per_parent: (ctx) => REWARDS_BY_TIER[ctx.lookup<Member>('members', ctx.parent).tier],
+      row: (ctx) => {
+        const joined = ctx.lookup<Member>('members', ctx.parent).joined_on;
+        return { valid_until: payDay(addMonths(joined, 12).slice(0, 7), 'last') };
+      },
     },
   },
 });
