@@ -1,6 +1,7 @@
 import { JOB_STATES, JobProblems, type JobStatus } from '../../../core/jobs/job.js';
 import type { ConfigInput } from '../../../core/configs/config-input.js';
 import { Problems } from '../../../core/problems.js';
+import { COMPRESSIONS, OUTPUT_FORMATS } from '../../../core/configs/config-schema.js';
 import { InsufficientCredits } from '../../../core/accounts/credit-problems.js';
 import { GenerationProblems } from '../../../core/generation/problems.js';
 import type { JobView } from '../../../projections/jobs/jobs.js';
@@ -63,7 +64,7 @@ const jobSchema = {
     sector: { type: 'string' },
     output: {
       type: 'object',
-      properties: { format: { enum: ['csv', 'ndjson', 'json'] }, compression: { enum: ['none', 'gzip'] } },
+      properties: { format: { enum: [...OUTPUT_FORMATS] }, compression: { enum: [...COMPRESSIONS] } },
     },
     estimate: {
       type: 'object',
@@ -99,8 +100,11 @@ const resultFileSchema = {
   required: ['table', 'format', 'compression', 'rows', 'bytes', 'sha256', 'download_url'],
   properties: {
     table: tableName,
-    format: { enum: ['csv', 'ndjson', 'json'] },
-    compression: { enum: ['none', 'gzip'] },
+    format: { enum: [...OUTPUT_FORMATS] },
+    compression: {
+      enum: [...COMPRESSIONS],
+      description: 'gzip of a text file compresses the file; a Parquet file compresses its pages inside it.',
+    },
     rows: count,
     bytes: { ...count, description: 'Size of the file as downloaded (compressed when gzip).' },
     sha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'Of the bytes as downloaded; also the ETag.' },
@@ -114,6 +118,7 @@ const downloadContent = {
   'application/x-ndjson': binary,
   'application/json': binary,
   'application/gzip': binary,
+  'application/vnd.apache.parquet': binary,
 };
 
 const header = (description: string) => ({ description, schema: { type: 'string' } });
@@ -327,7 +332,8 @@ export const jobsRoutes: RouteGroup = {
       summary: 'Download a table',
       description:
         "The table's file, streamed: CSV, NDJSON or JSON as the config asked, " +
-        'or the gzip file of it (`application/gzip`) when it asked for gzip. `Content-Length`, ' +
+        'or the gzip file of it (`application/gzip`) when it asked for gzip; a Parquet file ' +
+        '(`application/vnd.apache.parquet`) whatever compresses its pages. `Content-Length`, ' +
         'a strong `ETag` (the SHA-256), and single byte ranges (`Range`, `If-Range`) so a download can resume.',
       scope: 'jobs:read',
       params: { id: jobId, table: tableName },

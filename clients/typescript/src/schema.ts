@@ -873,7 +873,7 @@ export interface paths {
     };
     /**
      * Download a table
-     * @description The table's file, streamed: CSV, NDJSON or JSON as the config asked, or the gzip file of it (`application/gzip`) when it asked for gzip. `Content-Length`, a strong `ETag` (the SHA-256), and single byte ranges (`Range`, `If-Range`) so a download can resume.
+     * @description The table's file, streamed: CSV, NDJSON or JSON as the config asked, or the gzip file of it (`application/gzip`) when it asked for gzip; a Parquet file (`application/vnd.apache.parquet`) whatever compresses its pages. `Content-Length`, a strong `ETag` (the SHA-256), and single byte ranges (`Range`, `If-Range`) so a download can resume.
      *
      *     Scope: `jobs:read`.
      */
@@ -5183,14 +5183,35 @@ export interface operations {
                 additionalProperties: false;
                 properties: {
                   format: {
-                    enum: ['ndjson', 'csv', 'json'];
+                    enum: ['ndjson', 'csv', 'json', 'parquet'];
                   };
                   compression: {
-                    enum: ['none', 'gzip'];
+                    enum: ['none', 'gzip', 'snappy', 'zstd'];
+                    description: "Text formats: none (default) or gzip (the file is stored gzip-compressed). Parquet: snappy (default), zstd, gzip or none, the compression of the file's pages (the file itself is not compressed).";
                   };
                   referenced_tables: {
                     enum: ['include', 'omit'];
                     description: 'include (default): a table that a listed table references but the config does not list is generated and delivered too, sized to fit, and priced; omit: only the listed tables are delivered, and their references point at rows that are not.';
+                  };
+                };
+                if: {
+                  properties: {
+                    format: {
+                      const: 'parquet';
+                    };
+                  };
+                  required: ['format'];
+                };
+                then: {
+                  properties: {
+                    compression: true;
+                  };
+                };
+                else: {
+                  properties: {
+                    compression: {
+                      enum: ['none', 'gzip'];
+                    };
                   };
                 };
               };
@@ -5488,9 +5509,12 @@ export interface operations {
               /** @description Result files of jobs. */
               output?: {
                 /** @enum {unknown} */
-                format?: 'ndjson' | 'csv' | 'json';
-                /** @enum {unknown} */
-                compression?: 'none' | 'gzip';
+                format?: 'ndjson' | 'csv' | 'json' | 'parquet';
+                /**
+                 * @description Text formats: none (default) or gzip (the file is stored gzip-compressed). Parquet: snappy (default), zstd, gzip or none, the compression of the file's pages (the file itself is not compressed).
+                 * @enum {unknown}
+                 */
+                compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
                 /**
                  * @description include (default): a table that a listed table references but the config does not list is generated and delivered too, sized to fit, and priced; omit: only the listed tables are delivered, and their references point at rows that are not.
                  * @enum {unknown}
@@ -5667,9 +5691,12 @@ export interface operations {
               /** @description Result files of jobs. */
               output?: {
                 /** @enum {unknown} */
-                format?: 'ndjson' | 'csv' | 'json';
-                /** @enum {unknown} */
-                compression?: 'none' | 'gzip';
+                format?: 'ndjson' | 'csv' | 'json' | 'parquet';
+                /**
+                 * @description Text formats: none (default) or gzip (the file is stored gzip-compressed). Parquet: snappy (default), zstd, gzip or none, the compression of the file's pages (the file itself is not compressed).
+                 * @enum {unknown}
+                 */
+                compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
                 /**
                  * @description include (default): a table that a listed table references but the config does not list is generated and delivered too, sized to fit, and priced; omit: only the listed tables are delivered, and their references point at rows that are not.
                  * @enum {unknown}
@@ -5828,9 +5855,12 @@ export interface operations {
                 /** @description Result files of jobs. */
                 output?: {
                   /** @enum {unknown} */
-                  format?: 'ndjson' | 'csv' | 'json';
-                  /** @enum {unknown} */
-                  compression?: 'none' | 'gzip';
+                  format?: 'ndjson' | 'csv' | 'json' | 'parquet';
+                  /**
+                   * @description Text formats: none (default) or gzip (the file is stored gzip-compressed). Parquet: snappy (default), zstd, gzip or none, the compression of the file's pages (the file itself is not compressed).
+                   * @enum {unknown}
+                   */
+                  compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
                   /**
                    * @description include (default): a table that a listed table references but the config does not list is generated and delivered too, sized to fit, and priced; omit: only the listed tables are delivered, and their references point at rows that are not.
                    * @enum {unknown}
@@ -6246,9 +6276,12 @@ export interface operations {
               /** @description Result files of jobs. */
               output?: {
                 /** @enum {unknown} */
-                format?: 'ndjson' | 'csv' | 'json';
-                /** @enum {unknown} */
-                compression?: 'none' | 'gzip';
+                format?: 'ndjson' | 'csv' | 'json' | 'parquet';
+                /**
+                 * @description Text formats: none (default) or gzip (the file is stored gzip-compressed). Parquet: snappy (default), zstd, gzip or none, the compression of the file's pages (the file itself is not compressed).
+                 * @enum {unknown}
+                 */
+                compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
                 /**
                  * @description include (default): a table that a listed table references but the config does not list is generated and delivered too, sized to fit, and priced; omit: only the listed tables are delivered, and their references point at rows that are not.
                  * @enum {unknown}
@@ -6948,9 +6981,12 @@ export interface operations {
               /** @description Result files of jobs. */
               output?: {
                 /** @enum {unknown} */
-                format?: 'ndjson' | 'csv' | 'json';
-                /** @enum {unknown} */
-                compression?: 'none' | 'gzip';
+                format?: 'ndjson' | 'csv' | 'json' | 'parquet';
+                /**
+                 * @description Text formats: none (default) or gzip (the file is stored gzip-compressed). Parquet: snappy (default), zstd, gzip or none, the compression of the file's pages (the file itself is not compressed).
+                 * @enum {unknown}
+                 */
+                compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
                 /**
                  * @description include (default): a table that a listed table references but the config does not list is generated and delivered too, sized to fit, and priced; omit: only the listed tables are delivered, and their references point at rows that are not.
                  * @enum {unknown}
@@ -7332,9 +7368,12 @@ export interface operations {
                 /** @description Result files of jobs. */
                 output?: {
                   /** @enum {unknown} */
-                  format?: 'ndjson' | 'csv' | 'json';
-                  /** @enum {unknown} */
-                  compression?: 'none' | 'gzip';
+                  format?: 'ndjson' | 'csv' | 'json' | 'parquet';
+                  /**
+                   * @description Text formats: none (default) or gzip (the file is stored gzip-compressed). Parquet: snappy (default), zstd, gzip or none, the compression of the file's pages (the file itself is not compressed).
+                   * @enum {unknown}
+                   */
+                  compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
                   /**
                    * @description include (default): a table that a listed table references but the config does not list is generated and delivered too, sized to fit, and priced; omit: only the listed tables are delivered, and their references point at rows that are not.
                    * @enum {unknown}
@@ -7668,9 +7707,12 @@ export interface operations {
               /** @description Result files of jobs. */
               output?: {
                 /** @enum {unknown} */
-                format?: 'ndjson' | 'csv' | 'json';
-                /** @enum {unknown} */
-                compression?: 'none' | 'gzip';
+                format?: 'ndjson' | 'csv' | 'json' | 'parquet';
+                /**
+                 * @description Text formats: none (default) or gzip (the file is stored gzip-compressed). Parquet: snappy (default), zstd, gzip or none, the compression of the file's pages (the file itself is not compressed).
+                 * @enum {unknown}
+                 */
+                compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
                 /**
                  * @description include (default): a table that a listed table references but the config does not list is generated and delivered too, sized to fit, and priced; omit: only the listed tables are delivered, and their references point at rows that are not.
                  * @enum {unknown}
@@ -8032,9 +8074,12 @@ export interface operations {
               /** @description Result files of jobs. */
               output?: {
                 /** @enum {unknown} */
-                format?: 'ndjson' | 'csv' | 'json';
-                /** @enum {unknown} */
-                compression?: 'none' | 'gzip';
+                format?: 'ndjson' | 'csv' | 'json' | 'parquet';
+                /**
+                 * @description Text formats: none (default) or gzip (the file is stored gzip-compressed). Parquet: snappy (default), zstd, gzip or none, the compression of the file's pages (the file itself is not compressed).
+                 * @enum {unknown}
+                 */
+                compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
                 /**
                  * @description include (default): a table that a listed table references but the config does not list is generated and delivered too, sized to fit, and priced; omit: only the listed tables are delivered, and their references point at rows that are not.
                  * @enum {unknown}
@@ -8374,9 +8419,12 @@ export interface operations {
               /** @description Result files of jobs. */
               output?: {
                 /** @enum {unknown} */
-                format?: 'ndjson' | 'csv' | 'json';
-                /** @enum {unknown} */
-                compression?: 'none' | 'gzip';
+                format?: 'ndjson' | 'csv' | 'json' | 'parquet';
+                /**
+                 * @description Text formats: none (default) or gzip (the file is stored gzip-compressed). Parquet: snappy (default), zstd, gzip or none, the compression of the file's pages (the file itself is not compressed).
+                 * @enum {unknown}
+                 */
+                compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
                 /**
                  * @description include (default): a table that a listed table references but the config does not list is generated and delivered too, sized to fit, and priced; omit: only the listed tables are delivered, and their references point at rows that are not.
                  * @enum {unknown}
@@ -8909,8 +8957,8 @@ export interface operations {
                     }[]
                   | null;
                 output?: {
-                  format?: ('ndjson' | 'csv' | 'json') | null;
-                  compression?: ('none' | 'gzip') | null;
+                  format?: ('ndjson' | 'csv' | 'json' | 'parquet') | null;
+                  compression?: ('none' | 'gzip' | 'snappy' | 'zstd') | null;
                   referenced_tables?: ('include' | 'omit') | null;
                 } | null;
               };
@@ -9225,8 +9273,8 @@ export interface operations {
                   }[]
                 | null;
               output?: {
-                format?: ('ndjson' | 'csv' | 'json') | null;
-                compression?: ('none' | 'gzip') | null;
+                format?: ('ndjson' | 'csv' | 'json' | 'parquet') | null;
+                compression?: ('none' | 'gzip' | 'snappy' | 'zstd') | null;
                 referenced_tables?: ('include' | 'omit') | null;
               } | null;
             };
@@ -9580,8 +9628,8 @@ export interface operations {
                   }[]
                 | null;
               output?: {
-                format?: ('ndjson' | 'csv' | 'json') | null;
-                compression?: ('none' | 'gzip') | null;
+                format?: ('ndjson' | 'csv' | 'json' | 'parquet') | null;
+                compression?: ('none' | 'gzip' | 'snappy' | 'zstd') | null;
                 referenced_tables?: ('include' | 'omit') | null;
               } | null;
             };
@@ -9902,8 +9950,8 @@ export interface operations {
                   }[]
                 | null;
               output?: {
-                format?: ('ndjson' | 'csv' | 'json') | null;
-                compression?: ('none' | 'gzip') | null;
+                format?: ('ndjson' | 'csv' | 'json' | 'parquet') | null;
+                compression?: ('none' | 'gzip' | 'snappy' | 'zstd') | null;
                 referenced_tables?: ('include' | 'omit') | null;
               } | null;
             };
@@ -10683,6 +10731,8 @@ export interface operations {
                 /** @description A data type of GET /v1/catalog/types. */
                 type: string;
                 nullable: boolean;
+                /** @description The type of its values in a Parquet result file: INT32, INT64, DECIMAL(18,s), TIMESTAMP(MICROS,UTC), DATE, BOOLEAN, STRING or STRING (dictionary). */
+                parquet_type?: string;
                 description: string;
                 example?: unknown;
                 /** @description The type's parameters as the pack sets them. */
@@ -10888,6 +10938,8 @@ export interface operations {
               /** @description A data type of GET /v1/catalog/types. */
               type: string;
               nullable: boolean;
+              /** @description The type of its values in a Parquet result file: INT32, INT64, DECIMAL(18,s), TIMESTAMP(MICROS,UTC), DATE, BOOLEAN, STRING or STRING (dictionary). */
+              parquet_type?: string;
               description: string;
               example?: unknown;
               /** @description The type's parameters as the pack sets them. */
@@ -11499,9 +11551,9 @@ export interface operations {
               sector: string;
               output: {
                 /** @enum {unknown} */
-                format?: 'csv' | 'ndjson' | 'json';
+                format?: 'ndjson' | 'csv' | 'json' | 'parquet';
                 /** @enum {unknown} */
-                compression?: 'none' | 'gzip';
+                compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
               };
               /** @description The credits reserved at creation (live keys); settled at the end for what was produced. */
               estimate: {
@@ -11782,9 +11834,9 @@ export interface operations {
             sector: string;
             output: {
               /** @enum {unknown} */
-              format?: 'csv' | 'ndjson' | 'json';
+              format?: 'ndjson' | 'csv' | 'json' | 'parquet';
               /** @enum {unknown} */
-              compression?: 'none' | 'gzip';
+              compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
             };
             /** @description The credits reserved at creation (live keys); settled at the end for what was produced. */
             estimate: {
@@ -12117,9 +12169,9 @@ export interface operations {
             sector: string;
             output: {
               /** @enum {unknown} */
-              format?: 'csv' | 'ndjson' | 'json';
+              format?: 'ndjson' | 'csv' | 'json' | 'parquet';
               /** @enum {unknown} */
-              compression?: 'none' | 'gzip';
+              compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
             };
             /** @description The credits reserved at creation (live keys); settled at the end for what was produced. */
             estimate: {
@@ -12363,9 +12415,9 @@ export interface operations {
             sector: string;
             output: {
               /** @enum {unknown} */
-              format?: 'csv' | 'ndjson' | 'json';
+              format?: 'ndjson' | 'csv' | 'json' | 'parquet';
               /** @enum {unknown} */
-              compression?: 'none' | 'gzip';
+              compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
             };
             /** @description The credits reserved at creation (live keys); settled at the end for what was produced. */
             estimate: {
@@ -12465,9 +12517,9 @@ export interface operations {
             sector: string;
             output: {
               /** @enum {unknown} */
-              format?: 'csv' | 'ndjson' | 'json';
+              format?: 'ndjson' | 'csv' | 'json' | 'parquet';
               /** @enum {unknown} */
-              compression?: 'none' | 'gzip';
+              compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
             };
             /** @description The credits reserved at creation (live keys); settled at the end for what was produced. */
             estimate: {
@@ -12730,9 +12782,12 @@ export interface operations {
               /** @example transactions */
               table: string;
               /** @enum {unknown} */
-              format: 'csv' | 'ndjson' | 'json';
-              /** @enum {unknown} */
-              compression: 'none' | 'gzip';
+              format: 'ndjson' | 'csv' | 'json' | 'parquet';
+              /**
+               * @description gzip of a text file compresses the file; a Parquet file compresses its pages inside it.
+               * @enum {unknown}
+               */
+              compression: 'none' | 'gzip' | 'snappy' | 'zstd';
               rows: number;
               /** @description Size of the file as downloaded (compressed when gzip). */
               bytes: number;
@@ -12941,6 +12996,7 @@ export interface operations {
           'application/x-ndjson': string;
           'application/json': string;
           'application/gzip': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description The requested range; `Content-Range` says which. */
@@ -12968,6 +13024,7 @@ export interface operations {
           'application/x-ndjson': string;
           'application/json': string;
           'application/gzip': string;
+          'application/vnd.apache.parquet': string;
         };
       };
       /** @description The client's copy (If-None-Match) is current. */
