@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { FORMATS } from '../../../core/generation/codegen/writers.js';
 import { loadPacks } from '../../../core/packs/loader.js';
-import { generateInline, planFor } from './support.js';
+import { generateInline, parquetInline, planFor } from './support.js';
 
 export const GOLDEN_FIXTURE = fileURLToPath(new URL('./fixtures/golden-bytes.json', import.meta.url));
 
@@ -22,7 +22,10 @@ const LOCALES = ['en_GB', 'de'];
 const ROWS = 2000;
 const CHUNK_ROWS = 700;
 
-/** `<pack>.<table>.<locale>.<format>` → the digest of that table's text, generated inline chunk by chunk (UTF-8). */
+/**
+ * `<pack>.<table>.<locale>.<format>` → the digest of that table's text, generated inline chunk by chunk (UTF-8);
+ * `.parquet`: of its Parquet file (snappy), one row group per chunk.
+ */
 export async function goldenDigests(): Promise<Record<string, string>> {
   const registry = await loadPacks();
   const digests: Record<string, string> = {};
@@ -38,6 +41,9 @@ export async function goldenDigests(): Promise<Record<string, string>> {
           digests[`${sector}.${table}.${locale}.${format}`] = createHash('sha256')
             .update(generateInline(pack, plan, table, format))
             .digest('hex');
+        digests[`${sector}.${table}.${locale}.parquet`] = createHash('sha256')
+          .update(parquetInline(pack, plan, table))
+          .digest('hex');
       }
     }
   }
