@@ -1,7 +1,15 @@
 import type { SignedCheckpoint } from './checkpoint.js';
 import { EMPTY_ROOT, type Hash } from './hashes.js';
 import { nodeKey, type NodeId } from './subtrees.js';
-import { emptyHead, TreeStorageError, type TreeExtension, type TreeHead, type TreeStorage } from './tree-storage.js';
+import {
+  emptyHead,
+  TreeStorageError,
+  KEPT_CHECKPOINTS,
+  type StoredLeaf,
+  type TreeExtension,
+  type TreeHead,
+  type TreeStorage,
+} from './tree-storage.js';
 
 /**
  * The tree in this process's memory: for the memory store (tests), and for KurrentDB, which offers no
@@ -12,6 +20,7 @@ export class MemoryTreeStorage implements TreeStorage {
   /** Node hashes by level, then index. */
   private levels: Hash[][] = [];
   private readonly indexOf = new Map<number, number>();
+  private positions: number[] = [];
   private kept = new Map<number, SignedCheckpoint>();
 
   async head(): Promise<TreeHead> {
@@ -34,6 +43,14 @@ export class MemoryTreeStorage implements TreeStorage {
     return true;
   }
 
+  async leaves(from: number, count: number): Promise<StoredLeaf[]> {
+    const hashes = this.levels[0] ?? [];
+    const leaves: StoredLeaf[] = [];
+    for (let index = from; index < Math.min(from + count, this.current.size); index += 1)
+      leaves.push({ index, position: this.positions[index], hash: hashes[index] });
+    return leaves;
+  }
+
   async leafIndexes(positions: readonly number[]): Promise<Map<number, number>> {
     const found = new Map<number, number>();
     for (const position of positions) {
@@ -47,12 +64,15 @@ export class MemoryTreeStorage implements TreeStorage {
     this.current = emptyHead(EMPTY_ROOT);
     this.levels = [];
     this.indexOf.clear();
+    this.positions = [];
     this.write(extension);
     this.kept = new Map([...this.kept].filter(([, checkpoint]) => keep(checkpoint)));
   }
 
   async saveCheckpoint(checkpoint: SignedCheckpoint): Promise<void> {
     if (!this.kept.has(checkpoint.size)) this.kept.set(checkpoint.size, checkpoint);
+    const sizes = [...this.kept.keys()].sort((a, b) => b - a);
+    for (const size of sizes.slice(KEPT_CHECKPOINTS)) this.kept.delete(size);
   }
 
   async latestCheckpoint(): Promise<SignedCheckpoint | null> {
@@ -64,7 +84,10 @@ export class MemoryTreeStorage implements TreeStorage {
   }
 
   private write({ head, positions, nodes }: TreeExtension): void {
-    positions.forEach((position, i) => this.indexOf.set(position, this.current.size + i));
+    positions.forEach((position, i) => {
+      this.indexOf.set(position, this.current.size + i);
+      this.positions[this.current.size + i] = position;
+    });
     for (const { level, index, hash } of nodes) (this.levels[level] ??= [])[index] = hash;
     this.current = head;
   }

@@ -3,7 +3,14 @@ import { inTransaction, migrationOnce } from '../../store/postgres-transaction.j
 import type { SignedCheckpoint } from './checkpoint.js';
 import { EMPTY_ROOT, type Hash } from './hashes.js';
 import { nodeKey, type NodeId } from './subtrees.js';
-import { TreeStorageError, type TreeExtension, type TreeHead, type TreeStorage } from './tree-storage.js';
+import {
+  TreeStorageError,
+  KEPT_CHECKPOINTS,
+  type StoredLeaf,
+  type TreeExtension,
+  type TreeHead,
+  type TreeStorage,
+} from './tree-storage.js';
 
 /** Rows written per statement: arrays of this many values stay well inside a message PostgreSQL takes at once. */
 const CHUNK = 20_000;
@@ -120,6 +127,18 @@ export class PostgresTreeStorage implements TreeStorage {
     }
   }
 
+  async leaves(from: number, count: number): Promise<StoredLeaf[]> {
+    await this.migrate();
+    const { rows } = await this.pool.query<[string, string, Buffer]>({
+      text:
+        `SELECT leaf_index, position, hash FROM ${this.table.leaves} ` +
+        'WHERE leaf_index >= $1 ORDER BY leaf_index LIMIT $2',
+      values: [from, count],
+      rowMode: 'array',
+    });
+    return rows.map(([index, position, hash]) => ({ index: Number(index), position: Number(position), hash }));
+  }
+
   async leafIndexes(positions: readonly number[]): Promise<Map<number, number>> {
     await this.migrate();
     const found = new Map<number, number>();
@@ -162,6 +181,11 @@ export class PostgresTreeStorage implements TreeStorage {
       `INSERT INTO ${this.table.checkpoints} (size, origin, root, note) VALUES ($1, $2, $3, $4) ` +
         'ON CONFLICT (size) DO NOTHING',
       [size, origin, root, note],
+    );
+    await this.pool.query(
+      `DELETE FROM ${this.table.checkpoints} WHERE size < ` +
+        `(SELECT min(size) FROM (SELECT size FROM ${this.table.checkpoints} ORDER BY size DESC LIMIT $1) AS latest)`,
+      [KEPT_CHECKPOINTS],
     );
   }
 

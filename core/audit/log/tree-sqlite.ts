@@ -2,7 +2,15 @@ import type Database from 'better-sqlite3';
 import type { SignedCheckpoint } from './checkpoint.js';
 import { EMPTY_ROOT, type Hash } from './hashes.js';
 import { nodeKey, type NodeId } from './subtrees.js';
-import { emptyHead, TreeStorageError, type TreeExtension, type TreeHead, type TreeStorage } from './tree-storage.js';
+import {
+  emptyHead,
+  TreeStorageError,
+  KEPT_CHECKPOINTS,
+  type StoredLeaf,
+  type TreeExtension,
+  type TreeHead,
+  type TreeStorage,
+} from './tree-storage.js';
 
 /**
  * The leaves (with the position of their event), the complete subtrees above them, the head, and the signed
@@ -66,6 +74,11 @@ export class SqliteTreeStorage implements TreeStorage {
       ),
       leaf: db.prepare('SELECT hash FROM audit_log_leaves WHERE leaf_index = ?').pluck(),
       node: db.prepare('SELECT hash FROM audit_log_nodes WHERE level = ? AND idx = ?').pluck(),
+      leafRange: db
+        .prepare(
+          'SELECT leaf_index, position, hash FROM audit_log_leaves WHERE leaf_index >= ? ORDER BY leaf_index LIMIT ?',
+        )
+        .raw(),
       leafIndex: db.prepare('SELECT leaf_index FROM audit_log_leaves WHERE position = ?').pluck(),
       insertLeaf: db.prepare('INSERT INTO audit_log_leaves (leaf_index, position, hash) VALUES (?, ?, ?)'),
       insertNode: db.prepare('INSERT INTO audit_log_nodes (level, idx, hash) VALUES (?, ?, ?)'),
@@ -78,6 +91,10 @@ export class SqliteTreeStorage implements TreeStorage {
         'SELECT size, origin, root, note FROM audit_log_checkpoints ORDER BY size DESC LIMIT 1',
       ),
       deleteCheckpoint: db.prepare('DELETE FROM audit_log_checkpoints WHERE size = ?'),
+      pruneCheckpoints: db.prepare(
+        'DELETE FROM audit_log_checkpoints WHERE size < ' +
+          '(SELECT min(size) FROM (SELECT size FROM audit_log_checkpoints ORDER BY size DESC LIMIT ?))',
+      ),
     };
     this.extendTransaction = db.transaction((expected: TreeHead, extension: TreeExtension): boolean => {
       const stored = this.readHead();
@@ -115,6 +132,14 @@ export class SqliteTreeStorage implements TreeStorage {
     return this.extendTransaction.immediate(expected, extension);
   }
 
+  async leaves(from: number, count: number): Promise<StoredLeaf[]> {
+    return (this.sql.leafRange.all(from, count) as [number, number, Buffer][]).map(([index, position, hash]) => ({
+      index,
+      position,
+      hash,
+    }));
+  }
+
   async leafIndexes(positions: readonly number[]): Promise<Map<number, number>> {
     const found = new Map<number, number>();
     for (const position of positions) {
@@ -130,6 +155,7 @@ export class SqliteTreeStorage implements TreeStorage {
 
   async saveCheckpoint({ size, origin, root, note }: SignedCheckpoint): Promise<void> {
     this.sql.insertCheckpoint.run(size, origin, root, note, new Date().toISOString());
+    this.sql.pruneCheckpoints.run(KEPT_CHECKPOINTS);
   }
 
   async latestCheckpoint(): Promise<SignedCheckpoint | null> {

@@ -10,6 +10,13 @@ export interface TreeHead {
   lastPosition: number;
 }
 
+/** A leaf as stored: its index, the position of its event, its hash. */
+export interface StoredLeaf {
+  index: number;
+  position: number;
+  hash: Hash;
+}
+
 /** The leaves and complete subtrees an append adds, and the head it leaves. */
 export interface TreeExtension {
   head: TreeHead;
@@ -34,17 +41,25 @@ export interface TreeStorage {
    * nothing written, if another instance extended the tree first.
    */
   extend(expected: TreeHead, extension: TreeExtension): Promise<boolean>;
+  /** The stored leaves from index `from` on, at most `count`, in order: for the rebuild's comparison. */
+  leaves(from: number, count: number): Promise<StoredLeaf[]>;
   /** The leaf index of each of these positions that the tree holds. */
   leafIndexes(positions: readonly number[]): Promise<Map<number, number>>;
   /** Replaces the whole tree (the rebuild), and drops the checkpoints not in `keep`, in one transaction. */
   replace(extension: TreeExtension, keep: (checkpoint: SignedCheckpoint) => boolean): Promise<void>;
-  /** Keeps a signed checkpoint; one of a size already kept is left as it is. */
+  /**
+   * Keeps a signed checkpoint, and the latest KEPT_CHECKPOINTS only (witnesses keep theirs); one of a size
+   * already kept is left as it is.
+   */
   saveCheckpoint(checkpoint: SignedCheckpoint): Promise<void>;
   /** The checkpoint of the largest size kept, or null. */
   latestCheckpoint(): Promise<SignedCheckpoint | null>;
   /** Every checkpoint kept, smallest size first. */
   checkpoints(): Promise<SignedCheckpoint[]>;
 }
+
+/** Checkpoints the store keeps: the latest, and enough before it to answer for the last minutes or hours. */
+export const KEPT_CHECKPOINTS = 100;
 
 /** The tree that holds no event. */
 export const emptyHead = (root: Hash): TreeHead => ({ size: 0, root, lastPosition: 0 });

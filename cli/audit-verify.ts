@@ -1,0 +1,57 @@
+import { readFile } from 'node:fs/promises';
+import { LogClient } from '../core/audit/log/log-client.js';
+import { parseVerifierKey } from '../core/audit/log/note.js';
+import { verifyBundle } from '../core/audit/log/verify-bundle.js';
+import { verifierKeyOption } from './audit-key.js';
+import { UsageError, parseOptions } from './options.js';
+
+const USAGE = 'usage: finsynth audit verify BUNDLE --public-key KEY [--checkpoint SAVED] [--url URL] [--key API_KEY]';
+
+/**
+ * `finsynth audit verify`: checks an export bundle with no server and no database (docs/audit.md); with
+ * --checkpoint, also that the bundle's log extends the checkpoint the auditor kept, the consistency proof
+ * taken from the bundle or fetched from --url. Prints a line per failure, then a summary; exit code 0 only
+ * if everything holds.
+ */
+export async function auditVerify(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(args, {
+    'public-key': { type: 'string' },
+    checkpoint: { type: 'string' },
+    url: { type: 'string' },
+    key: { type: 'string' },
+  });
+  if (positionals.length !== 1) throw new UsageError(USAGE);
+  const verifier = parseVerifierKey(await verifierKeyOption(values['public-key'], 'audit verify'));
+  const [bundle, saved] = await Promise.all([
+    readFile(positionals[0], 'utf8'),
+    values.checkpoint === undefined ? undefined : readFile(values.checkpoint, 'utf8'),
+  ]);
+  const client = values.url ? new LogClient(values.url, values.key ?? process.env.FINSYNTH_KEY) : undefined;
+  const started = performance.now();
+  const report = await verifyBundle(bundle, {
+    verifier,
+    saved,
+    fetchConsistencyProof: client && ((from, to) => client.consistencyProof(from, to)),
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const out = report.failures.map((failure) => `${failure}\n`);
+  if (report.checkpoint)
+    out.push(
+      `bundle of account ${report.accountId}: ${report.events} events against the checkpoint of ` +
+        `${report.checkpoint.origin} at ${report.checkpoint.size} events (root ${report.checkpoint.root}), ` +
+        `checked in ${seconds.toFixed(2)} s\n`,
+    );
+  if (report.balance)
+    out.push(
+      `replayed balance: ${report.balance.credits_available} credits available, ` +
+        `${report.balance.credits_reserved} reserved\n`,
+    );
+  if (report.saved) out.push(`the kept checkpoint of ${report.saved.size} events: ${report.saved.relation}\n`);
+  out.push(
+    report.failures.length === 0
+      ? 'the bundle holds\n'
+      : `the bundle does NOT hold: ${report.failures.length} failure${report.failures.length === 1 ? '' : 's'}\n`,
+  );
+  process.stdout.write(out.join(''));
+  return report.failures.length === 0 ? 0 : 1;
+}
