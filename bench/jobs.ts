@@ -1,7 +1,8 @@
 /**
- * `npm run bench -- jobs [--json] [--rows N] [--repeat R]`: a CSV and an NDJSON job of N cards transactions, each
- * timed end to end in the service (create → succeeded), next to the pool alone on the same plan; each figure is the
- * best of R interleaved rounds. The service's resident memory is sampled while the jobs run (rows are streamed, so
+ * `npm run bench -- jobs [--json] [--rows N] [--repeat R]`: a CSV, an NDJSON and a Parquet (snappy) job of N cards
+ * transactions, each timed end to end in the service (create → succeeded), next to the pool alone on the same plan;
+ * each figure is the best of R interleaved rounds. The Parquet file's size is set beside the gzip CSV of the same
+ * rows (one more job, untimed). The service's resident memory is sampled while the jobs run (rows are streamed, so
  * it must stay flat whatever N), and the CPU time per row is reported, steadier than wall time on a shared machine.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,9 +19,20 @@ export interface JobsFigures {
   rows: number;
   csv_rows_per_s: number;
   ndjson_rows_per_s: number;
+  parquet_rows_per_s: number;
   pool_rows_per_s: number;
-  cpu_s_per_million: { pool_csv: number; pool_ndjson: number; job_csv: number; job_ndjson: number };
+  cpu_s_per_million: {
+    pool_csv: number;
+    pool_ndjson: number;
+    job_csv: number;
+    job_ndjson: number;
+    job_parquet: number;
+  };
   peak_rss_mb: number;
+  /** The Parquet (snappy) file's size and the gzip CSV file's, of the same rows. */
+  parquet_bytes: number;
+  parquet_zstd_bytes: number;
+  csv_gzip_bytes: number;
 }
 
 const TABLE = 'transactions';
@@ -65,26 +77,31 @@ async function job(
   accountId: string,
   keyId: string,
   rows: number,
-  format: 'csv' | 'ndjson',
-): Promise<{ timing: Timing; jobId: string }> {
+  format: JobFormat,
+  compression?: 'gzip' | 'zstd',
+): Promise<{ timing: Timing; jobId: string; bytes: number }> {
   const owner = { accountId, mode: 'live' as const };
   // The one table measured: its referenced tables are not delivered, so that rows/s is of that table alone.
-  const output = { format, referenced_tables: 'omit' as const };
+  const output = { format, referenced_tables: 'omit' as const, ...(compression ? { compression } : {}) };
   const config = { version: 1, sector: 'cards', seed: SEED, tables: [{ name: TABLE, rows }], output };
   let jobId = '';
+  let bytes = 0;
   const timing = await timed(rows, async () => {
     const created = await services.jobs.create({ ...owner, keyId, input: { config } });
     jobId = created.id;
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       await services.projections.waitFor(await services.store.headPosition());
-      const { state, failure } = services.jobs.get(owner, created.id);
-      if (state === 'succeeded') return;
+      const { state, failure, files } = services.jobs.get(owner, created.id);
+      if (state === 'succeeded') {
+        bytes = files.reduce((sum, file) => sum + file.bytes, 0);
+        return;
+      }
       if (state !== 'queued' && state !== 'running')
         throw new Error(`the ${format} job ended ${state}: ${failure?.detail ?? ''}`);
     }
   });
-  return { timing, jobId };
+  return { timing, jobId, bytes };
 }
 
 export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
@@ -95,7 +112,10 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
   const config = loadConfig({}, { dataDir, logLevel: 'silent' });
   const services = await createServices(config);
   try {
-    const account = await createAccount(services, { tier: 'scale', credits: Math.ceil(rows / 1000) * 10 * repeat });
+    const account = await createAccount(services, {
+      tier: 'scale',
+      credits: Math.ceil(rows / 1000) * 10 * (repeat + 1),
+    });
     // Jobs are created in-process, not over HTTP: no key authenticates them; the id only labels the events.
     const keyId = 'bench';
     say(
@@ -111,16 +131,19 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
     const best: Record<Run, Timing | undefined> = {
       job_csv: undefined,
       job_ndjson: undefined,
+      job_parquet: undefined,
       pool_csv: undefined,
       pool_ndjson: undefined,
     };
     const firstRound: Partial<Record<Run, Timing>> = {};
+    let parquetBytes = 0;
     for (let round = 0; round < repeat; round++) {
-      for (const format of FORMATS) {
+      for (const format of JOB_FORMATS) {
         // Memory is sampled while jobs run only: the service's own, not the pool-alone runs' dropped chunks.
         const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
-        const { timing, jobId } = await job(services, account.account_id, keyId, rows, format);
+        const { timing, jobId, bytes } = await job(services, account.account_id, keyId, rows, format);
         clearInterval(sampler);
+        if (format === 'parquet') parquetBytes = bytes;
         // The file was written, flushed and hashed: that is the work measured. Removed, so that the
         // rounds do not pile up gigabytes on the disk.
         await removeJobDirectory(config.resultsDir, jobId);
@@ -129,13 +152,25 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
       for (const format of FORMATS) record(best, firstRound, `pool_${format}`, await poolAlone(services, rows, format));
     }
     const peakMb = Math.round(peak / 1_048_576);
-    const [jobCsv, jobNdjson, poolCsv, poolNdjson] = RUNS.map((name) => best[name] as Timing);
+    const [jobCsv, jobNdjson, jobParquet, poolCsv, poolNdjson] = RUNS.map((name) => best[name] as Timing);
+    // The size Parquet is held to: gzip CSV of the same rows (the same plan, so the same rows).
+    const gzipCsv = await job(services, account.account_id, keyId, rows, 'csv', 'gzip');
+    await removeJobDirectory(config.resultsDir, gzipCsv.jobId);
+    // snappy cannot entropy-code the random hex of keys, which gzip halves: zstd's size is shown beside it.
+    const zstdParquet = await job(services, account.account_id, keyId, rows, 'parquet', 'zstd');
+    await removeJobDirectory(config.resultsDir, zstdParquet.jobId);
 
     say(`pool alone:  csv ${perSecond(poolCsv)}, ndjson ${perSecond(poolNdjson)}`);
     say(
       `job, end to end: csv ${perSecond(jobCsv)} (${pct(jobCsv.rows_per_s, poolNdjson.rows_per_s)} ` +
         `of the pool's ndjson, ${pct(jobCsv.rows_per_s, poolCsv.rows_per_s)} of its csv), ` +
         `ndjson ${perSecond(jobNdjson)} (${pct(jobNdjson.rows_per_s, poolNdjson.rows_per_s)} of the pool)`,
+    );
+    say(
+      `job, parquet (snappy): ${perSecond(jobParquet)} (${pct(jobParquet.rows_per_s, jobCsv.rows_per_s)} of the csv ` +
+        `job's; target ≥ 60%), ${cpu(jobParquet)} CPU s per 1,000,000 rows; file ${mb(parquetBytes)} against ` +
+        `${mb(gzipCsv.bytes)} of gzip csv (${pct(parquetBytes, gzipCsv.bytes)}; target < 100%); zstd: ` +
+        `${mb(zstdParquet.bytes)} (${pct(zstdParquet.bytes, gzipCsv.bytes)})`,
     );
     // On a machine shared with other work the wall-time shares swing between runs; the CPU spent per row does
     // not, and the pool's over the job's is the share the job would get on idle cores.
@@ -158,14 +193,19 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
       rows,
       csv_rows_per_s: Math.round(jobCsv.rows_per_s),
       ndjson_rows_per_s: Math.round(jobNdjson.rows_per_s),
+      parquet_rows_per_s: Math.round(jobParquet.rows_per_s),
       pool_rows_per_s: Math.round(poolNdjson.rows_per_s),
       cpu_s_per_million: {
         pool_csv: poolCsv.cpu_s_per_million,
         pool_ndjson: poolNdjson.cpu_s_per_million,
         job_csv: jobCsv.cpu_s_per_million,
         job_ndjson: jobNdjson.cpu_s_per_million,
+        job_parquet: jobParquet.cpu_s_per_million,
       },
       peak_rss_mb: peakMb,
+      parquet_bytes: parquetBytes,
+      parquet_zstd_bytes: zstdParquet.bytes,
+      csv_gzip_bytes: gzipCsv.bytes,
     };
   } finally {
     await services.close();
@@ -174,7 +214,9 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
 }
 
 const FORMATS = ['csv', 'ndjson'] as const;
-const RUNS = ['job_csv', 'job_ndjson', 'pool_csv', 'pool_ndjson'] as const;
+const JOB_FORMATS = ['csv', 'ndjson', 'parquet'] as const;
+type JobFormat = (typeof JOB_FORMATS)[number];
+const RUNS = ['job_csv', 'job_ndjson', 'job_parquet', 'pool_csv', 'pool_ndjson'] as const;
 type Run = (typeof RUNS)[number];
 
 /** Keeps each run's fastest timing (other processes only ever slow a run down) and its first. */
@@ -191,4 +233,5 @@ function record(
 
 const pct = (part: number, whole: number): string => `${Math.round((100 * part) / whole)}%`;
 const cpu = (timing: Timing): string => timing.cpu_s_per_million.toFixed(2);
+const mb = (bytes: number): string => `${(bytes / 1_048_576).toFixed(1)} MB`;
 const perSecond = (timing: Timing): string => `${Math.round(timing.rows_per_s).toLocaleString('en')} rows/s`;
