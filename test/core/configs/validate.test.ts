@@ -46,7 +46,7 @@ output: { format: xlsx }
       { pointer: '/tables/0/rows', message: 'must be integer', line: 5, column: 11 },
       { pointer: '/tables/0/colour', message: 'unknown member "colour"', line: 6, column: 5 },
       { pointer: '/tables/1/rows', message: 'the member "rows" is required', line: 7, column: 5 },
-      { pointer: '/output/format', message: 'must be one of: "ndjson", "csv", "json"', line: 8, column: 19 },
+      { pointer: '/output/format', message: 'must be one of: "ndjson", "csv", "json", "parquet"', line: 8, column: 19 },
     ]);
   });
 
