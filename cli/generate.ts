@@ -10,7 +10,7 @@ import { requireValidConfig } from '../core/configs/validate.js';
 import { normaliseConfig } from '../core/configs/normalise.js';
 import { withReferencedTables } from '../core/configs/referenced-tables.js';
 import type { ConfigIssue } from '../core/configs/issues.js';
-import { resultFileName, writeResultFile } from '../core/jobs/result-files.js';
+import { fileCompression, resultFileName, writeResultFile } from '../core/jobs/result-files.js';
 import type { Compression, OutputFormat } from '../core/jobs/events.js';
 import { UsageError } from './options.js';
 import { Progress } from './progress.js';
@@ -77,12 +77,9 @@ async function generateWith(
 ): Promise<number> {
   const catalog = packCatalog(engine.packs);
   const document = readInlineConfig({ config_yaml: text });
-  const value =
-    isObject(document.value) && options.seed !== undefined ? { ...document.value, seed: options.seed } : document.value;
-  const config = normaliseConfig(requireValidConfig(value, catalog, document.source));
+  const config = normaliseConfig(requireValidConfig(withOverrides(document.value, options), catalog, document.source));
   const seeded = { ...config, seed: config.seed ?? randomInt(SEED_RANGE) };
-  const format = options.format ?? config.output.format;
-  const compression = options.compression ?? config.output.compression;
+  const { format, compression } = config.output;
   const plan = await engine.plan(seeded);
   // The files a job of this config delivers: its tables, then those they reference when it includes them.
   const unrequested = plan.tables.filter((table) => !table.requested).map(({ name, rows }) => ({ name, rows }));
@@ -91,7 +88,7 @@ async function generateWith(
   const progress = new Progress(process.stderr, { quiet: options.quiet });
   progress.say(
     `${seeded.sector}: ${tables.join(', ')} with seed ${seeded.seed}${config.seed === undefined ? ' (drawn)' : ''}, ` +
-      `${format}${compression === 'gzip' ? ', gzip' : ''}, into ${shown(directory)}/`,
+      `${format}${compression === 'none' ? '' : `, ${compression}`}, into ${shown(directory)}/`,
   );
   for (const table of tables) {
     const rowsTotal = plan.tables.find((planned) => planned.name === table)!.rows;
@@ -101,10 +98,12 @@ async function generateWith(
       directory,
       file,
       partFile: `${file}.part`,
-      compression,
+      compression: fileCompression(format, compression),
       // The writer is done with each chunk before it asks for the next, as a job's is: buffers go back to the workers.
       chunks: engine.pool.generate(plan, table, {
         format,
+        // Parquet compresses its pages as they are written; a text file is compressed on its way to disk.
+        ...(format === 'parquet' ? { compression } : {}),
         signal,
         recycle: true,
         onProgress: (rowsDone) => progress.update(rowsDone),
@@ -145,6 +144,22 @@ function describeProblem(path: string, error: ProblemError): string {
   });
   const more = error.extensions.errors_truncated === true ? ['… and more'] : [];
   return `finsynth generate: the config has problems:\n${[...lines, ...more].join('\n')}\n`;
+}
+
+/**
+ * The config with the command line's seed, format and compression in place of its own, before it is checked: a
+ * combination the config format refuses (a text format with snappy) is then reported as the config's problem.
+ */
+function withOverrides(value: unknown, { seed, format, compression }: GenerateOptions): unknown {
+  if (!isObject(value)) return value;
+  const output = isObject(value.output) ? value.output : {};
+  return {
+    ...value,
+    ...(seed !== undefined ? { seed } : {}),
+    ...(format || compression
+      ? { output: { ...output, ...(format ? { format } : {}), ...(compression ? { compression } : {}) } }
+      : {}),
+  };
 }
 
 /** A path as the user reads it best: relative to the current folder when it lies below it. */

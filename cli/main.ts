@@ -53,10 +53,10 @@ export async function main(argv: string[]): Promise<number> {
     .requiredOption('--out <DIR>', 'the folder to write one file per table to (made if missing)')
     .addOption(new Option('--format <F>', "the files' format (default: the config's output.format)").choices(FORMATS))
     .addOption(
-      new Option('--compression <C>', "gzip, or none (default: the config's output.compression)").choices([
-        'none',
-        'gzip',
-      ]),
+      new Option(
+        '--compression <C>',
+        "text formats: gzip or none; parquet: snappy, zstd, gzip or none (default: the config's output.compression)",
+      ).choices(COMPRESSIONS),
     )
     .addOption(new Option('--seed <N>', "the seed (default: the config's, else one drawn)").argParser(wholeNumber(0)))
     .addOption(new Option('--packs <DIR,...>', 'third-party packs to load beside FINSYNTH_PACKS').argParser(list))
@@ -109,7 +109,8 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-const FORMATS = ['csv', 'ndjson', 'json'];
+const FORMATS = ['csv', 'ndjson', 'json', 'parquet'];
+const COMPRESSIONS = ['none', 'gzip', 'snappy', 'zstd'];
 
 /** A subcommand of `parent` with its help texts, its errors reported under its full name. */
 function command(parent: Command, name: string, help: CommandHelp, path = name): Command {

@@ -45,6 +45,7 @@ describe('finsynth generate', function () {
       ['ndjson', 'none'],
       ['json', 'none'],
       ['csv', 'gzip'],
+      ['parquet', 'snappy'],
     ]) {
       it(`writes the same bytes as a job for the same config and seed (${format}, ${compression})`, async () => {
         const yaml = configYaml(format, compression);
