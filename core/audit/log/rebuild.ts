@@ -58,7 +58,7 @@ export interface RebuildOptions {
  * with the stored one and with every signed checkpoint, then written in place of the stored one (one
  * transaction) unless a signed checkpoint contradicts the events: that means the events were changed after
  * they were logged, and rebuilding would only make the log sign the changed history (`force` does it
- * anyway). The whole tree is held in memory while it is rebuilt: about 150 bytes per event.
+ * anyway). The whole tree is held in memory while it is rebuilt: a few hundred bytes per event.
  */
 export async function rebuildLog(
   store: EventStore,
