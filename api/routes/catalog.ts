@@ -238,6 +238,19 @@ export const catalogRoutes: RouteGroup = {
                 types: { type: 'array', items: typeSummarySchema },
                 limits: limitsSchema,
                 default_locale: { type: 'string' },
+                refused_packs: {
+                  type: 'array',
+                  description:
+                    'Sector packs the operator installed that the service refused (not served): each name and why.',
+                  items: {
+                    type: 'object',
+                    required: ['name', 'reasons'],
+                    properties: {
+                      name: { type: ['string', 'null'] },
+                      reasons: { type: 'array', items: { type: 'string' } },
+                    },
+                  },
+                },
               },
             },
           },
@@ -245,7 +258,8 @@ export const catalogRoutes: RouteGroup = {
         304: notModified,
       },
       handle(ctx) {
-        cacheable(ctx, ctx.path, (catalog) => catalog.overview());
+        const refused_packs = ctx.services.packs.refused.map(({ name, reasons }) => ({ name, reasons }));
+        cacheable(ctx, ctx.path, (catalog) => ({ ...catalog.overview(), refused_packs }));
       },
     }),
     defineRoute({

@@ -34,6 +34,23 @@ const statusSchema = {
   required: ['status'],
   properties: {
     status: { enum: ['ok', 'ready'] },
+    refused_packs: {
+      type: 'array',
+      description:
+        'Sector packs the instance refused at start (the others are served): where each came from, its name, the ' +
+        'file and line at fault when known, and why.',
+      items: {
+        type: 'object',
+        required: ['source', 'name', 'file', 'line', 'reasons'],
+        properties: {
+          source: { type: 'string' },
+          name: { type: ['string', 'null'] },
+          file: { type: ['string', 'null'] },
+          line: { type: ['integer', 'null'] },
+          reasons: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
     projections: {
       type: 'array',
       items: {
@@ -96,7 +113,14 @@ export const serviceRoutes: RouteGroup = {
             { 'Retry-After': '1' },
           );
         }
-        ctx.body = { status: 'ready', projections };
+        const refused_packs = ctx.services.packs.refused.map(({ source, name, file, line, reasons }) => ({
+          source,
+          name,
+          file: file ?? null,
+          line: line ?? null,
+          reasons,
+        }));
+        ctx.body = { status: 'ready', projections, refused_packs };
       },
     }),
     defineRoute({

@@ -1122,6 +1122,14 @@ export interface operations {
           'application/json': {
             /** @enum {unknown} */
             status: 'ok' | 'ready';
+            /** @description Sector packs the instance refused at start (the others are served): where each came from, its name, the file and line at fault when known, and why. */
+            refused_packs?: {
+              source: string;
+              name: string | null;
+              file: string | null;
+              line: number | null;
+              reasons: string[];
+            }[];
             projections?: {
               name: string;
               version?: number;
@@ -1219,6 +1227,14 @@ export interface operations {
           'application/json': {
             /** @enum {unknown} */
             status: 'ok' | 'ready';
+            /** @description Sector packs the instance refused at start (the others are served): where each came from, its name, the file and line at fault when known, and why. */
+            refused_packs?: {
+              source: string;
+              name: string | null;
+              file: string | null;
+              line: number | null;
+              reasons: string[];
+            }[];
             projections?: {
               name: string;
               version?: number;
@@ -10389,6 +10405,11 @@ export interface operations {
               };
             };
             default_locale: string;
+            /** @description Sector packs the operator installed that the service refused (not served): each name and why. */
+            refused_packs?: {
+              name: string | null;
+              reasons: string[];
+            }[];
           };
         };
       };

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPacks, refusalMessage } from '../../../core/packs/loader.js';
 import { GenerationPool } from '../../../core/generation/pool.js';
+import { openAccount, request, startTestApp } from '../../support/app.js';
 
 /** A pack module in a folder of its own, outside finsynth's tree; `row` is the source of its table's generator. */
 const packSource = (name: string, row: string) => `import { definePack } from 'finsynth/sdk';
@@ -64,6 +65,34 @@ describe('packs that fail: what the operator is told', function () {
     expect(refusalMessage(byThrow)).to.contain(`${join(throws, 'index.ts')}:3:7: RangeError: no tables yet`);
     expect(byHang).to.deep.include({ name: 'hangs', file: join(hangs, 'index.ts'), line: null });
     expect(refusalMessage(byHang)).to.contain('did not finish loading within 3 s');
+  });
+
+  it("lists refused packs in /readyz's answer and in the catalog's, and serves the others", async () => {
+    const broken = await pack('served-broken', "import 'finsynth/sdk';\n\nthrow new Error('not today');\n");
+    const good = await pack('served-good', packSource('served_good', '() => ({})'));
+    const app = await startTestApp({ config: { packs: [broken, good] } });
+    try {
+      const ready = await request(app, 'GET', '/readyz');
+      expect(ready.status).to.equal(200);
+      expect(ready.body.refused_packs).to.deep.equal([
+        {
+          source: broken,
+          name: 'served-broken',
+          file: join(broken, 'index.ts'),
+          line: 3,
+          reasons: [`its module cannot be loaded: ${join(broken, 'index.ts')}:3:7: Error: not today`],
+        },
+      ]);
+      const account = await openAccount(app);
+      const catalog = await request(app, 'GET', '/v1/catalog', { key: account.test });
+      expect(catalog.status).to.equal(200);
+      expect(catalog.body.refused_packs).to.deep.equal([
+        { name: 'served-broken', reasons: ready.body.refused_packs[0].reasons },
+      ]);
+      expect(catalog.body.sectors.map((sector: { name: string }) => sector.name)).to.include('served_good');
+    } finally {
+      await app.close();
+    }
   });
 
   it("names the pack and table whose warm-up fails or hangs, as the service's log shows it", async () => {
