@@ -3,7 +3,7 @@
 // TypeScript worker module. Registering again where tsx is already active (mocha --import tsx) is harmless.
 // The pack resolution hooks are not inherited either: a pack's `finsynth/sdk` must resolve here as it did at load.
 import { register } from 'tsx/esm/api';
-import { registerPackHooks } from '../packs/module-hooks.mjs';
+import { registerPackHooks } from './pack-module-hooks.mjs';
 
 register();
 registerPackHooks();

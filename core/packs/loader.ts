@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkManifest } from './manifest.js';
 import { probeModules, type ProbeRefusal } from './module-probe.js';
 import { describeLoadFailure, failureReason } from './load-error.js';
-import { registerPackHooks } from './module-hooks.mjs';
+import { registerPackHooks } from '../generation/pack-module-hooks.mjs';
 import { PackRegistry, type LoadedPack, type RefusedPack } from './registry.js';
 import type { PackDefinition } from './sdk.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { checkPack } from '../../../core/packs/test-kit.js';
-import { registerPackHooks } from '../../../core/packs/module-hooks.mjs';
+import { registerPackHooks } from '../../../core/generation/pack-module-hooks.mjs';
 import { generateInline, planFor, rowsOf } from '../generation/support.js';
 
 // The example imports `finsynth/sdk` as a third-party pack does: resolved by the hooks the pack loader registers.

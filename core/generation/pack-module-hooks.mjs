@@ -1,5 +1,6 @@
 // Module resolution hooks for sector packs, registered in every thread that imports a pack (the main thread by the
-// loader, the probe and generation workers by their entries). Plain JavaScript: hooks run in a thread of their own,
+// pack loader, the load probe and the generation workers by their entries). Here, below the pack host, since the
+// generation workers register them too. Plain JavaScript: hooks run in a thread of their own,
 // before any TypeScript loader could.
 import { register } from 'node:module';
 
