@@ -20,8 +20,8 @@ export function CatalogPage({ path }: { path: string[] }) {
       <div class="catalog">
         <nav class="catalog-tree" aria-label="Sectors and tables">
           {catalog.data?.sectors.map((each) => (
-            <section key={each.name}>
-              <h2>{each.name}</h2>
+            <section key={each.name} aria-labelledby={`sector-${each.name}`}>
+              <h2 id={`sector-${each.name}`}>{each.name}</h2>
               <p class="muted">{each.description}</p>
               <ul>
                 {each.tables.map((candidate) => (
