@@ -108,7 +108,7 @@ describe('the web console in a browser', function () {
     expect(logged.join('')).to.include('/v1/catalog').and.not.include(account.test);
   });
 
-  it('checks a config as it is typed, marks the error at its line, estimates a valid one, and saves it', async () => {
+  it('checks a config as it is typed, marks the error at its line, estimates it, saves it, composes it with an overlay and deletes it', async () => {
     await browser.visit(
       app.url,
       'console-configs',
@@ -142,7 +142,30 @@ describe('the web console in a browser', function () {
           .getByRole('status')
           .getByText(/^Saved as nightly cards \(cfg_/)
           .waitFor();
-        await page.getByRole('listitem').filter({ hasText: 'nightly cards' }).waitFor();
+        const saved = page.getByRole('listitem').filter({ hasText: 'nightly cards' });
+        await saved.waitFor();
+
+        // An overlay over the saved config: the composed config names the layer each field came from.
+        await page.getByLabel('Overlay name').fill('seed seven');
+        await page.getByLabel('Overlay YAML (a partial config)').fill('seed: 7\n');
+        await page.getByRole('button', { name: 'Save overlay' }).click();
+        await page.getByRole('checkbox', { name: /seed seven/ }).check();
+        await page.getByRole('button', { name: 'Compose' }).click();
+        const sources = page.getByRole('table', { name: 'Where each field came from' });
+        const field = (pointer: string) =>
+          sources.getByRole('row').filter({ has: page.getByText(pointer, { exact: true }) });
+        await field('/seed')
+          .getByRole('cell', { name: /^overlay seed seven \(ovl_/ })
+          .waitFor();
+        expect(await field('/seed').getByRole('cell').first().textContent()).to.equal('7');
+        const sector = await field('/sector').getByRole('cell').allTextContents();
+        expect(sector[0]).to.equal('cards');
+        expect(sector[1]).to.match(/^config nightly cards \(cfg_/);
+        await screenshot(page, 'console-configs-composed');
+
+        await saved.getByRole('button', { name: 'Delete nightly cards' }).click();
+        await saved.waitFor({ state: 'detached' });
+        await page.getByText('Save a config to compose it with overlays.').waitFor();
       },
       { viewport: DESKTOP, permissions: ['clipboard-read', 'clipboard-write'] },
     );

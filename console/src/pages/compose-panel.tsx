@@ -44,11 +44,12 @@ export function ComposePanel({ configs }: { configs: SavedConfig[] }) {
   });
 
   const names = new Map(overlays.data?.data.map((overlay) => [overlay.id, overlay.name]));
-  /** `overlays[1]` → the name of the second overlay chosen. */
+  /** A layer as the service names it (a saved id, or `base` and `overlays[i]` for inline ones), with its name. */
   const layerName = (layer: string): string => {
-    const index = /^overlays\[(\d+)\]$/.exec(layer)?.[1];
-    const id = index === undefined ? undefined : chosen[Number(index)];
-    return id ? `${layer}: ${names.get(id) ?? id}` : layer;
+    const overlay = names.get(layer);
+    if (overlay) return `overlay ${overlay} (${layer})`;
+    const config = configs.find((each) => each.id === layer);
+    return config ? `config ${config.name} (${layer})` : layer;
   };
 
   return (

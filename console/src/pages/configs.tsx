@@ -37,6 +37,7 @@ export function ConfigsPage() {
   const [check, setCheck] = useState<{ answer?: CheckAnswer; error?: unknown }>({});
   const [opened, setOpened] = useState<{ id: string; name: string } | null>(null);
   const [name, setName] = useState('');
+  const [saved, setSaved] = useState<string | undefined>(undefined);
   const latest = useRef(0);
   const configs = useLoad(() => session.client.configs.list({ limit: 100 }), []);
 
@@ -68,6 +69,7 @@ export function ConfigsPage() {
       ? await session.client.configs.update(opened.id, body)
       : await session.client.configs.create(body);
     setOpened({ id: saved.id, name: saved.name });
+    setSaved(`Saved as ${saved.name} (${saved.id}), version ${saved.version}.`);
     configs.reload();
     return saved;
   });
@@ -108,6 +110,7 @@ export function ConfigsPage() {
                 class="secondary"
                 onClick={() => {
                   setOpened(null);
+                  setSaved(undefined);
                   setName('');
                   setText(EXAMPLE_CONFIG);
                 }}
@@ -118,9 +121,9 @@ export function ConfigsPage() {
           </form>
         )}
         {save.error !== undefined && <ProblemView error={save.error} label="Save problem" />}
-        {save.pending === false && save.error === undefined && opened && (
+        {saved && save.error === undefined && (
           <p class="muted" role="status">
-            Saved as {opened.name} ({opened.id}).
+            {saved}
           </p>
         )}
       </section>
@@ -143,6 +146,7 @@ export function ConfigsPage() {
                   class="secondary"
                   onClick={() => {
                     setOpened({ id: config.id, name: config.name });
+                    setSaved(undefined);
                     setName(config.name);
                     setText(toYaml(config.config));
                   }}
