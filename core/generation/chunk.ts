@@ -18,12 +18,18 @@ export function renderChunk(
   chunk: ChunkSpec,
   format: Format,
   spare?: ArrayBuffer,
+  observe?: (row: Row, index: number) => void,
 ): Uint8Array {
   const writer = writerFor(runtime, table, format);
   // Sized from the table's rows so far, so that the buffer rarely grows (each growth copies it).
   const out = new ByteSink(1024 + Math.ceil(chunk.rows * writer.bytesPerRow * ESTIMATE_MARGIN), spare);
   if (chunk.index === 0) out.text(writer.start);
-  eachRow(runtime, table, chunk, (row, index) => writer.row(out, row, index));
+  if (observe)
+    eachRow(runtime, table, chunk, (row, index) => {
+      observe(row, index);
+      writer.row(out, row, index);
+    });
+  else eachRow(runtime, table, chunk, (row, index) => writer.row(out, row, index));
   if (chunk.last) out.text(writer.end(runtime.rowsOf(table)));
   if (chunk.rows > 0) writer.bytesPerRow = out.length / chunk.rows;
   return out.bytes();
@@ -39,6 +45,7 @@ export function renderParquetChunk(
   chunk: ChunkSpec,
   compression: ParquetCompression,
   spare?: ArrayBuffer,
+  observe?: (row: Row, index: number) => void,
 ): Uint8Array {
   const generator = runtime.table(table);
   const overrides = runtime.plan.tables.find((planned) => planned.name === table)?.columns ?? {};
@@ -50,7 +57,13 @@ export function renderParquetChunk(
     columns: generator.columns,
     params,
     rows: chunk.rows,
-    each: (visit) => eachRow(runtime, table, chunk, visit),
+    each: observe
+      ? (visit) =>
+          eachRow(runtime, table, chunk, (row, index) => {
+            observe(row, index);
+            visit(row, index);
+          })
+      : (visit) => eachRow(runtime, table, chunk, visit),
     compression,
     first: chunk.index === 0,
     spare,

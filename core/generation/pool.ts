@@ -10,7 +10,14 @@ import { parentWalkWith, type ParentWalk, type WalkOptions } from './parent-runs
 import { buildPlan, buildPlanWith, type Plan, type PlanLimits, type PlanRequest } from './plan.js';
 import { GenerationProblems } from './problems.js';
 import { TaskTurn } from './task-turn.js';
-import { WARM_UP_SLOTS, type ChunkTask, type CountTask, type PlanTask, type WarmUpTask } from './worker.js';
+import {
+  WARM_UP_SLOTS,
+  type ChunkTask,
+  type ObservedChunk,
+  type CountTask,
+  type PlanTask,
+  type WarmUpTask,
+} from './worker.js';
 import { parquetFile } from './parquet/file.js';
 import type { ChunkFormat, ParquetCompression } from './parquet/codecs.js';
 
@@ -39,6 +46,11 @@ export interface GenerateOptions {
    * writer does so; the main thread then receives no new buffer per chunk, and never collects them.
    */
   recycle?: boolean;
+  /**
+   * Statistics of every chunk, gathered by the workers as they write its rows (worker.ts, ChunkObserverModule):
+   * `url` is the module that gathers them, and `onChunk` receives each chunk's, in chunk order, before its bytes.
+   */
+  statistics?: { url: string; onChunk: (statistics: unknown, chunk: number) => void };
 }
 
 /** Rows of each table a worker writes to warm up. */
@@ -96,7 +108,7 @@ export class GenerationPool {
   private async *chunks(
     plan: Plan,
     table: string,
-    { format, compression, signal, onProgress, recycle = false }: GenerateOptions,
+    { format, compression, signal, onProgress, recycle = false, statistics }: GenerateOptions,
   ): AsyncGenerator<Uint8Array> {
     signal?.throwIfAborted();
     const pack = this.packs.loaded(plan.sector);
@@ -105,13 +117,21 @@ export class GenerationPool {
       ? await this.walkParents(pack.definition, plan, table, { signal })
       : undefined;
     const layout = new ChunkLayout(pack.definition, plan, table, walk);
-    const base = { pack_url: pack.module_url, plan_id: planId(plan), plan, table, format, compression };
+    const base = {
+      pack_url: pack.module_url,
+      plan_id: planId(plan),
+      plan,
+      table,
+      format,
+      compression,
+      ...(statistics ? { statistics_url: statistics.url } : {}),
+    };
     const stop = new AbortController();
     // Each chunk in flight listens to it twice (its turn, and the wait for its answer): no leak to warn of.
     setMaxListeners(4 * this.size + 10, stop.signal);
     const abort = () => stop.abort(signal?.reason);
     signal?.addEventListener('abort', abort, { once: true });
-    const inFlight: Promise<Uint8Array>[] = [];
+    const inFlight: Promise<Uint8Array | ObservedChunk>[] = [];
     const window = this.size * 2;
     // Buffers the caller is done with, each given to the next chunk sent to a worker.
     const spares: ArrayBuffer[] = [];
@@ -125,7 +145,13 @@ export class GenerationPool {
           running.catch(() => undefined); // observed when its turn comes; avoid an unhandled rejection before then
           inFlight.push(running);
         }
-        const bytes = await settledOrAborted(inFlight.shift()!, stop.signal);
+        const answer = await settledOrAborted(inFlight.shift()!, stop.signal);
+        let bytes: Uint8Array;
+        if (answer instanceof Uint8Array) bytes = answer;
+        else {
+          bytes = answer.bytes;
+          statistics?.onChunk(answer.statistics, delivered);
+        }
         rowsDone += layout.at(delivered++).rows;
         yield bytes;
         if (recycle) spares.push(bytes.buffer as ArrayBuffer);
@@ -213,10 +239,10 @@ export class GenerationPool {
     return parentWalkWith(pack, plan, table, count, { ...options, parallel: 2 * this.size });
   }
 
-  private runChunk(task: ChunkTask, stop: AbortSignal): Promise<Uint8Array> {
+  private runChunk(task: ChunkTask, stop: AbortSignal): Promise<Uint8Array | ObservedChunk> {
     const lastRow = task.chunk.first_row + task.chunk.rows - 1;
     const where = `chunk ${task.chunk.index} (rows ${task.chunk.first_row}–${lastRow})`;
-    return this.run<Uint8Array>(
+    return this.run<Uint8Array | ObservedChunk>(
       task,
       'default',
       where,

@@ -4,6 +4,7 @@ import { renderChunk, renderParquetChunk } from './chunk.js';
 import { ChunkLayout } from './layout.js';
 import type { ChunkSpec } from './chunk-spec.js';
 import { countParents } from './parent-runs.js';
+import type { Row } from './types/index.js';
 import type { Plan } from './plan-types.js';
 import { PlanRuntime } from './runtime.js';
 import { takeTurn } from './task-turn.js';
@@ -28,6 +29,25 @@ export interface ChunkTask extends PlanTask {
   compression?: ParquetCompression;
   /** A buffer the caller is done with, to write this chunk into when it is large enough. */
   spare?: ArrayBuffer;
+  /** A module whose `observeChunk` gathers the chunk's statistics as its rows are written (ChunkObserverModule). */
+  statistics_url?: string;
+}
+
+/** What a statistics module gives a worker: an observer of one chunk's rows, which it visits as it writes them. */
+export interface ChunkObserver {
+  visit: (row: Row, index: number) => void;
+  /** The chunk's statistics, structured-cloneable, for the caller to merge in chunk order. */
+  finish: () => unknown;
+}
+
+export interface ChunkObserverModule {
+  observeChunk: (runtime: PlanRuntime, table: string, chunk: ChunkSpec) => ChunkObserver;
+}
+
+/** A chunk's bytes with its statistics, when a task asked for them. */
+export interface ObservedChunk {
+  bytes: Uint8Array;
+  statistics: unknown;
 }
 
 /** Counting the rows of parents [start, end) of a table with `rows_per_parent`, for its walk. */
@@ -60,16 +80,39 @@ async function runtime(task: PlanTask): Promise<PlanRuntime> {
 }
 
 /** Generates the chunk and moves its bytes to the main thread (a transfer, not a copy). */
-export async function generateChunk(task: ChunkTask): Promise<Uint8Array | null> {
+export async function generateChunk(task: ChunkTask): Promise<Uint8Array | ObservedChunk | null> {
   if (!takeTurn(task.turn)) return null;
   const compiled = await runtime(task);
+  const observer = task.statistics_url
+    ? (await observers(task.statistics_url)).observeChunk(compiled, task.table, task.chunk)
+    : undefined;
   let bytes: Uint8Array;
   if (task.format === 'parquet') {
     const compression = task.compression ?? 'snappy';
     await codecReady(compression);
-    bytes = renderParquetChunk(compiled, task.table, task.chunk, compression, task.spare);
-  } else bytes = renderChunk(compiled, task.table, task.chunk, task.format, task.spare);
-  return Piscina.move(bytes) as unknown as Uint8Array;
+    bytes = renderParquetChunk(compiled, task.table, task.chunk, compression, task.spare, observer?.visit);
+  } else bytes = renderChunk(compiled, task.table, task.chunk, task.format, task.spare, observer?.visit);
+  if (!observer) return Piscina.move(bytes) as unknown as Uint8Array;
+  // The bytes still move; the statistics, a few kB, are copied beside them.
+  const observed: ObservedChunk = { bytes, statistics: observer.finish() };
+  const moved = {
+    get [Piscina.transferableSymbol]() {
+      return bytes.buffer;
+    },
+    get [Piscina.valueSymbol]() {
+      return observed;
+    },
+  };
+  return Piscina.move(moved as never) as unknown as ObservedChunk;
+}
+
+const observerModules = new Map<string, Promise<ChunkObserverModule>>();
+
+/** The statistics module, loaded by URL as packs are: the engine does not depend on what it gathers. */
+function observers(url: string): Promise<ChunkObserverModule> {
+  let loading = observerModules.get(url);
+  if (!loading) observerModules.set(url, (loading = import(url) as Promise<ChunkObserverModule>));
+  return loading;
 }
 
 /** The parents' counts, moved to the main thread. */

@@ -1,0 +1,40 @@
+/** A column's statistics over one chunk, as a worker sends them (structured-cloneable). */
+export interface ColumnChunkStatistics {
+  name: string;
+  nulls: number;
+  /** HyperLogLog registers (hyperloglog.ts); absent for key columns, whose values are distinct by construction. */
+  hll?: Uint8Array;
+  /** Numbers and times (times as milliseconds since the epoch). */
+  count?: number;
+  sum?: number;
+  min?: number;
+  max?: number;
+  /** Where a time column's sketch measures from (column-kind.ts, timeOrigin). */
+  origin?: number;
+  /** The DDSketch of the values' distance from `origin`, protobuf-encoded. */
+  sketch?: Uint8Array;
+  /** Categories: each value's rows, while there are at most MAX_CATEGORIES. */
+  counts?: Record<string, number>;
+  /** Rule → rows breaking it, with the first such row of the chunk. */
+  findings?: Record<string, RuleBreaks>;
+}
+
+export interface RuleBreaks {
+  /** The check that found it (a type's validity, `reference`, `minor-units`, …). */
+  check: string;
+  count: number;
+  row: number;
+  value: string;
+}
+
+export interface ChunkStatistics {
+  rows: number;
+  /** Values checked, by column and check (`<column>\u0000<check>`): the denominator of a finding's share. */
+  checked: Record<string, number>;
+  columns: ColumnChunkStatistics[];
+}
+
+/** Above this many distinct values a column's top values are no longer counted exactly. */
+export const MAX_CATEGORIES = 256;
+/** The relative accuracy of the quantile sketches: any quantile within 1 % of its true value. */
+export const QUANTILE_RELATIVE_ACCURACY = 0.01;

@@ -1,0 +1,177 @@
+import { DDSketch } from '@datadog/sketches-js';
+import { HyperLogLog } from './statistics/hyperloglog.js';
+import type { ChunkStatistics, ColumnChunkStatistics, RuleBreaks } from './statistics/chunk-statistics.js';
+
+/** Quantiles every number and time column reports. */
+export const QUANTILES = [0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99] as const;
+const HISTOGRAM_BINS = 20;
+
+export interface ColumnStatistics {
+  name: string;
+  rows: number;
+  nulls: number;
+  null_share: number;
+  distinct?: number;
+  min?: number;
+  max?: number;
+  mean?: number;
+  quantiles?: Record<string, number>;
+  histogram?: { from: number; to: number; count: number }[];
+  top?: { value: string; count: number; share: number }[];
+}
+
+export interface Finding {
+  column: string;
+  check: string;
+  rule: string;
+  count: number;
+  checked: number;
+  example: { row: number; value: string };
+}
+
+export interface TableStatistics {
+  rows: number;
+  columns: ColumnStatistics[];
+  findings: Finding[];
+  /** Values checked per column and check: what each finding's count is out of. */
+  checked: Record<string, number>;
+}
+
+interface MergedColumn {
+  name: string;
+  nulls: number;
+  hll?: HyperLogLog;
+  count: number;
+  sum: number;
+  min: number;
+  max: number;
+  origin: number;
+  sketch?: DDSketch;
+  counts?: Map<string, number>;
+  categorical: boolean;
+  findings: Map<string, RuleBreaks>;
+}
+
+/** Merges a table's chunk statistics, in chunk order: a finding's example is then its table's first row. */
+export class TableStatisticsMerger {
+  private rows = 0;
+  private chunks = 0;
+  private columns: MergedColumn[] = [];
+  private readonly checked: Record<string, number> = {};
+
+  add(statistics: ChunkStatistics, chunk: number): void {
+    if (chunk !== this.chunks) throw new Error(`chunk ${chunk}'s statistics came before chunk ${this.chunks}'s`);
+    this.chunks++;
+    this.rows += statistics.rows;
+    for (const [key, count] of Object.entries(statistics.checked)) this.checked[key] = (this.checked[key] ?? 0) + count;
+    if (this.columns.length === 0)
+      this.columns = statistics.columns.map((column) => ({
+        name: column.name,
+        nulls: 0,
+        hll: column.hll ? new HyperLogLog() : undefined,
+        count: 0,
+        sum: 0,
+        min: Infinity,
+        max: -Infinity,
+        origin: column.origin ?? 0,
+        categorical: column.counts !== undefined,
+        counts: column.counts ? new Map() : undefined,
+        findings: new Map(),
+      }));
+    statistics.columns.forEach((column, i) => mergeColumn(this.columns[i], column));
+  }
+
+  result(): TableStatistics {
+    const findings: Finding[] = [];
+    const columns = this.columns.map((column) => {
+      for (const [rule, found] of column.findings)
+        findings.push({
+          column: column.name,
+          check: found.check,
+          rule,
+          count: found.count,
+          checked: this.checked[`${column.name}\u0000${found.check}`] ?? found.count,
+          example: { row: found.row, value: found.value },
+        });
+      return describe(column, this.rows);
+    });
+    return { rows: this.rows, columns, findings, checked: this.checked };
+  }
+}
+
+function mergeColumn(into: MergedColumn, chunk: ColumnChunkStatistics): void {
+  into.nulls += chunk.nulls;
+  if (chunk.hll) into.hll?.merge(chunk.hll);
+  if (chunk.count) {
+    into.count += chunk.count;
+    into.sum += chunk.sum!;
+    into.min = Math.min(into.min, chunk.min!);
+    into.max = Math.max(into.max, chunk.max!);
+  }
+  if (chunk.sketch) {
+    const sketch = DDSketch.fromProto(chunk.sketch);
+    if (into.sketch) into.sketch.merge(sketch);
+    else into.sketch = sketch;
+  }
+  if (into.categorical) {
+    if (!chunk.counts || !into.counts) into.counts = undefined;
+    else
+      for (const [value, count] of Object.entries(chunk.counts))
+        into.counts.set(value, (into.counts.get(value) ?? 0) + count);
+  }
+  for (const [rule, found] of Object.entries(chunk.findings ?? {})) {
+    const known = into.findings.get(rule);
+    if (known) known.count += found.count;
+    else into.findings.set(rule, { ...found });
+  }
+}
+
+function describe(column: MergedColumn, rows: number): ColumnStatistics {
+  const out: ColumnStatistics = {
+    name: column.name,
+    rows,
+    nulls: column.nulls,
+    null_share: rows ? column.nulls / rows : 0,
+  };
+  if (column.hll) out.distinct = Math.min(column.hll.estimate(), rows - column.nulls);
+  if (column.count > 0) {
+    out.min = column.min;
+    out.max = column.max;
+    out.mean = column.sum / column.count;
+  }
+  if (column.sketch && column.count > 0) {
+    const { sketch, origin } = column;
+    // A quantile is clamped to the values seen: the sketch's bucket may reach a little past them.
+    const at = (q: number) => Math.min(column.max, Math.max(column.min, sketch.getValueAtQuantile(q) + origin));
+    out.quantiles = Object.fromEntries(QUANTILES.map((q) => [`p${Math.round(q * 100)}`, at(q)]));
+    out.histogram = histogram(sketch, origin, column.min, column.max);
+  }
+  if (column.counts) {
+    const nonNull = rows - column.nulls;
+    out.top = [...column.counts]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 20)
+      .map(([value, count]) => ({ value, count, share: nonNull ? count / nonNull : 0 }));
+  }
+  return out;
+}
+
+/** Equal-width bins over [min, max], filled from the sketch's buckets (each counted at its representative value). */
+function histogram(sketch: DDSketch, origin: number, min: number, max: number) {
+  const width = (max - min) / HISTOGRAM_BINS;
+  const bins = Array.from({ length: HISTOGRAM_BINS }, (_, i) => ({
+    from: min + i * width,
+    to: i === HISTOGRAM_BINS - 1 ? max : min + (i + 1) * width,
+    count: 0,
+  }));
+  const place = (value: number, count: number) => {
+    if (count === 0) return;
+    const i = width > 0 ? Math.floor((Math.min(max, Math.max(min, value + origin)) - min) / width) : 0;
+    bins[Math.min(HISTOGRAM_BINS - 1, Math.max(0, i))].count += count;
+  };
+  const { store, negativeStore, mapping, zeroCount } = sketch;
+  store.bins.forEach((count, i) => place(mapping.value(i + store.offset), count));
+  negativeStore.bins.forEach((count, i) => place(-mapping.value(i + negativeStore.offset), count));
+  place(0, zeroCount);
+  return bins;
+}
