@@ -140,7 +140,7 @@ describe('parquet results, read back by DuckDB and hyparquet', function () {
     const parquetJob = await runJob({ format: 'parquet', referenced_tables: 'omit' });
     const expected = rowsOf((await download(app, account.live, `/v1/jobs/${ndjsonJob}/results/transactions`)).text);
     const file = (await download(app, account.live, `/v1/jobs/${parquetJob}/results/transactions`)).bytes;
-    const buffer = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength);
+    const buffer = new Uint8Array(file).buffer; // a copy: an ArrayBuffer of exactly the file's bytes
     const read = await parquetReadObjects({ file: buffer });
     expect(read).to.have.length(ROWS);
     const asText = read.map((row) => ({

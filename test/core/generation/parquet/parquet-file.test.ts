@@ -12,7 +12,8 @@ import { codecReady } from '../../../../core/generation/parquet/codecs.js';
 import { dataTypeByName } from '../../../../core/generation/types/index.js';
 import { parquetInline } from '../support.js';
 
-const arrayBufferOf = (bytes: Uint8Array) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+// A copy: its buffer is an ArrayBuffer of exactly the file's bytes, as the readers take it.
+const arrayBufferOf = (bytes: Uint8Array): ArrayBuffer => new Uint8Array(bytes).buffer;
 
 describe('parquet files of the engine', function () {
   this.timeout(120_000);
