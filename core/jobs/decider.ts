@@ -1,6 +1,6 @@
 import { problem } from '../problems.js';
 import type { Decider } from '../commands/decider.js';
-import type { JobCreated, JobEvent, ResultFile, StoredProblem, TableProgress } from './events.js';
+import type { JobCreated, JobEvent, ReportFile, ResultFile, StoredProblem, TableProgress } from './events.js';
 import { JobProblems } from './problems.js';
 import { evolveJob, initialJobState, isFinished, leaseExpired, type JobState } from './state.js';
 
@@ -18,7 +18,14 @@ export type RecordProgress = {
   at: string;
   leaseMs: number;
 };
-export type CompleteJob = { type: 'CompleteJob'; instanceId: string; files: ResultFile[]; credits: number; at: string };
+export type CompleteJob = {
+  type: 'CompleteJob';
+  instanceId: string;
+  files: ResultFile[];
+  credits: number;
+  at: string;
+  report?: ReportFile;
+};
 export type FailJob = { type: 'FailJob'; instanceId: string; problem: StoredProblem; at: string };
 export type RequestCancel = { type: 'RequestCancel'; at: string };
 /** The holder confirms that it stopped; anyone may confirm once the holder's lease has expired. */
@@ -99,6 +106,7 @@ function decide(command: JobCommand, state: JobState): JobEvent[] {
             files: command.files,
             credits: command.credits,
             finished_at: command.at,
+            ...(command.report ? { report: command.report } : {}),
           },
         },
       ];

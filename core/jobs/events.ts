@@ -31,6 +31,13 @@ export interface ResultFile {
   sha256: string;
 }
 
+/** The conformance report's file: its name in the job's directory, size and SHA-256. */
+export interface ReportFile {
+  file: string;
+  bytes: number;
+  sha256: string;
+}
+
 export interface TableProgress {
   name: string;
   rows_done: number;
@@ -73,7 +80,15 @@ export type JobProgressed = DomainEvent<
 >;
 export type JobSucceeded = DomainEvent<
   'JobSucceeded',
-  { job_id: string; instance_id: string; files: ResultFile[]; credits: number; finished_at: string }
+  {
+    job_id: string;
+    instance_id: string;
+    files: ResultFile[];
+    credits: number;
+    finished_at: string;
+    /** The conformance report written beside the files (absent in jobs that succeeded before reports). */
+    report?: ReportFile;
+  }
 >;
 export type JobFailed = DomainEvent<'JobFailed', { job_id: string; problem: StoredProblem; failed_at: string }>;
 export type JobCancelRequested = DomainEvent<'JobCancelRequested', { job_id: string; requested_at: string }>;
@@ -99,6 +114,9 @@ function object(properties: Record<string, JsonSchema>, required = Object.keys(p
 }
 
 /**
+ * JobSucceeded's `report` is optional and was added in place the same way: events stored before it validate
+ * as they did, and a reader finds it absent in them.
+ *
  * Parquet widened these enums in place, without a new event version: every event stored before validates as
  * it did (the registry validates data when it is appended, and reads only upcast by version).
  */
@@ -165,13 +183,17 @@ export const jobEvents: readonly EventDefinition<JobEvent['type']>[] = [
   ),
   definition(
     'JobSucceeded',
-    object({
-      job_id: id,
-      instance_id: id,
-      files: { type: 'array', items: resultFile },
-      credits: count,
-      finished_at: time,
-    }),
+    object(
+      {
+        job_id: id,
+        instance_id: id,
+        files: { type: 'array', items: resultFile },
+        credits: count,
+        finished_at: time,
+        report: object({ file: id, bytes: count, sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' } }),
+      },
+      ['job_id', 'instance_id', 'files', 'credits', 'finished_at'],
+    ),
   ),
   definition('JobFailed', object({ job_id: id, problem: storedProblem, failed_at: time })),
   definition('JobCancelRequested', object({ job_id: id, requested_at: time })),

@@ -18,6 +18,8 @@ export type TableGenerator = (
     signal: AbortSignal;
     onProgress: (rowsDone: number, rowsTotal: number) => void;
     recycle: boolean;
+    /** Each chunk's statistics, gathered by the generator as it writes the rows, in chunk order (core/reports). */
+    statistics?: { url: string; onChunk: (statistics: unknown, chunk: number) => void };
   },
 ) => AsyncIterable<Uint8Array>;
 

@@ -136,6 +136,25 @@ function measuring(measure: (chunk: Uint8Array) => void): Transform {
   });
 }
 
+/**
+ * The conformance report's file in the job's directory (core/reports/): its underscore keeps it apart from every
+ * table's file, whose name starts with a letter.
+ */
+export const REPORT_FILE = '_report.json';
+
+/** Writes the report as a table is written: to its part file, flushed, then renamed into place. */
+export function writeReportFile(directory: string, report: Uint8Array, attempt: number): Promise<WrittenFile> {
+  return writeResultFile({
+    directory,
+    file: REPORT_FILE,
+    partFile: `${REPORT_FILE}.${attempt}.part`,
+    compression: 'none',
+    chunks: (async function* () {
+      yield report;
+    })(),
+  });
+}
+
 /** Part files left by earlier attempts whose runner died: the new attempt writes every table again. */
 export async function removeStalePartFiles(directory: string, attempt: number): Promise<void> {
   const names = await readdir(directory).catch(() => [] as string[]);

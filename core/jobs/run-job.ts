@@ -13,9 +13,12 @@ import {
   partFileName,
   removeJobDirectory,
   removeStalePartFiles,
+  REPORT_FILE,
   resultFileName,
+  writeReportFile,
   writeResultFile,
 } from './result-files.js';
+import { ReportCollector, reportBytes } from '../reports/report-collector.js';
 
 export interface JobContext {
   commands: CommandHandler;
@@ -66,6 +69,8 @@ export async function runJob(
   try {
     await removeStalePartFiles(directory, attempt);
     const files: ResultFile[] = [];
+    // The conformance report is gathered while the tables are written, from the workers' statistics.
+    const reports = new ReportCollector(job.plan);
     for (const entry of progress) {
       table = entry.name;
       const file = resultFileName(entry.name, format, compression);
@@ -78,6 +83,7 @@ export async function runJob(
         signal: controller.signal,
         onProgress,
         recycle: true,
+        statistics: reports.statisticsFor(entry.name),
       });
       const written = await writeResultFile({
         directory,
@@ -90,6 +96,7 @@ export async function runJob(
       files.push({ table: entry.name, file, format, compression, rows: entry.rows_done, ...written });
     }
     table = null;
+    const report = { file: REPORT_FILE, ...(await writeReportFile(directory, reportBytes(reports.report()), attempt)) };
     await lease.stop();
     if (controller.signal.aborted) throw controller.signal.reason;
     const charges = chargesFor(job.estimate, files);
@@ -103,6 +110,7 @@ export async function runJob(
       files,
       credits: charged,
       at: clock.now().toISOString(),
+      report,
     } as const;
     await withRetries(() => commands.handle(jobDecider, stream, complete), context.leaseMs);
   } catch (error) {

@@ -17,7 +17,7 @@ import { problem } from '../problems.js';
 import type { EventStore } from '../store/event-store.js';
 import type { JobsReadModel, JobView, ReadModelProgress } from './jobs-read-model.js';
 import type { JobCredits } from './ports.js';
-import { jobDirectory } from './result-files.js';
+import { jobDirectory, REPORT_FILE } from './result-files.js';
 
 export interface JobOwner {
   accountId: string;
@@ -190,6 +190,12 @@ export class JobsService {
       );
     }
     return { ...file, path: join(jobDirectory(this.deps.resultsDir, jobId), file.file) };
+  }
+
+  /** Where a succeeded job's conformance report lies on disk (core/reports/), its state checked as for its files. */
+  reportPath(owner: JobOwner, jobId: string): string {
+    this.results(owner, jobId);
+    return join(jobDirectory(this.deps.resultsDir, jobId), REPORT_FILE);
   }
 
   private now(): string {

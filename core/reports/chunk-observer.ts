@@ -26,7 +26,9 @@ export function observeChunk(runtime: PlanRuntime, table: string, chunk: ChunkSp
       string,
       unknown
     >;
-    return new ColumnObserver(column, runtime, params, checked);
+    const observer = new ColumnObserver(column, runtime, params, checked);
+    if (chunk.index === 0) observer.configured(overrides[column.name] ?? {});
+    return observer;
   });
   let rows = 0;
   return {
@@ -67,6 +69,10 @@ class ColumnObserver {
       Object.assign(this.out, { count: 0, sum: 0, min: Infinity, max: -Infinity, origin: this.origin });
     }
     this.check = VALUE_CHECKS[column.type.name];
+  }
+
+  configured(overrides: Record<string, unknown>): void {
+    this.out.configured = { type: this.column.type.name, params: overrides };
   }
 
   visit(row: Row, index: number): void {

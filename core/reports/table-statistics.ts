@@ -8,6 +8,9 @@ const HISTOGRAM_BINS = 20;
 
 export interface ColumnStatistics {
   name: string;
+  type: string;
+  /** What the config set on the column (its overrides), for the targets (targets.ts). */
+  configured: Record<string, unknown>;
   rows: number;
   nulls: number;
   null_share: number;
@@ -39,6 +42,8 @@ export interface TableStatistics {
 
 interface MergedColumn {
   name: string;
+  type: string;
+  configured: Record<string, unknown>;
   nulls: number;
   hll?: HyperLogLog;
   count: number;
@@ -67,6 +72,8 @@ export class TableStatisticsMerger {
     if (this.columns.length === 0)
       this.columns = statistics.columns.map((column) => ({
         name: column.name,
+        type: column.configured?.type ?? 'unknown',
+        configured: column.configured?.params ?? {},
         nulls: 0,
         hll: column.hll ? new HyperLogLog() : undefined,
         count: 0,
@@ -129,6 +136,8 @@ function mergeColumn(into: MergedColumn, chunk: ColumnChunkStatistics): void {
 function describe(column: MergedColumn, rows: number): ColumnStatistics {
   const out: ColumnStatistics = {
     name: column.name,
+    type: column.type,
+    configured: column.configured,
     rows,
     nulls: column.nulls,
     null_share: rows ? column.nulls / rows : 0,

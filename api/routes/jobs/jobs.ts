@@ -11,6 +11,7 @@ import { paginate } from '../../http/pagination.js';
 import { defineRoute, type RouteGroup } from '../../http/route.js';
 import { listQuery, pageSchema, problemSchema, type ListQuery } from '../../http/schemas.js';
 import { RangeNotSatisfiable, sendResultFile } from './jobs-download.js';
+import { reportRoute } from './jobs-report.js';
 import { configInput, MAX_CONFIG_BODY_BYTES, yamlBody } from '../configs/config-input-schema.js';
 import { YAML_TYPES } from '../configs/config-schemas.js';
 import { configProblems } from '../configs/document-kinds.js';
@@ -366,5 +367,6 @@ export const jobsRoutes: RouteGroup = {
         await sendResultFile(ctx, ctx.services.jobs.resultFile(owner(ctx), params.id, params.table));
       },
     }),
+    reportRoute(jobId),
   ],
 };

@@ -886,6 +886,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/jobs/{id}/report': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The conformance report of a job
+     * @description Statistics of every column (rows, nulls, distinct, min, max, mean, quantiles, histograms, top values), invalid financial values and orphan references with an example row each, achieved against configured, and a score per table and for the dataset (docs/reports.md). `Accept: text/html` answers a self-contained page of it. 409 before the job has succeeded, 410 once its results were removed.
+     *
+     *     Scope: `jobs:read`.
+     */
+    get: operations['getJobReport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/docs': {
     parameters: {
       query?: never;
@@ -13166,6 +13188,298 @@ export interface operations {
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           /** @description `bytes *\/<size>`: the size of the file the range missed. */
           'Content-Range'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `expectation-failed`: The request has an `Expect` header other than `100-continue`, the only expectation the server meets. */
+      417: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `rate-limited`: The account's tier allows this many requests per second; `Retry-After` says in how many whole seconds to retry. */
+      429: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `headers-too-large`: The request headers exceed the limit of the server; the connection is closed. */
+      431: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `internal-error`: An unexpected error on the service side; the request id identifies it in the logs. */
+      500: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store-unavailable`: The event store cannot be reached or does not answer in time (a restart, a failover, an outage). Retry after `Retry-After` seconds, a POST with the same Idempotency-Key: the instance reconnects by itself once the store is back. */
+      503: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description Whole seconds to wait before retrying, at least 1. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getJobReport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report. */
+      200: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description The SHA-256 of the stored report, as in the job's success event. */
+          ETag?: string;
+          /** @description For the page: nothing loaded from anywhere, its one style block by its hash, no script. */
+          'Content-Security-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            object: 'report';
+            /** @constant */
+            version: 1;
+            sector: string;
+            seed: number;
+            /** @description The tables' scores weighted by their rows. */
+            score: number;
+            accuracy: {
+              distinct_standard_error: number;
+              quantile_relative_error: number;
+            };
+            tables: {
+              name: string;
+              rows: number;
+              /** @description The mean of the table's checks: a share of the values that hold, or 1/0 for a target. */
+              score: number;
+              columns: {
+                name: string;
+                /** @description The column type of the catalog. */
+                type: string;
+                /** @description What the config set on the column (its overrides). */
+                configured: Record<string, unknown>;
+                rows: number;
+                nulls: number;
+                null_share: number;
+                /** @description HyperLogLog estimate (`accuracy.distinct_standard_error`). */
+                distinct?: number;
+                /** @description Exact. Times as milliseconds since the epoch. */
+                min?: number;
+                max?: number;
+                mean?: number;
+                /** @description p1, p5, p25, p50, p75, p95, p99, each within `accuracy.quantile_relative_error` of its value. */
+                quantiles?: {
+                  [key: string]: number;
+                };
+                histogram?: {
+                  from: number;
+                  to: number;
+                  count: number;
+                }[];
+                /** @description The most frequent values of a categorical column (up to 20) and their shares of its non-null rows. */
+                top?: {
+                  value: string;
+                  count: number;
+                  share: number;
+                }[];
+              }[];
+              findings: {
+                column: string;
+                /** @description The check: a type (iban, pan, …), `reference`, `currency`, `invariant`. */
+                check: string;
+                /** @description The rule broken, for example `iban-iso-13616` or `reference-orphan`. */
+                rule: string;
+                /** @description Rows that break it. */
+                count: number;
+                /** @description Rows the check looked at. */
+                checked: number;
+                example: {
+                  /** @description The first such row's index in its table. */
+                  row: number;
+                  value: string;
+                };
+              }[];
+              targets: {
+                column: string;
+                /** @description `null_rate`, `rate`, `weights.<value>`, `median`, `sigma`, or an option. */
+                target: string;
+                configured: number;
+                achieved: number;
+                tolerance: number;
+                pass: boolean;
+              }[];
+              passed: {
+                column: string;
+                check: string;
+                checked: number;
+              }[];
+            }[];
+          };
+          'text/html': string;
+        };
+      };
+      /** @description The client's copy (If-None-Match) is current. */
+      304: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          /** @description The SHA-256 of the stored report, as in the job's success event. */
+          ETag?: string;
+          /** @description For the page: nothing loaded from anywhere, its one style block by its hash, no script. */
+          'Content-Security-Policy'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description `validation-failed`: The body or parameters fail the schema; `errors` lists each failing field with a JSON pointer.
+       *
+       *     `malformed-request`: The request is not valid HTTP/1.1 (a control character in a header, a broken request line: the connection is then closed; an HTTP/1.1 request without Host).
+       */
+      400: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `unauthorized`: The Authorization header is missing, is not `Bearer <key>`, or names a key that is unknown or revoked. Keys are accepted in that header only, never in the query string. */
+      401: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `missing-scope`: The key lacks the scope this operation needs; `required_scope` names it. */
+      403: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /**
+       * @description `job-not-found`: No job has this id, or it belongs to the other mode (test jobs are visible only to test keys, live jobs to live keys).
+       *
+       *     `job-report-not-found`: The job succeeded before conformance reports were made: it has its files but no report.
+       */
+      404: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `not-acceptable`: Quick generation answers application/json (the default), application/x-ndjson, or text/csv for a single table; `supported` lists what this request can have. */
+      406: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `request-timeout`: The request was not received in time (its headers within 60 s, all of it within 300 s); the connection is closed. */
+      408: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `job-results-unavailable`: The job has no results (yet): results exist only once it has succeeded. */
+      409: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `job-results-expired`: The job succeeded, but its result files were removed after the retention period; run the job again. */
+      410: {
+        headers: {
+          'Request-Id': components['headers']['Request-Id'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
           [name: string]: unknown;
         };
         content: {

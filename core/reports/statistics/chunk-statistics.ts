@@ -15,6 +15,8 @@ export interface ColumnChunkStatistics {
   sketch?: Uint8Array;
   /** Categories: each value's rows, while there are at most MAX_CATEGORIES. */
   counts?: Record<string, number>;
+  /** The column's type and what the config set on it (its overrides), sent with a table's first chunk. */
+  configured?: { type: string; params: Record<string, unknown> };
   /** Rule → rows breaking it, with the first such row of the chunk. */
   findings?: Record<string, RuleBreaks>;
 }
