@@ -174,6 +174,29 @@ export interface TableDefinition<O = any, S = any> {
    * Without `row`, every column is drawn by its definition.
    */
   row?: (ctx: RowContext<O>, state: S) => Row;
+  /** Rules every row keeps, checked on every row by the conformance report (docs/reports.md). */
+  invariants?: InvariantDefinition[];
+  /** Shares the table's options ask for (a fraud rate), held against the rows by the conformance report. */
+  rate_targets?: RateTarget[];
+}
+
+/**
+ * A rule of a table's rows. `previous` is the row before of the same parent in a per-parent table (undefined
+ * for a parent's first row and in a flat table). Rows are as generated: amounts before the writer rounds them
+ * to their currency's minor units, times as ISO strings or milliseconds.
+ */
+export interface InvariantDefinition {
+  /** Kebab-case: the rule a finding names. */
+  name: string;
+  description: string;
+  holds: (row: Row, previous: Row | undefined) => boolean;
+}
+
+/** The share of rows whose `column` is `value` (as text: 'true' for a boolean) that option `option` asks for. */
+export interface RateTarget {
+  option: string;
+  column: string;
+  value: string;
 }
 
 export interface PackDefinition {

@@ -6,7 +6,7 @@
  * docs/pack-author-guide.md explains every member with a complete example.
  */
 import { Rng } from '../generation/random/prng.js';
-import type { ColumnDefinition, PackDefinition } from '../generation/pack-definition.js';
+import type { ColumnDefinition, InvariantDefinition, PackDefinition } from '../generation/pack-definition.js';
 
 export type { Row } from '../generation/types/data-type.js';
 export type { Helpers } from '../generation/helpers.js';
@@ -14,8 +14,10 @@ export type {
   ColumnDefinition,
   ColumnType,
   ColumnValue,
+  InvariantDefinition,
   OptionDefinition,
   PackDefinition,
+  RateTarget,
   RowContext,
   RowOf,
   TableDefinition,
@@ -43,6 +45,19 @@ export { Rng };
 /** Gives a pack object its type; the host validates it against the manifest schema at load. */
 export function definePack<P extends PackDefinition>(pack: P): P {
   return pack;
+}
+
+/**
+ * A rule every row of a table keeps (a balance that follows its movements, a settlement after its authorisation),
+ * for the table's `invariants`: the conformance report checks it on every row and names the rows that break it.
+ */
+export function defineInvariant(invariant: InvariantDefinition): InvariantDefinition {
+  return invariant;
+}
+
+/** An instant of a row, whether a generator gave it as an ISO string or as milliseconds since the epoch. */
+export function instantOf(value: unknown): number {
+  return typeof value === 'number' ? value : Date.parse(String(value));
 }
 
 /**

@@ -1,7 +1,8 @@
 import { DDSketch } from '@datadog/sketches-js';
 import type { ChunkSpec } from '../generation/chunk-spec.js';
 import type { CompiledColumn } from '../generation/codegen/compiled-column.js';
-import type { PlanRuntime } from '../generation/runtime.js';
+import type { InvariantDefinition } from '../generation/pack-definition.js';
+import type { PlanRuntime, TableRuntime } from '../generation/runtime.js';
 import type { Row } from '../generation/types/index.js';
 import { columnKind, timeOrigin, type ColumnKind } from './column-kind.js';
 import { HyperLogLog } from './statistics/hyperloglog.js';
@@ -10,6 +11,7 @@ import {
   QUANTILE_RELATIVE_ACCURACY,
   type ChunkStatistics,
   type ColumnChunkStatistics,
+  type RuleBreaks,
 } from './statistics/chunk-statistics.js';
 import { currencyUnknown, MINOR_UNITS, VALUE_CHECKS, type ValueCheck } from './validity/checks.js';
 
@@ -30,17 +32,86 @@ export function observeChunk(runtime: PlanRuntime, table: string, chunk: ChunkSp
     if (chunk.index === 0) observer.configured(overrides[column.name] ?? {});
     return observer;
   });
+  const invariants = new InvariantObserver(generator, checked);
+  const planned = runtime.plan.tables.find((entry) => entry.name === table);
   let rows = 0;
   return {
     visit(row: Row, index: number): void {
       rows++;
       for (const column of columns) column.visit(row, index);
+      invariants.visit(row, index);
     },
     finish(): ChunkStatistics {
       if (rows !== chunk.rows) throw new Error(`statistics saw ${rows} rows of a chunk of ${chunk.rows}`);
-      return { rows, checked, columns: columns.map((column) => column.finish()) };
+      const statistics: ChunkStatistics = { rows, checked, columns: columns.map((column) => column.finish()) };
+      if (invariants.findings) statistics.invariants = invariants.findings;
+      const targets = generator.definition.rate_targets ?? [];
+      if (chunk.index === 0 && targets.length)
+        statistics.rate_targets = targets.map((target) => ({
+          ...target,
+          configured: Number(planned?.options[target.option] ?? generator.definition.options?.[target.option]?.default),
+        }));
+      return statistics;
     },
   };
+}
+
+/** The longest example row a finding of an invariant keeps, as JSON. */
+const EXAMPLE_CHARS = 600;
+
+/**
+ * Checks the table's invariants on every row; in a per-parent table each row with the row before it of the same
+ * parent (a chunk holds whole parents, so that row is always in the chunk).
+ */
+class InvariantObserver {
+  findings?: Record<string, RuleBreaks>;
+  private readonly invariants: InvariantDefinition[];
+  private readonly parentKey?: CompiledColumn['key'];
+  private previous: Row | undefined;
+  private previousParent = -1;
+
+  constructor(
+    generator: TableRuntime,
+    private readonly checked: Record<string, number>,
+  ) {
+    this.invariants = generator.definition.invariants ?? [];
+    const parentColumn = generator.columns.find((column) => column.name === generator.parentColumn);
+    this.parentKey = parentColumn?.key;
+  }
+
+  visit(row: Row, index: number): void {
+    if (this.invariants.length === 0) return;
+    const parent = this.parentKey ? this.parentKey.rowOf(index) : -1;
+    const previous = this.parentKey && parent === this.previousParent ? this.previous : undefined;
+    for (const invariant of this.invariants) {
+      const key = `\u0000${invariant.name}`;
+      this.checked[key] = (this.checked[key] ?? 0) + 1;
+      let holds: boolean;
+      let example: string;
+      try {
+        holds = invariant.holds(row, previous) === true;
+        example = holds ? '' : exampleOf(row, previous);
+      } catch (error) {
+        holds = false;
+        example = `threw: ${(error as Error)?.message ?? String(error)}`;
+      }
+      if (holds) continue;
+      const findings = (this.findings ??= {});
+      const found = findings[invariant.name];
+      if (found) found.count++;
+      else findings[invariant.name] = { check: 'invariant', count: 1, row: index, value: example };
+    }
+    // A copy: a generator may hand the writer the same row object again with new values.
+    if (this.parentKey) {
+      this.previous = { ...row };
+      this.previousParent = parent;
+    }
+  }
+}
+
+function exampleOf(row: Row, previous: Row | undefined): string {
+  const text = JSON.stringify(previous ? { row, previous } : row);
+  return text.length > EXAMPLE_CHARS ? `${text.slice(0, EXAMPLE_CHARS)}…` : text;
 }
 
 class ColumnObserver {

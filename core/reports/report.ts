@@ -1,7 +1,7 @@
 import { HLL_STANDARD_ERROR } from './statistics/hyperloglog.js';
 import { QUANTILE_RELATIVE_ACCURACY } from './statistics/chunk-statistics.js';
 import type { ColumnStatistics, Finding, TableStatistics } from './table-statistics.js';
-import { columnTargets, type TargetCheck } from './targets.js';
+import { columnTargets, rateTargets, type TargetCheck } from './targets.js';
 
 /** The conformance report of one dataset (docs/reports.md). */
 export interface DatasetReport {
@@ -53,7 +53,7 @@ export function buildReport({ sector, seed, tables }: ReportInput): DatasetRepor
 }
 
 function tableReport(name: string, statistics: TableStatistics): TableReport {
-  const targets = statistics.columns.flatMap(columnTargets);
+  const targets = [...statistics.columns.flatMap(columnTargets), ...rateTargets(statistics)];
   const found = new Set(statistics.findings.map((finding) => `${finding.column}\u0000${finding.check}`));
   const passed = Object.entries(statistics.checked)
     .filter(([key]) => !found.has(key))

@@ -38,6 +38,8 @@ export interface TableStatistics {
   findings: Finding[];
   /** Values checked per column and check: what each finding's count is out of. */
   checked: Record<string, number>;
+  /** The shares the table's options ask for (the pack's `rate_targets`), with the configured value. */
+  rate_targets: NonNullable<ChunkStatistics['rate_targets']>;
 }
 
 interface MergedColumn {
@@ -63,6 +65,8 @@ export class TableStatisticsMerger {
   private chunks = 0;
   private columns: MergedColumn[] = [];
   private readonly checked: Record<string, number> = {};
+  private readonly invariants = new Map<string, RuleBreaks>();
+  private rateTargets: NonNullable<ChunkStatistics['rate_targets']> = [];
 
   add(statistics: ChunkStatistics, chunk: number): void {
     if (chunk !== this.chunks) throw new Error(`chunk ${chunk}'s statistics came before chunk ${this.chunks}'s`);
@@ -86,23 +90,27 @@ export class TableStatisticsMerger {
         findings: new Map(),
       }));
     statistics.columns.forEach((column, i) => mergeColumn(this.columns[i], column));
+    mergeFindings(this.invariants, statistics.invariants);
+    if (statistics.rate_targets) this.rateTargets = statistics.rate_targets;
   }
 
   result(): TableStatistics {
     const findings: Finding[] = [];
+    const add = (column: string, rule: string, found: RuleBreaks, key: string) =>
+      findings.push({
+        column,
+        check: found.check,
+        rule,
+        count: found.count,
+        checked: this.checked[key] ?? found.count,
+        example: { row: found.row, value: found.value },
+      });
     const columns = this.columns.map((column) => {
-      for (const [rule, found] of column.findings)
-        findings.push({
-          column: column.name,
-          check: found.check,
-          rule,
-          count: found.count,
-          checked: this.checked[`${column.name}\u0000${found.check}`] ?? found.count,
-          example: { row: found.row, value: found.value },
-        });
+      for (const [rule, found] of column.findings) add(column.name, rule, found, `${column.name}\u0000${found.check}`);
       return describe(column, this.rows);
     });
-    return { rows: this.rows, columns, findings, checked: this.checked };
+    for (const [rule, found] of this.invariants) add('', rule, found, `\u0000${rule}`);
+    return { rows: this.rows, columns, findings, checked: this.checked, rate_targets: this.rateTargets };
   }
 }
 
@@ -126,10 +134,14 @@ function mergeColumn(into: MergedColumn, chunk: ColumnChunkStatistics): void {
       for (const [value, count] of Object.entries(chunk.counts))
         into.counts.set(value, (into.counts.get(value) ?? 0) + count);
   }
-  for (const [rule, found] of Object.entries(chunk.findings ?? {})) {
-    const known = into.findings.get(rule);
+  mergeFindings(into.findings, chunk.findings);
+}
+
+function mergeFindings(into: Map<string, RuleBreaks>, chunk: Record<string, RuleBreaks> | undefined): void {
+  for (const [rule, found] of Object.entries(chunk ?? {})) {
+    const known = into.get(rule);
     if (known) known.count += found.count;
-    else into.findings.set(rule, { ...found });
+    else into.set(rule, { ...found });
   }
 }
 

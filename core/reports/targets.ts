@@ -1,4 +1,4 @@
-import type { ColumnStatistics } from './table-statistics.js';
+import type { ColumnStatistics, TableStatistics } from './table-statistics.js';
 
 /** One thing the config asked for, what the data achieved, and whether it is within its tolerance. */
 export interface TargetCheck {
@@ -77,4 +77,14 @@ export function columnTargets(column: ColumnStatistics): TargetCheck[] {
     });
   }
   return checks;
+}
+
+/** The shares a table's options ask for (a pack's `rate_targets`: a fraud rate) against its rows. */
+export function rateTargets(statistics: TableStatistics): TargetCheck[] {
+  return statistics.rate_targets.flatMap(({ option, column, value, configured }) => {
+    const stats = statistics.columns.find((candidate) => candidate.name === column);
+    if (!stats || !Number.isFinite(configured)) return [];
+    const achieved = valueShare(stats, value) ?? 0;
+    return [{ ...share(column, option, configured, achieved, stats.rows - stats.nulls) }];
+  });
 }

@@ -1,4 +1,11 @@
-import { birthday, definePack, drawOnOrAfter, type Rng, type RowContext } from '../../core/packs/sdk.js';
+import {
+  birthday,
+  definePack,
+  defineInvariant,
+  drawOnOrAfter,
+  type Rng,
+  type RowContext,
+} from '../../core/packs/sdk.js';
 import {
   BALANCE_FACTOR,
   BOOKING_KINDS,
@@ -254,6 +261,20 @@ export default definePack({
       default_rows: 50000,
       credits_per_1000_rows: 2,
       per_parent: 'accounts',
+      invariants: [
+        defineInvariant({
+          name: 'balance-follows-movements',
+          description: "Each booking's balance is the one before it plus its amount.",
+          holds: (row, previous) =>
+            previous === undefined ||
+            Math.abs(Number(row.balance_after) - (Number(previous.balance_after) + Number(row.amount))) < 5e-5,
+        }),
+        defineInvariant({
+          name: 'amount-signed-by-direction',
+          description: 'A credit is positive, a debit negative.',
+          holds: (row) => (row.direction === 'credit' ? Number(row.amount) > 0 : Number(row.amount) < 0),
+        }),
+      ],
       options: {
         start_date: {
           description:

@@ -1,4 +1,13 @@
-import { birthday, definePack, drawOnOrAfter, type Helpers, type Row, type RowContext } from '../../core/packs/sdk.js';
+import {
+  birthday,
+  definePack,
+  instantOf,
+  defineInvariant,
+  drawOnOrAfter,
+  type Helpers,
+  type Row,
+  type RowContext,
+} from '../../core/packs/sdk.js';
 import { UNITS_PER_EURO } from './euro-rates.js';
 import {
   FRAUD_ABROAD,
@@ -222,6 +231,14 @@ export default definePack({
       default_rows: 60000,
       credits_per_1000_rows: 2,
       per_parent: 'cards',
+      invariants: [
+        defineInvariant({
+          name: 'settled-after-authorised',
+          description: 'A settled transaction settles at or after its authorisation.',
+          holds: (row) => row.settled_at === null || instantOf(row.settled_at) >= instantOf(row.authorized_at),
+        }),
+      ],
+      rate_targets: [{ option: 'fraud_rate', column: 'is_fraud', value: 'true' }],
       options: {
         fraud_rate: {
           description: 'Share of transactions that are fraudulent.',

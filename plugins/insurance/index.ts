@@ -1,4 +1,11 @@
-import { birthday, definePack, drawOnOrAfter, type Rng, type RowContext } from '../../core/packs/sdk.js';
+import {
+  birthday,
+  definePack,
+  defineInvariant,
+  drawOnOrAfter,
+  type Rng,
+  type RowContext,
+} from '../../core/packs/sdk.js';
 import { claimCount } from './claim-count.js';
 import { INSURANCE_PRODUCTS, PERILS, POLICYHOLDER_COUNTRIES, PRICE_LEVEL, type InsuranceProduct } from './products.js';
 
@@ -95,6 +102,13 @@ export default definePack({
       description: "One-year policies, each held by one policyholder, in the policyholder's currency.",
       default_rows: 1600,
       credits_per_1000_rows: 1,
+      invariants: [
+        defineInvariant({
+          name: 'cover-ends-after-start',
+          description: "A policy's cover ends after it starts.",
+          holds: (row) => String(row.end_date) > String(row.start_date),
+        }),
+      ],
       columns: {
         policy_id: { type: 'id', prefix: 'pol', description: 'Key of the policy.' },
         policyholder_id: { type: 'reference', table: 'policyholders', description: 'The policyholder.' },

@@ -1,4 +1,4 @@
-import { birthday, definePack, drawOnOrAfter, type RowContext } from '../../core/packs/sdk.js';
+import { birthday, definePack, defineInvariant, drawOnOrAfter, type RowContext } from '../../core/packs/sdk.js';
 import { levelPayment, nextInstalment } from './annuity.js';
 import { BORROWER_COUNTRIES, LOAN_PRODUCTS, PRICE_LEVEL, SCORE_RANGE } from './products.js';
 
@@ -196,6 +196,20 @@ export default definePack({
       default_rows: 110_000,
       credits_per_1000_rows: 2,
       per_parent: 'loans',
+      invariants: [
+        defineInvariant({
+          name: 'balance-amortises',
+          description: 'An instalment closes at its opening balance less its principal, and opens at the close before.',
+          holds: (row, previous) =>
+            Math.abs(Number(row.closing_balance) - (Number(row.opening_balance) - Number(row.principal))) < 5e-5 &&
+            (previous === undefined || Math.abs(Number(row.opening_balance) - Number(previous.closing_balance)) < 5e-5),
+        }),
+        defineInvariant({
+          name: 'amortisation-ends-at-zero',
+          description: "A loan's last instalment closes its balance at zero.",
+          holds: (row) => row.instalment_number !== row.instalments || Math.abs(Number(row.closing_balance)) < 5e-5,
+        }),
+      ],
       options: {
         delinquency_rate: {
           description: 'Share of the instalments of performing loans that are paid late (1 to 89 days past due).',

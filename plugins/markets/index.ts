@@ -1,4 +1,4 @@
-import { definePack, type Row, type RowContext } from '../../core/packs/sdk.js';
+import { definePack, defineInvariant, type Row, type RowContext } from '../../core/packs/sdk.js';
 import { dayOf, PricePath, type Bar } from './price-path.js';
 import {
   ETF_DOMICILES,
@@ -195,6 +195,16 @@ export default definePack({
       default_rows: 125_000,
       credits_per_1000_rows: 1,
       per_parent: 'instruments',
+      invariants: [
+        defineInvariant({
+          name: 'ohlc-consistent',
+          description: "A bar's low is at most its open and close, and its high at least both.",
+          holds: (row) => {
+            const [open, high, low, close] = [row.open, row.high, row.low, row.close].map(Number);
+            return low <= Math.min(open, close) && Math.max(open, close) <= high;
+          },
+        }),
+      ],
       options: { start_date: startDate },
       columns: {
         instrument_id: { type: 'reference', table: 'instruments', description: 'The instrument.' },

@@ -34,6 +34,10 @@ export interface ChunkStatistics {
   /** Values checked, by column and check (`<column>\u0000<check>`): the denominator of a finding's share. */
   checked: Record<string, number>;
   columns: ColumnChunkStatistics[];
+  /** The table's invariants that rows broke (rule → rows), each with its first row as JSON. */
+  invariants?: Record<string, RuleBreaks>;
+  /** The shares the table's options ask for (its pack's `rate_targets`), sent with the first chunk. */
+  rate_targets?: { option: string; column: string; value: string; configured: number }[];
 }
 
 /** Above this many distinct values a column's top values are no longer counted exactly. */
