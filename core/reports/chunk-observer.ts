@@ -13,6 +13,7 @@ import {
   type ColumnChunkStatistics,
   type RuleBreaks,
 } from './statistics/chunk-statistics.js';
+import { rowOfKey } from './validity/reference-keys.js';
 import { currencyUnknown, MINOR_UNITS, VALUE_CHECKS, type ValueCheck } from './validity/checks.js';
 
 /**
@@ -122,6 +123,7 @@ class ColumnObserver {
   private readonly origin: number;
   private readonly check?: ValueCheck;
   private readonly parentRows: number;
+  private readonly parentKey?: { prefix: string; tableSeed: number };
   private counts?: Map<string, number> = new Map();
 
   constructor(
@@ -134,6 +136,8 @@ class ColumnObserver {
     this.out = { name: column.name, nulls: 0 };
     this.origin = timeOrigin(column.type.name, params);
     this.parentRows = column.references ? runtime.rowsOf(column.references) : 0;
+    const parent = column.references ? runtime.table(column.references) : undefined;
+    if (parent?.keyPrefix) this.parentKey = { prefix: parent.keyPrefix, tableSeed: parent.seed };
     if (this.kind !== 'key') this.hll = new HyperLogLog();
     if (this.kind === 'number' || this.kind === 'time') {
       this.sketch = new DDSketch({ relativeAccuracy: QUANTILE_RELATIVE_ACCURACY });
@@ -163,6 +167,13 @@ class ColumnObserver {
       return;
     }
     this.hll?.add(value);
+    if (this.kind === 'reference' && this.parentKey) {
+      // A key the generator wrote itself: it must be the key of a row of the referenced table.
+      const { prefix, tableSeed } = this.parentKey;
+      const resolves = rowOfKey(String(value), prefix, tableSeed, this.parentRows) >= 0;
+      this.rule('reference', resolves ? null : 'reference-orphan', index, value);
+      return;
+    }
     switch (this.kind) {
       case 'number':
       case 'time': {
