@@ -23,7 +23,7 @@ export async function auditVerify(args: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError(USAGE);
   const verifier = parseVerifierKey(await verifierKeyOption(values['public-key'], 'audit verify'));
   const [bundle, saved] = await Promise.all([
-    readFile(positionals[0], 'utf8'),
+    readFile(positionals[0]),
     values.checkpoint === undefined ? undefined : readFile(values.checkpoint, 'utf8'),
   ]);
   const client = values.url ? new LogClient(values.url, values.key ?? process.env.FINSYNTH_KEY) : undefined;

@@ -7,11 +7,14 @@ import {
   type BundleBalance,
   type BundleConsistency,
   type BundleHeader,
+  proofDelta,
 } from './bundle.js';
 import type { SignedCheckpoint } from './checkpoint.js';
 
 /** Events whose proofs are read and written together: the subtrees they share are read once per slice. */
-const SLICE = 2_000;
+const SLICE = 2_048;
+/** Every this many lines a proof is written whole, where a verifier may start a thread of its own. */
+export const WHOLE_PROOF_EVERY = 1_024;
 
 export interface BundleContent {
   accountId: string;
@@ -34,17 +37,17 @@ export async function* bundleLines(log: AuditLog, content: BundleContent): Async
     ...(content.consistency ? { consistency: content.consistency } : {}),
   };
   yield bundleLine(header);
+  let previous: string[] = [];
   for (let at = 0; at < content.events.length; at += SLICE) {
     const slice = content.events.slice(at, at + SLICE);
     const indexes = slice.map((event) => content.leafIndexes.get(event.position)!);
     const proofs = await log.inclusionProofs(indexes, content.checkpoint.size);
     let text = '';
     slice.forEach((event, i) => {
-      text += bundleLine({
-        leaf_index: indexes[i],
-        proof: proofs[i].map((hash) => hash.toString('base64')),
-        event: bundledEvent(event),
-      });
+      const proof = proofs[i].map((hash) => hash.toString('base64'));
+      if ((at + i) % WHOLE_PROOF_EVERY === 0) previous = [];
+      text += bundleLine({ leaf_index: indexes[i], ...proofDelta(proof, previous), event: bundledEvent(event) });
+      previous = proof;
     });
     yield text;
   }

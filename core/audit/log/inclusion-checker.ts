@@ -1,28 +1,44 @@
-import type { Hash } from './hashes.js';
-import { strictBase64 } from './note.js';
-import { nodeHash, HASH_SIZE } from './hashes.js';
+import { nodeHash, HASH_SIZE, type Hash } from './hashes.js';
 
-interface KnownStep {
-  /** The hash of the subtree the walk stands on at this step. */
-  hash: Hash;
-  /** The proof element (base64) a verified proof combined it with. */
-  sibling: string;
+/** The characters that may end 32 bytes in base64 before its `=`: the last one carries two bits only. */
+const LAST_CHARACTERS = 'AEIMQUYcgkosw048';
+
+/**
+ * The hash a proof element spells, or null: only the one spelling of 32 bytes in base64 is taken. Node's
+ * decoder skips what is not base64 (fewer bytes then), and reads `-` and `_` as `+` and `/`: refused here.
+ */
+function hashOf(element: string): Hash | null {
+  if (element.length !== 44 || element.charCodeAt(43) !== 61 || !LAST_CHARACTERS.includes(element[42])) return null;
+  if (element.includes('-') || element.includes('_')) return null;
+  const bytes = Buffer.from(element, 'base64');
+  return bytes.length === HASH_SIZE ? bytes : null;
 }
 
 const isOdd = (n: number): boolean => n % 2 === 1;
 const half = (n: number): number => Math.floor(n / 2);
-/** A subtree of the walk: `fn` subtrees of 2^shift leaves to its left; unique in one tree size (fn < 2^47). */
-const stepKey = (fn: number, shift: number): number => fn * 64 + shift;
+/** Levels a walk can climb: trees of up to 2^53 leaves. */
+const LEVELS = 54;
 
 /**
  * Checks many inclusion proofs against one tree, as RFC 9162 section 2.1.3.2 walks them, without hashing
  * again what an earlier proof established: once a walk reaches a subtree whose hash a verified proof
  * computed, the rest of its proof must be, element for element, what that proof had above it. A bundle's
- * events lie side by side in the tree, so most proofs then cost a leaf hash and one or two node hashes.
- * Every element of every proof is still checked: hashed, or compared with one that was.
+ * events lie side by side in the tree, so most proofs then cost a leaf hash and one node hash. Every element
+ * of every proof is still checked: hashed, or compared with one that was.
+ *
+ * Kept per level is the last verified walk's subtree (its index `fn` among the subtrees of 2^shift leaves) and
+ * the proof element it was combined with: the walks of leaves in increasing order meet the last one's path or
+ * pass to the right of it, never to its left. Leaves out of order are only checked in full, never wrongly.
  */
 export class InclusionChecker {
-  private readonly known = new Map<number, KnownStep>();
+  private readonly knownFn = new Array<number>(LEVELS).fill(-1);
+  private readonly knownHash = new Array<Hash | null>(LEVELS).fill(null);
+  private readonly knownSibling = new Array<string>(LEVELS).fill('');
+  // The walk in progress, kept to be remembered once verified: reused from proof to proof.
+  private readonly walkFn: number[] = [];
+  private readonly walkShift: number[] = [];
+  private readonly walkHash: Hash[] = [];
+  private readonly walkSibling: string[] = [];
 
   constructor(
     private readonly size: number,
@@ -35,19 +51,21 @@ export class InclusionChecker {
     let sn = this.size - 1;
     let shift = 0;
     let r = leaf;
-    const walked: [number, KnownStep][] = [];
+    let steps = 0;
     for (let i = 0; i < proof.length; i += 1) {
-      const key = stepKey(fn, shift);
-      const seen = this.known.get(key);
-      if (seen) {
-        if (!seen.hash.equals(r) || !this.followsKnown(fn, sn, shift, proof, i)) return false;
-        this.remember(walked);
+      if (this.knownFn[shift] === fn) {
+        if (!this.knownHash[shift]!.equals(r) || !this.followsKnown(fn, sn, shift, proof, i)) return false;
+        this.remember(steps);
         return true;
       }
       if (sn === 0) return false;
-      const p = strictBase64(proof[i]);
-      if (p === null || p.length !== HASH_SIZE) return false;
-      walked.push([key, { hash: r, sibling: proof[i] }]);
+      const p = hashOf(proof[i]);
+      if (p === null) return false;
+      this.walkFn[steps] = fn;
+      this.walkShift[steps] = shift;
+      this.walkHash[steps] = r;
+      this.walkSibling[steps] = proof[i];
+      steps += 1;
       if (isOdd(fn) || fn === sn) {
         r = nodeHash(p, r);
         while (!isOdd(fn) && fn !== 0) {
@@ -63,16 +81,14 @@ export class InclusionChecker {
       shift += 1;
     }
     if (sn !== 0 || !r.equals(this.root)) return false;
-    this.remember(walked);
+    this.remember(steps);
     return true;
   }
 
   /** Whether proof[from…] is exactly what the verified walk through this subtree had above it, to the root. */
   private followsKnown(fn: number, sn: number, shift: number, proof: readonly string[], from: number): boolean {
     for (let i = from; i < proof.length; i += 1) {
-      if (sn === 0) return false;
-      const seen = this.known.get(stepKey(fn, shift));
-      if (!seen || seen.sibling !== proof[i]) return false;
+      if (sn === 0 || this.knownFn[shift] !== fn || this.knownSibling[shift] !== proof[i]) return false;
       if (isOdd(fn) || fn === sn)
         while (!isOdd(fn) && fn !== 0) {
           fn = half(fn);
@@ -86,7 +102,12 @@ export class InclusionChecker {
     return sn === 0;
   }
 
-  private remember(walked: readonly [number, KnownStep][]): void {
-    for (const [key, step] of walked) this.known.set(key, step);
+  private remember(steps: number): void {
+    for (let i = 0; i < steps; i += 1) {
+      const shift = this.walkShift[i];
+      this.knownFn[shift] = this.walkFn[i];
+      this.knownHash[shift] = this.walkHash[i];
+      this.knownSibling[shift] = this.walkSibling[i];
+    }
   }
 }

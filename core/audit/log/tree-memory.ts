@@ -1,5 +1,6 @@
 import type { SignedCheckpoint } from './checkpoint.js';
 import { EMPTY_ROOT, type Hash } from './hashes.js';
+import { isStoredLevel, nodesFromStored } from './stored-levels.js';
 import { nodeKey, type NodeId } from './subtrees.js';
 import {
   emptyHead,
@@ -27,7 +28,11 @@ export class MemoryTreeStorage implements TreeStorage {
     return this.current;
   }
 
-  async nodes(ids: readonly NodeId[]): Promise<Map<string, Hash>> {
+  nodes(ids: readonly NodeId[]): Promise<Map<string, Hash>> {
+    return nodesFromStored(ids, (stored) => this.storedNodes(stored));
+  }
+
+  private async storedNodes(ids: readonly NodeId[]): Promise<Map<string, Hash>> {
     const found = new Map<string, Hash>();
     for (const id of ids) {
       const hash = this.levels[id.level]?.[id.index];
@@ -88,7 +93,7 @@ export class MemoryTreeStorage implements TreeStorage {
       this.indexOf.set(position, this.current.size + i);
       this.positions[this.current.size + i] = position;
     });
-    for (const { level, index, hash } of nodes) (this.levels[level] ??= [])[index] = hash;
+    for (const { level, index, hash } of nodes) if (isStoredLevel(level)) (this.levels[level] ??= [])[index] = hash;
     this.current = head;
   }
 }

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { inTransaction, migrationOnce } from '../../store/postgres-transaction.js';
 import type { SignedCheckpoint } from './checkpoint.js';
 import { EMPTY_ROOT, type Hash } from './hashes.js';
+import { isStoredLevel, nodesFromStored } from './stored-levels.js';
 import { nodeKey, type NodeId } from './subtrees.js';
 import {
   TreeStorageError,
@@ -82,7 +83,11 @@ export class PostgresTreeStorage implements TreeStorage {
     return { size: Number(rows[0].size), root: rows[0].root, lastPosition: Number(rows[0].last_position) };
   }
 
-  async nodes(ids: readonly NodeId[]): Promise<Map<string, Hash>> {
+  nodes(ids: readonly NodeId[]): Promise<Map<string, Hash>> {
+    return nodesFromStored(ids, (stored) => this.storedNodes(stored));
+  }
+
+  private async storedNodes(ids: readonly NodeId[]): Promise<Map<string, Hash>> {
     await this.migrate();
     const found = new Map<string, Hash>();
     const leaves = ids.filter((id) => id.level === 0).map((id) => id.index);
@@ -207,7 +212,7 @@ export class PostgresTreeStorage implements TreeStorage {
 
   private async write(client: pg.PoolClient, from: number, { positions, nodes }: TreeExtension): Promise<void> {
     const leaves = nodes.filter((node) => node.level === 0);
-    const inner = nodes.filter((node) => node.level > 0);
+    const inner = nodes.filter((node) => node.level > 0 && isStoredLevel(node.level));
     for (let at = 0; at < leaves.length; at += CHUNK) {
       const chunk = leaves.slice(at, at + CHUNK);
       await client.query(

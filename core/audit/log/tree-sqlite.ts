@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { SignedCheckpoint } from './checkpoint.js';
 import { EMPTY_ROOT, type Hash } from './hashes.js';
+import { isStoredLevel, nodesFromStored } from './stored-levels.js';
 import { nodeKey, type NodeId } from './subtrees.js';
 import {
   emptyHead,
@@ -19,7 +20,7 @@ import {
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS audit_log_leaves (
     leaf_index INTEGER PRIMARY KEY,
-    position   INTEGER NOT NULL UNIQUE,
+    position   INTEGER NOT NULL,
     hash       BLOB    NOT NULL
   ) STRICT;
   CREATE TABLE IF NOT EXISTS audit_log_nodes (
@@ -79,7 +80,7 @@ export class SqliteTreeStorage implements TreeStorage {
           'SELECT leaf_index, position, hash FROM audit_log_leaves WHERE leaf_index >= ? ORDER BY leaf_index LIMIT ?',
         )
         .raw(),
-      leafIndex: db.prepare('SELECT leaf_index FROM audit_log_leaves WHERE position = ?').pluck(),
+      positionAt: db.prepare('SELECT position FROM audit_log_leaves WHERE leaf_index = ?').pluck(),
       insertLeaf: db.prepare('INSERT INTO audit_log_leaves (leaf_index, position, hash) VALUES (?, ?, ?)'),
       insertNode: db.prepare('INSERT INTO audit_log_nodes (level, idx, hash) VALUES (?, ?, ?)'),
       insertCheckpoint: db.prepare(
@@ -116,7 +117,11 @@ export class SqliteTreeStorage implements TreeStorage {
     return this.readHead();
   }
 
-  async nodes(ids: readonly NodeId[]): Promise<Map<string, Hash>> {
+  nodes(ids: readonly NodeId[]): Promise<Map<string, Hash>> {
+    return nodesFromStored(ids, async (stored) => this.storedNodes(stored));
+  }
+
+  private storedNodes(ids: readonly NodeId[]): Map<string, Hash> {
     const found = new Map<string, Hash>();
     for (const id of ids) {
       const hash = (id.level === 0 ? this.sql.leaf.get(id.index) : this.sql.node.get(id.level, id.index)) as
@@ -140,11 +145,32 @@ export class SqliteTreeStorage implements TreeStorage {
     }));
   }
 
+  /**
+   * Found without an index on position (one less b-tree written per event): SQLite numbers its events 1, 2,
+   * 3…, so the leaf of position p is leaf p − 1, checked; else it is looked for by bisection, since positions
+   * grow with leaf indexes.
+   */
   async leafIndexes(positions: readonly number[]): Promise<Map<number, number>> {
+    const size = this.readHead().size;
+    const positionAt = (index: number) => this.sql.positionAt.get(index) as number;
     const found = new Map<number, number>();
     for (const position of positions) {
-      const index = this.sql.leafIndex.get(position) as number | undefined;
-      if (index !== undefined) found.set(position, index);
+      if (position - 1 < size && position >= 1 && positionAt(position - 1) === position) {
+        found.set(position, position - 1);
+        continue;
+      }
+      let low = 0;
+      let high = size - 1;
+      while (low <= high) {
+        const middle = Math.floor((low + high) / 2);
+        const at = positionAt(middle);
+        if (at === position) {
+          found.set(position, middle);
+          break;
+        }
+        if (at < position) low = middle + 1;
+        else high = middle - 1;
+      }
     }
     return found;
   }
@@ -175,7 +201,7 @@ export class SqliteTreeStorage implements TreeStorage {
   private write(from: number, { head, positions, nodes }: TreeExtension): void {
     for (const { level, index, hash } of nodes) {
       if (level === 0) this.sql.insertLeaf.run(index, positions[index - from], hash);
-      else this.sql.insertNode.run(level, index, hash);
+      else if (isStoredLevel(level)) this.sql.insertNode.run(level, index, hash);
     }
     this.sql.setHead.run(head.size, head.root, head.lastPosition);
   }

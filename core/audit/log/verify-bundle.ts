@@ -1,20 +1,14 @@
-import {
-  accountDecider,
-  accountEvents,
-  accountStream,
-  type AccountEvent,
-  type AccountState,
-} from '../../accounts/account.js';
+import { Worker } from 'node:worker_threads';
+import { accountStream } from '../../accounts/account.js';
 import { canonicalJson } from '../../events/canonical-json.js';
 import { GENESIS_HASH } from '../../events/envelope.js';
-import { chainHash } from '../../events/hash-chain.js';
-import type { EventDefinition } from '../../events/registry.js';
-import { BUNDLE_FORMAT, type BundleBalance, type BundledEvent } from './bundle.js';
+import { bundledWorker } from '../../workers/bundled-worker.js';
+import { BUNDLE_FORMAT, type BundleBalance } from './bundle.js';
 import { openCheckpoint, type SignedCheckpoint } from './checkpoint.js';
-import { eventLeafHash, HASH_SIZE, type Hash } from './hashes.js';
-import { InclusionChecker } from './inclusion-checker.js';
+import { HASH_SIZE, type Hash } from './hashes.js';
 import { strictBase64, type NoteVerifier } from './note.js';
 import { verifyConsistency } from './verify.js';
+import { verifyRange, type RangeResult, type RangeTask } from './verify-range.js';
 
 export interface BundleVerificationOptions {
   verifier: NoteVerifier;
@@ -22,6 +16,8 @@ export interface BundleVerificationOptions {
   saved?: string;
   /** Where a consistency proof the bundle lacks is fetched from (`--url`); base64 hashes. */
   fetchConsistencyProof?: (from: number, to: number) => Promise<string[]>;
+  /** Bundles of this many bytes of events or more are checked on two threads (default 16 MB; Infinity: one). */
+  parallelFrom?: number;
 }
 
 export interface BundleVerification {
@@ -36,9 +32,16 @@ export interface BundleVerification {
   saved: { size: number; relation: 'same tree' | 'extended' | 'older' } | null;
 }
 
-const EVENT_MEMBERS = ['data', 'hash', 'id', 'metadata', 'recorded_at', 'revision', 'stream', 'type', 'version'];
-const HEX_HASH = /^[0-9a-f]{64}$/;
-const upcasters = new Map<string, EventDefinition>(accountEvents.map((definition) => [definition.type, definition]));
+/**
+ * From this size on, the second half of the event lines is checked by a worker thread while this one checks the
+ * first: the worker's start (tens of milliseconds) is then well paid for.
+ */
+const PARALLEL_FROM_BYTES = 16 * 1024 * 1024;
+/** The worker's module, bundled once per process (core/workers/bundled-worker.ts). */
+const WORKER_ENTRY = new URL('./verify-range-worker.ts', import.meta.url);
+const NEWLINE = 0x0a;
+/** The end of a line whose proof is written whole: where a second thread may start. */
+const WHOLE_PROOF_END = Buffer.from(',"shared":0}\n');
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -55,11 +58,20 @@ const isBalance = (value: unknown): value is BundleBalance =>
 /**
  * Verifies an export bundle with nothing but the log's verifier key (docs/audit.md): the checkpoint's
  * signature; every line's form; every event's hash and its place in the account's hash chain from the
- * first; every inclusion proof in the checkpoint; the balance replayed with the account decider's evolve
- * against the balance the service showed, and never below zero; the consistency proof the bundle carries;
- * and, given a checkpoint the auditor kept, that the bundle's tree is that tree or an extension of it.
+ * first; every inclusion proof in the checkpoint; the balance replayed with the account decider's balance
+ * rule against the balance the service showed, and never below zero; the consistency proof the bundle
+ * carries; and, given a checkpoint the auditor kept, that the bundle's tree is that tree or an extension of it.
  */
-export async function verifyBundle(text: string, options: BundleVerificationOptions): Promise<BundleVerification> {
+export async function verifyBundle(
+  input: string | Uint8Array,
+  options: BundleVerificationOptions,
+): Promise<BundleVerification> {
+  const bytes =
+    typeof input === 'string' ? Buffer.from(input, 'utf8') : Buffer.from(input.buffer, input.byteOffset, input.length);
+  const parallelFrom = options.parallelFrom ?? PARALLEL_FROM_BYTES;
+  // Bundled while the header is read and its checkpoint verified.
+  const worker = bytes.length >= parallelFrom ? bundledWorker(WORKER_ENTRY) : null;
+  worker?.catch(() => undefined);
   const failures: string[] = [];
   const result: BundleVerification = {
     failures,
@@ -69,10 +81,9 @@ export async function verifyBundle(text: string, options: BundleVerificationOpti
     balance: null,
     saved: null,
   };
-  if (!text.endsWith('\n')) failures.push('FORMAT     the bundle does not end with a newline: it is cut short');
-  const lines = new LineReader(text);
-  const headerLine = lines.next();
-  const header = headerLine === null ? null : parseLine(headerLine, 1, failures);
+  if (bytes.at(-1) !== NEWLINE) failures.push('FORMAT     the bundle does not end with a newline: it is cut short');
+  const headerEnd = bytes.indexOf(NEWLINE);
+  const header = parseLine(bytes.toString('utf8', 0, headerEnd === -1 ? bytes.length : headerEnd), 1, failures);
   if (!isObject(header)) {
     failures.push('FORMAT     line 1 is not the bundle header');
     return result;
@@ -96,59 +107,46 @@ export async function verifyBundle(text: string, options: BundleVerificationOpti
   const checkpoint = opened.checkpoint;
   result.checkpoint = { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root.toString('base64') };
 
-  const stream = accountStream(header.account_id);
-  const inclusion = new InclusionChecker(checkpoint.size, checkpoint.root);
-  let state: AccountState = accountDecider.initialState();
-  let previousHash = GENESIS_HASH;
-  let previousLeaf = -1;
-  let revision = 0;
+  const accountId = header.account_id;
+  const task = (lines: RangeTask['lines'], firstLine: number, start: RangeTask['start']): RangeTask => ({
+    lines,
+    firstLine,
+    start,
+    stream: accountStream(accountId),
+    accountId,
+    treeSize: checkpoint.size,
+    treeRoot: checkpoint.root.toString('base64'),
+  });
+  const bodyStart = headerEnd === -1 ? bytes.length : headerEnd + 1;
+  const first = { previousHash: GENESIS_HASH, revision: 0, previousLeaf: -1, previousProof: [] };
+  const split = worker && bytes.length >= parallelFrom ? splitAt(bytes, bodyStart) : null;
+  let ranges: RangeResult[];
+  if (split) {
+    // The second half's bytes shared with the worker, which decodes and checks them while this thread does the first.
+    const shared = new SharedArrayBuffer(bytes.length - split.at);
+    bytes.copy(new Uint8Array(shared), 0, split.at);
+    // Started before this thread's own range, which holds the event loop until it is done.
+    const second = await startedInWorker(
+      worker!,
+      task({ shared, from: 0, to: shared.byteLength }, split.firstLine, split.start),
+    );
+    ranges = [verifyRange(task(bytes.toString('utf8', bodyStart, split.at), 2, first)), await second.result];
+  } else ranges = [verifyRange(task(bytes.toString('utf8', bodyStart), 2, first))];
+  const balance: BundleBalance = { credits_available: 0, credits_reserved: 0 };
   let negativeReported = false;
-  for (let line = lines.next(), number = 2; line !== null; line = lines.next(), number += 1) {
-    const entry = parseLine(line, number, failures);
-    const event = isObject(entry) ? entry.event : undefined;
-    if (
-      !isObject(entry) ||
-      !hasMembers(entry, ['event', 'leaf_index', 'proof']) ||
-      !isCount(entry.leaf_index) ||
-      !Array.isArray(entry.proof) ||
-      !entry.proof.every((element) => typeof element === 'string') ||
-      !isObject(event) ||
-      !isBundledEvent(event)
-    ) {
-      if (entry !== undefined) failures.push(`FORMAT     line ${number} is not an event of the bundle`);
-      continue;
-    }
-    result.events += 1;
-    const at = `line ${number} (${event.stream} revision ${event.revision})`;
-    if (event.stream !== stream) failures.push(`STREAM     ${at}: not an event of account ${header.account_id}`);
-    if (event.revision !== revision)
-      failures.push(`CHAIN      ${at}: expected revision ${revision}; the history has a gap or is out of order`);
-    else if (chainHash(previousHash, event) !== event.hash)
-      failures.push(
-        `HASH       ${at}: its hash is not SHA-256 of the previous hash and its content: ` +
-          'the event was changed, or one before it was',
-      );
-    previousHash = event.hash;
-    revision = event.revision + 1;
-    if (entry.leaf_index <= previousLeaf)
-      failures.push(`ORDER      ${at}: leaf ${entry.leaf_index} does not follow leaf ${previousLeaf}`);
-    previousLeaf = entry.leaf_index;
-    if (!inclusion.check(entry.leaf_index, eventLeafHash(event.hash), entry.proof as string[]))
-      failures.push(
-        `INCLUSION  ${at}: its proof does not put leaf ${entry.leaf_index} in the checkpoint's tree of ` +
-          `${checkpoint.size}: the log does not hold this event there`,
-      );
-    try {
-      state = accountDecider.evolve(state, upcast(event));
-    } catch (error) {
-      failures.push(`REPLAY     ${at}: the account decider cannot replay it: ${(error as Error).message}`);
-    }
-    if (!negativeReported && state.credits.available < 0) {
+  for (const range of ranges) {
+    for (const failure of range.failures) failures.push(failure.text);
+    if (!negativeReported && range.lowest && !(balance.credits_available + range.lowest.available >= 0)) {
       negativeReported = true;
-      failures.push(`BALANCE    ${at}: the replayed balance goes below zero (${state.credits.available} credits)`);
+      failures.push(
+        `BALANCE    line ${range.lowest.line}: the replayed balance goes below zero ` +
+          `(${balance.credits_available + range.lowest.available} credits)`,
+      );
     }
+    balance.credits_available += range.available;
+    balance.credits_reserved += range.reserved;
+    result.events += range.events;
   }
-  const balance = { credits_available: state.credits.available, credits_reserved: state.credits.reserved };
   result.balance = balance;
   if (result.events === 0) failures.push('FORMAT     the bundle holds no event');
   if (
@@ -254,38 +252,6 @@ async function checkSaved(
   return { size: saved.size, relation: older === saved ? 'extended' : 'older' };
 }
 
-function isBundledEvent(event: Record<string, unknown>): event is Record<string, unknown> & BundledEvent {
-  return (
-    hasMembers(event, EVENT_MEMBERS) &&
-    typeof event.id === 'string' &&
-    typeof event.stream === 'string' &&
-    isCount(event.revision) &&
-    typeof event.type === 'string' &&
-    Number.isSafeInteger(event.version) &&
-    (event.version as number) >= 1 &&
-    isObject(event.metadata) &&
-    typeof event.recorded_at === 'string' &&
-    typeof event.hash === 'string' &&
-    HEX_HASH.test(event.hash)
-  );
-}
-
-/**
- * An event as the decider of today reads it: its data lifted from the version it was written in. Read as an
- * account event on the grounds event-of.ts states: the store validated it on append, and the hash chain and
- * the inclusion proof tie it to what the store holds (an event changed since fails those, and is reported).
- */
-function upcast(event: BundledEvent): AccountEvent {
-  const definition = upcasters.get(event.type);
-  let data = event.data;
-  for (let version = event.version; definition && version < definition.version; version += 1) {
-    const upcaster = definition.upcasters?.[version];
-    if (!upcaster) break;
-    data = upcaster(data);
-  }
-  return { type: event.type, data } as AccountEvent;
-}
-
 /**
  * A line's value. Every line is written as canonical JSON; one that holds an escape is checked to be so,
  * since that is where one byte can spell the same value another way (`\u001f`, `\u001F`).
@@ -305,17 +271,61 @@ function parseLine(line: string, number: number, failures: string[]): unknown {
   return value;
 }
 
-/** The lines of a text, without splitting it all into an array at once. */
-class LineReader {
-  private at = 0;
-  constructor(private readonly text: string) {}
-
-  next(): string | null {
-    if (this.at >= this.text.length) return null;
-    let end = this.text.indexOf('\n', this.at);
-    if (end === -1) end = this.text.length;
-    const line = this.text.slice(this.at, end);
-    this.at = end + 1;
-    return line;
+/**
+ * Where the second half of the event lines starts: at a line past the middle whose proof is written whole
+ * (`shared` 0: the export writes one every 1,024 lines), with what the line before it leaves. Null when there is
+ * no such line, or the line before it is not one to start from: then one thread checks them all.
+ */
+function splitAt(
+  bytes: Buffer,
+  bodyStart: number,
+): { at: number; firstLine: number; start: RangeTask['start'] } | null {
+  // A little past the middle: the worker starts later than this thread, and takes the smaller part.
+  const end = bytes.indexOf(WHOLE_PROOF_END, bodyStart + Math.floor((bytes.length - bodyStart) * 0.55));
+  if (end === -1) return null;
+  const at = bytes.lastIndexOf(NEWLINE, end) + 1;
+  if (at <= bodyStart) return null;
+  const before = Math.max(bytes.lastIndexOf(NEWLINE, at - 2) + 1, bodyStart);
+  let previous: { event?: { hash?: unknown; revision?: unknown }; leaf_index?: unknown };
+  try {
+    previous = JSON.parse(bytes.toString('utf8', before, at - 1)) as typeof previous;
+  } catch {
+    return null;
   }
+  const { hash, revision } = previous.event ?? {};
+  if (typeof hash !== 'string' || !Number.isSafeInteger(revision) || !Number.isSafeInteger(previous.leaf_index))
+    return null;
+  let lines = 0;
+  for (let from = bytes.indexOf(NEWLINE, bodyStart); from !== -1 && from < at; from = bytes.indexOf(NEWLINE, from + 1))
+    lines += 1;
+  return {
+    at,
+    firstLine: 2 + lines,
+    start: {
+      previousHash: hash,
+      revision: (revision as number) + 1,
+      previousLeaf: previous.leaf_index as number,
+      previousProof: [],
+    },
+  };
+}
+
+/**
+ * A range handed to a worker thread, started (its result to be awaited) once this returns; checked in this thread
+ * instead if the worker cannot be had.
+ */
+async function startedInWorker(entry: Promise<URL>, task: RangeTask): Promise<{ result: Promise<RangeResult> }> {
+  let url: URL;
+  try {
+    url = await entry;
+  } catch {
+    return { result: Promise.resolve(verifyRange(task)) };
+  }
+  const worker = new Worker(url, { workerData: task });
+  const result = new Promise<RangeResult>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the verifying worker exited with code ${code}`)));
+  }).finally(() => worker.terminate());
+  return { result };
 }

@@ -7,6 +7,15 @@ import { parseVerifierKey } from '../../../../core/audit/log/note.js';
 import { inclusionRanges, proofHashes } from '../../../../core/audit/log/proofs.js';
 import { nodeKey } from '../../../../core/audit/log/subtrees.js';
 import { verifyBundle } from '../../../../core/audit/log/verify-bundle.js';
+import { AuditLog } from '../../../../core/audit/log/audit-log.js';
+import { bundleLines } from '../../../../core/audit/log/bundle-export.js';
+import { MemoryTreeStorage } from '../../../../core/audit/log/tree-memory.js';
+import { accountStream } from '../../../../core/accounts/account.js';
+import type { NewEvent } from '../../../../core/events/envelope.js';
+import { MemoryEventStore } from '../../../../core/store/memory-store.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { canonicalJson } from '../../../../core/events/canonical-json.js';
 import { chainHash } from '../../../../core/events/hash-chain.js';
 import { openAccount, request, startTestApp, type TestAccount, type TestApp } from '../../../support/app.js';
@@ -103,6 +112,98 @@ describe('the export bundle, verified offline', function () {
     const report = await verifyBundle(bundle, { verifier: other });
     expect(report.failures).to.have.length(1);
     expect(report.failures[0]).to.match(/^SIGNATURE {2}the bundle's checkpoint does not verify/);
+  });
+});
+
+describe('a large bundle, checked on two threads', function () {
+  this.timeout(120_000);
+
+  /** A bundle of one account's 3,000 events (past a line whose proof is written whole), built as the export does. */
+  async function largeBundle(): Promise<{ text: string; verifierKey: string; dir: string }> {
+    const store = new MemoryEventStore();
+    const at = '2026-11-22T10:15:30.123Z';
+    const events: NewEvent[] = [
+      { type: 'AccountOpened', data: { account_id: 'acc_large', tier: 'scale', opened_at: at, billing: 'invoice' } },
+      { type: 'CreditsGranted', data: { reference: 'grant_0', credits: 100_000, reason: 'allowance' } },
+    ];
+    for (let n = 1; n < 3_000; n += 1)
+      events.push({
+        type: 'CreditsDebited',
+        data: {
+          reference: `req_${n}`,
+          mode: 'live',
+          key_id: null,
+          operation: 'generate.quick',
+          sector: 'cards',
+          tables: [{ name: 'transactions', rows: 100, credits: 3 }],
+          credits: 3,
+        },
+      });
+    // Other accounts' events between: the account's leaves are not side by side.
+    for (let from = 0; from < events.length; from += 500) {
+      await store.append(accountStream('acc_large'), events.slice(from, from + 500));
+      await store.append('account-acc_other', [{ type: 'Noted', data: { from } }]);
+    }
+    const dir = await mkdtemp(join(tmpdir(), 'finsynth-large-bundle-'));
+    const log = new AuditLog({
+      store,
+      storage: new MemoryTreeStorage(),
+      keyFile: join(dir, 'audit-signing.key'),
+      origin: 'example.test/audit',
+      checkpointIntervalMs: 1,
+      integrateIntervalMs: 3_600_000,
+      onError: (error) => {
+        throw error;
+      },
+    });
+    await log.start();
+    const recorded = await store.readStream(accountStream('acc_large'));
+    const balance = { credits_available: 100_000 - 2_999 * 3, credits_reserved: 0 };
+    let text = '';
+    for await (const lines of bundleLines(log, {
+      accountId: 'acc_large',
+      events: recorded,
+      leafIndexes: await log.leafIndexes(recorded.map((event) => event.position)),
+      checkpoint: (await log.latestCheckpoint())!,
+      balance,
+    }))
+      text += lines;
+    await log.stop();
+    return { text, verifierKey: log.verifierKey, dir };
+  }
+
+  it('gives the verdict one thread gives, failures and their lines included', async () => {
+    const { text, verifierKey, dir } = await largeBundle();
+    try {
+      const verifier = parseVerifierKey(verifierKey);
+      const lines = text.split('\n');
+      expect(lines.filter((line) => line.endsWith(',"shared":0}')).length).to.be.at.least(3);
+      const one = await verifyBundle(text, { verifier, parallelFrom: Infinity });
+      const two = await verifyBundle(text, { verifier, parallelFrom: 1 });
+      expect(one.failures).to.deep.equal([]);
+      expect(two).to.deep.equal(one);
+      // One debit changed in each half, and a line removed in the second.
+      lines[700] = lines[700].replace('"credits":3,', '"credits":4,');
+      lines[2500] = lines[2500].replace('"credits":3,', '"credits":2,');
+      lines.splice(2800, 1);
+      const changed = lines.join('\n');
+      const oneChanged = await verifyBundle(changed, { verifier, parallelFrom: Infinity });
+      const twoChanged = await verifyBundle(changed, { verifier, parallelFrom: 1 });
+      expect(twoChanged).to.deep.equal(oneChanged);
+      // The removed line breaks the chain, and the proofs that shared the end of its proof no longer lead to the root.
+      const kinds = oneChanged.failures.map((failure) => /^(\w+) +(line \d+)?/.exec(failure)!.slice(1).join(' '));
+      expect(kinds).to.deep.equal([
+        'HASH line 701',
+        'HASH line 2501',
+        'CHAIN line 2801',
+        'INCLUSION line 2801',
+        'INCLUSION line 2802',
+        'INCLUSION line 2803',
+        'BALANCE ',
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

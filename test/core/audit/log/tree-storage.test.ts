@@ -7,7 +7,9 @@ import type { EventStore } from '../../../../core/store/event-store.js';
 import { MemoryEventStore } from '../../../../core/store/memory-store.js';
 import { SqliteEventStore } from '../../../../core/store/sqlite-store.js';
 import { PostgresEventStore } from '../../../../core/store/postgres-store.js';
-import { appendLeaves, EMPTY_TREE } from '../../../../core/audit/log/compact-tree.js';
+import { appendLeaves, compactRoot, EMPTY_TREE } from '../../../../core/audit/log/compact-tree.js';
+import { SqliteTreeStorage } from '../../../../core/audit/log/tree-sqlite.js';
+import Database from 'better-sqlite3';
 import { eventLeafHash } from '../../../../core/audit/log/hashes.js';
 import { TreeIntegrator } from '../../../../core/audit/log/integrator.js';
 import { consistencyRanges, inclusionRanges, proofHashes, proofNodeIds } from '../../../../core/audit/log/proofs.js';
@@ -183,3 +185,24 @@ for (const [name, fixture] of Object.entries(fixtures)) {
     });
   });
 }
+
+describe('the sqlite tree: leaves found by position without an index on it', () => {
+  it('finds a leaf whose position is not its index plus one, by bisection', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'finsynth-tree-positions-'));
+    const db = new Database(join(dir, 'events.db'));
+    try {
+      const storage = new SqliteTreeStorage(db);
+      // Positions with gaps, as a store that skipped some would give.
+      const positions = [3, 4, 10, 11, 12, 40, 41, 99];
+      const leaves = positions.map((position) => eventLeafHash(position.toString(16).padStart(64, '0')));
+      const { tree, nodes } = appendLeaves(EMPTY_TREE, leaves);
+      const head = { size: tree.size, root: compactRoot(tree), lastPosition: 99 };
+      expect(await storage.extend(await storage.head(), { head, positions, nodes })).to.equal(true);
+      const found = await storage.leafIndexes([4, 10, 12, 41, 99, 5, 100, 1]);
+      expect(Object.fromEntries(found)).to.deep.equal({ 4: 1, 10: 2, 12: 4, 41: 6, 99: 7 });
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
