@@ -12,6 +12,7 @@ import type { Format } from '../../core/generation/codegen/writers.js';
 import { defineProblem, problem } from '../../core/problems.js';
 import type { ApiContext } from '../http/context.js';
 import { originalAttemptOf } from '../middleware/idempotency.js';
+import { reportSchema } from '../../core/reports/report-schema.js';
 import { defineRoute, type RouteGroup } from '../http/route.js';
 
 export const NotAcceptable = defineProblem({
@@ -50,7 +51,8 @@ function jsonBody(result: QuickResult, mode: string): Buffer {
     `{"sector":${JSON.stringify(result.sector)},"seed":${result.seed},"tables":{`,
   ];
   result.tables.forEach((table, index) => parts.push(`${index ? ',' : ''}${JSON.stringify(table.name)}:`, table.bytes));
-  parts.push(`},"rows":${result.rows},"credits_charged":${result.credits_charged},"mode":${JSON.stringify(mode)}}`);
+  parts.push(`},"rows":${result.rows},"credits_charged":${result.credits_charged},"mode":${JSON.stringify(mode)}`);
+  parts.push(result.report ? `,"report":${JSON.stringify(result.report)}}` : '}');
   return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
 }
 
@@ -114,6 +116,7 @@ export const generationRoutes: RouteGroup = {
                 rows: { type: 'integer' },
                 credits_charged: { type: 'integer' },
                 mode: { enum: ['live', 'test'] },
+                report: { ...reportSchema, description: 'The conformance report, when the request asked for it.' },
               },
             },
             'application/x-ndjson': {
@@ -137,6 +140,10 @@ export const generationRoutes: RouteGroup = {
       async handle(ctx, { body, source }) {
         const { accountId, mode, keyId } = ctx.state.auth;
         const format = negotiate(ctx, body.tables.length);
+        if (body.report && format !== 'json')
+          throw problem(NotAcceptable, `the report is answered in JSON; this request accepts ${MEDIA_TYPES[format]}`, {
+            supported: [MEDIA_TYPES.json],
+          });
         const { configs, pool, credits, refunds } = ctx.services;
         const attempt = { requestId: ctx.state.requestId, originalRequestId: originalAttemptOf(ctx) };
         const deps = { catalog: configs.catalog, pool, credits, refunds };

@@ -9,6 +9,8 @@ import { quickDebitReference } from './quick-debit-reference.js';
 import { quickPlan } from './quick-plans.js';
 import { quickConfig, requireQuickLimits, type QuickRequest } from './quick-request.js';
 import type { SourceMap } from '../configs/source-map.js';
+import { ReportCollector } from '../reports/report-collector.js';
+import type { DatasetReport } from '../reports/report.js';
 import { requireValidConfig } from '../configs/validate.js';
 
 export interface QuickDeps {
@@ -41,6 +43,8 @@ export interface QuickResult {
   tables: { name: string; rows: number; bytes: Buffer }[];
   rows: number;
   credits_charged: number;
+  /** The requested tables' conformance report, when the request asked for it. */
+  report?: DatasetReport;
 }
 
 /**
@@ -71,14 +75,19 @@ export async function quickGenerate(deps: QuickDeps, call: QuickCall): Promise<Q
   });
   try {
     const tables = [];
-    for (const { name, rows } of config.tables)
-      tables.push({ name, rows, bytes: await collect(deps.pool.generate(plan, name, { format: call.format })) });
+    // The report is of the requested tables, gathered by the workers as they write the rows.
+    const reports = call.request.report ? new ReportCollector(plan) : undefined;
+    for (const { name, rows } of config.tables) {
+      const options = { format: call.format, ...(reports ? { statistics: reports.statisticsFor(name) } : {}) };
+      tables.push({ name, rows, bytes: await collect(deps.pool.generate(plan, name, options)) });
+    }
     return {
       sector: plan.sector,
       seed: plan.seed,
       tables,
       rows: estimate.rows,
       credits_charged: call.owner.mode === 'live' ? estimate.credits : 0,
+      ...(reports ? { report: reports.report() } : {}),
     };
   } catch (error) {
     // Also in test mode: the sandbox usage record is given back like a live charge. Kept on disk until

@@ -41,6 +41,8 @@ export interface QuickRequest {
   locale?: string;
   /** The pack's table options, by table name. */
   options?: Record<string, Record<string, unknown>>;
+  /** Answer the conformance report of the rows beside them (core/reports). */
+  report?: boolean;
 }
 
 /** The body of POST /v1/generate/quick: the spec's `{sector, tables:[{name, rows}]}` and our optional members. */
@@ -95,6 +97,12 @@ export const quickRequestSchema: JsonSchema = {
       type: 'object',
       description: 'The pack\'s table options by table name, e.g. `{ "transactions": { "fraud_rate": 0.01 } }`.',
       additionalProperties: { type: 'object' },
+    },
+    report: {
+      type: 'boolean',
+      description:
+        "Answer the rows' conformance report beside them (`report`, as GET /v1/jobs/{id}/report answers a job's); " +
+        'a JSON answer only.',
     },
   },
 };

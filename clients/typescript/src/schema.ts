@@ -11294,6 +11294,8 @@ export interface operations {
           options?: {
             [key: string]: Record<string, unknown>;
           };
+          /** @description Answer the rows' conformance report beside them (`report`, as GET /v1/jobs/{id}/report answers a job's); a JSON answer only. */
+          report?: boolean;
         };
       };
     };
@@ -11323,6 +11325,88 @@ export interface operations {
             credits_charged: number;
             /** @enum {unknown} */
             mode: 'live' | 'test';
+            /** @description The conformance report, when the request asked for it. */
+            report?: {
+              /** @constant */
+              object: 'report';
+              /** @constant */
+              version: 1;
+              sector: string;
+              seed: number;
+              /** @description The tables' scores weighted by their rows. */
+              score: number;
+              accuracy: {
+                distinct_standard_error: number;
+                quantile_relative_error: number;
+              };
+              tables: {
+                name: string;
+                rows: number;
+                /** @description The mean of the table's checks: a share of the values that hold, or 1/0 for a target. */
+                score: number;
+                columns: {
+                  name: string;
+                  /** @description The column type of the catalog. */
+                  type: string;
+                  /** @description What the config set on the column (its overrides). */
+                  configured: Record<string, unknown>;
+                  rows: number;
+                  nulls: number;
+                  null_share: number;
+                  /** @description HyperLogLog estimate (`accuracy.distinct_standard_error`). */
+                  distinct?: number;
+                  /** @description Exact. Times as milliseconds since the epoch. */
+                  min?: number;
+                  max?: number;
+                  mean?: number;
+                  /** @description p1, p5, p25, p50, p75, p95, p99, each within `accuracy.quantile_relative_error` of its value. */
+                  quantiles?: {
+                    [key: string]: number;
+                  };
+                  histogram?: {
+                    from: number;
+                    to: number;
+                    count: number;
+                  }[];
+                  /** @description The most frequent values of a categorical column (up to 20) and their shares of its non-null rows. */
+                  top?: {
+                    value: string;
+                    count: number;
+                    share: number;
+                  }[];
+                }[];
+                findings: {
+                  column: string;
+                  /** @description The check: a type (iban, pan, …), `reference`, `currency`, `invariant`. */
+                  check: string;
+                  /** @description The rule broken, for example `iban-iso-13616` or `reference-orphan`. */
+                  rule: string;
+                  /** @description Rows that break it. */
+                  count: number;
+                  /** @description Rows the check looked at. */
+                  checked: number;
+                  example: {
+                    /** @description The first such row's index in its table. */
+                    row: number;
+                    value: string;
+                  };
+                }[];
+                targets: {
+                  column: string;
+                  /** @description `null_rate`, `rate`, `weights.<value>`, `median`, `sigma`, or an option. */
+                  target: string;
+                  configured: number;
+                  achieved: number;
+                  tolerance: number;
+                  pass: boolean;
+                }[];
+                passed: {
+                  column: string;
+                  check: string;
+                  checked: number;
+                }[];
+              }[];
+            };
           };
           'application/x-ndjson': string;
           'text/csv': string;
