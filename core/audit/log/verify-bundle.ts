@@ -2,7 +2,6 @@ import { Worker } from 'node:worker_threads';
 import { accountStream } from '../../accounts/account.js';
 import { canonicalJson } from '../../events/canonical-json.js';
 import { GENESIS_HASH } from '../../events/envelope.js';
-import { bundledWorker } from '../../workers/bundled-worker.js';
 import { BUNDLE_FORMAT, type BundleBalance } from './bundle.js';
 import { openCheckpoint, type SignedCheckpoint } from './checkpoint.js';
 import { HASH_SIZE, type Hash } from './hashes.js';
@@ -70,7 +69,11 @@ export async function verifyBundle(
     typeof input === 'string' ? Buffer.from(input, 'utf8') : Buffer.from(input.buffer, input.byteOffset, input.length);
   const parallelFrom = options.parallelFrom ?? PARALLEL_FROM_BYTES;
   // Bundled while the header is read and its checkpoint verified.
-  const worker = bytes.length >= parallelFrom ? bundledWorker(WORKER_ENTRY) : null;
+  // Loaded only then: the bundler is not what a small bundle's check should wait for.
+  const worker =
+    bytes.length >= parallelFrom
+      ? import('../../workers/bundled-worker.js').then(({ bundledWorker }) => bundledWorker(WORKER_ENTRY))
+      : null;
   worker?.catch(() => undefined);
   const failures: string[] = [];
   const result: BundleVerification = {
