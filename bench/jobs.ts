@@ -4,6 +4,8 @@
  * each figure is the best of R interleaved rounds. The Parquet file's size is set beside the gzip CSV of the same
  * rows (one more job, untimed). The service's resident memory is sampled while the jobs run (rows are streamed, so
  * it must stay flat whatever N), and the CPU time per row is reported, steadier than wall time on a shared machine.
+ * The conformance report's cost: the pool's CSV of the same plan with and without the workers' statistics, its
+ * share of the time and of the CPU (target ≤ 15 %); every job pays it, so the job figures include it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -14,6 +16,7 @@ import { loadConfig } from '../core/settings/settings.js';
 import { createServices, type Services } from '../core/services/services.js';
 import { createAccount } from '../core/accounts/create-account.js';
 import { removeJobDirectory } from '../core/jobs/result-files.js';
+import { ReportCollector } from '../core/reports/report-collector.js';
 
 export interface JobsFigures {
   rows: number;
@@ -33,6 +36,9 @@ export interface JobsFigures {
   parquet_bytes: number;
   parquet_zstd_bytes: number;
   csv_gzip_bytes: number;
+  /** What the report's statistics add to the pool's CSV of the same rows: wall time and CPU, as shares. */
+  report_time_share: number;
+  report_cpu_share: number;
 }
 
 const TABLE = 'transactions';
@@ -64,10 +70,14 @@ async function timed(rows: number, work: () => Promise<void>): Promise<Timing> {
 }
 
 /** The pool alone: the same plan's table generated and dropped (buffers recycled), as the generation bench does. */
-async function poolAlone(services: Services, rows: number, format: 'csv' | 'ndjson'): Promise<Timing> {
+async function poolAlone(services: Services, rows: number, format: 'csv' | 'ndjson', report = false): Promise<Timing> {
   const plan = await services.pool.plan({ sector: 'cards', seed: SEED, tables: [{ name: TABLE, rows }] });
   return timed(rows, async () => {
-    for await (const _bytes of services.pool.generate(plan, TABLE, { format, recycle: true }));
+    // With the report: the workers gather each chunk's statistics and the main thread merges them and makes it.
+    const collector = report ? new ReportCollector(plan) : undefined;
+    const statistics = collector?.statisticsFor(TABLE);
+    for await (const _bytes of services.pool.generate(plan, TABLE, { format, recycle: true, statistics }));
+    collector?.report();
   });
 }
 
@@ -134,6 +144,7 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
       job_parquet: undefined,
       pool_csv: undefined,
       pool_ndjson: undefined,
+      pool_csv_report: undefined,
     };
     const firstRound: Partial<Record<Run, Timing>> = {};
     let parquetBytes = 0;
@@ -150,9 +161,14 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
         record(best, firstRound, `job_${format}`, timing);
       }
       for (const format of FORMATS) record(best, firstRound, `pool_${format}`, await poolAlone(services, rows, format));
+      record(best, firstRound, 'pool_csv_report', await poolAlone(services, rows, 'csv', true));
     }
     const peakMb = Math.round(peak / 1_048_576);
-    const [jobCsv, jobNdjson, jobParquet, poolCsv, poolNdjson] = RUNS.map((name) => best[name] as Timing);
+    const [jobCsv, jobNdjson, jobParquet, poolCsv, poolNdjson, poolCsvReport] = RUNS.map(
+      (name) => best[name] as Timing,
+    );
+    const reportTime = poolCsv.rows_per_s / poolCsvReport.rows_per_s - 1;
+    const reportCpu = poolCsvReport.cpu_s_per_million / poolCsv.cpu_s_per_million - 1;
     // The size Parquet is held to: gzip CSV of the same rows (the same plan, so the same rows).
     const gzipCsv = await job(services, account.account_id, keyId, rows, 'csv', 'gzip');
     await removeJobDirectory(config.resultsDir, gzipCsv.jobId);
@@ -161,6 +177,10 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
     await removeJobDirectory(config.resultsDir, zstdParquet.jobId);
 
     say(`pool alone:  csv ${perSecond(poolCsv)}, ndjson ${perSecond(poolNdjson)}`);
+    say(
+      `report: pool csv with statistics ${perSecond(poolCsvReport)}, ${cpu(poolCsvReport)} CPU s per 1,000,000 ` +
+        `rows: +${(100 * reportTime).toFixed(1)}% time, +${(100 * reportCpu).toFixed(1)}% CPU (target ≤ 15%)`,
+    );
     say(
       `job, end to end: csv ${perSecond(jobCsv)} (${pct(jobCsv.rows_per_s, poolNdjson.rows_per_s)} ` +
         `of the pool's ndjson, ${pct(jobCsv.rows_per_s, poolCsv.rows_per_s)} of its csv), ` +
@@ -206,6 +226,8 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
       parquet_bytes: parquetBytes,
       parquet_zstd_bytes: zstdParquet.bytes,
       csv_gzip_bytes: gzipCsv.bytes,
+      report_time_share: reportTime,
+      report_cpu_share: reportCpu,
     };
   } finally {
     await services.close();
@@ -216,7 +238,7 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
 const FORMATS = ['csv', 'ndjson'] as const;
 const JOB_FORMATS = ['csv', 'ndjson', 'parquet'] as const;
 type JobFormat = (typeof JOB_FORMATS)[number];
-const RUNS = ['job_csv', 'job_ndjson', 'job_parquet', 'pool_csv', 'pool_ndjson'] as const;
+const RUNS = ['job_csv', 'job_ndjson', 'job_parquet', 'pool_csv', 'pool_ndjson', 'pool_csv_report'] as const;
 type Run = (typeof RUNS)[number];
 
 /** Keeps each run's fastest timing (other processes only ever slow a run down) and its first. */

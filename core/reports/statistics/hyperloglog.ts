@@ -37,7 +37,15 @@ export class HyperLogLog {
   constructor(readonly registers = new Uint8Array(REGISTERS)) {}
 
   add(value: unknown): void {
-    const hash = hashCell(value);
+    this.addHash(hashCell(value));
+  }
+
+  addNumber(value: number): void {
+    float[0] = value;
+    this.addHash(fmix(words[0] ^ Math.imul(words[1], 0x9e3779b1)));
+  }
+
+  private addHash(hash: number): void {
     const index = hash >>> (32 - HLL_PRECISION);
     // The rank of the first set bit of the remaining 20 bits (21 when none is set).
     const rest = (hash << HLL_PRECISION) | (1 << (HLL_PRECISION - 1));
