@@ -10,8 +10,11 @@ const KEY_FILE = 'public-key';
 const CHECKPOINT_FILE = 'checkpoint';
 const EVIDENCE_DIR = 'evidence';
 
+/** What the witness asks of the log: its client (log-client.ts), or a stand-in in tests. */
+export type LogSource = Pick<LogClient, 'checkpoint' | 'publicKey' | 'consistencyProof'>;
+
 export interface WitnessOptions {
-  client: LogClient;
+  client: LogSource;
   stateDir: string;
   /** The verifier key given; without one, the one kept, else the log's own (trusted on first use). */
   publicKey?: string;
