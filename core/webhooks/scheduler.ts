@@ -66,7 +66,8 @@ export class WebhookScheduler {
     this.stopping.abort();
     await this.subscription?.close();
     await this.loop;
-    await this.save();
+    // A checkpoint the store cannot take now loses nothing: scheduling again from an older one is idempotent.
+    await this.save().catch((error: unknown) => this.options.onError?.(error));
   }
 
   /** The global position read to: every delivery an event up to it causes is scheduled. */
