@@ -46,11 +46,14 @@ describe('report statistics, gathered by the workers per chunk and merged in chu
   });
   after(() => pool.close());
 
-  async function generate(table: string): Promise<{ text: string; statistics: TableStatistics; chunks: number }> {
+  async function generate(
+    table: string,
+    format: 'ndjson' | 'parquet' = 'ndjson',
+  ): Promise<{ text: string; statistics: TableStatistics; chunks: number }> {
     const merger = new TableStatisticsMerger();
     let chunks = 0;
     const bytes = await pool.bytes(plan, table, {
-      format: 'ndjson',
+      format,
       statistics: {
         url: CHUNK_OBSERVER_URL,
         onChunk: (statistics, chunk) => {
@@ -93,6 +96,13 @@ describe('report statistics, gathered by the workers per chunk and merged in chu
     const time = exact(rows, 'authorized_at');
     expect(column('authorized_at').min).to.equal(time.min);
     expect(column('authorized_at').max).to.equal(time.max);
+  });
+
+  it('gathers the same statistics while writing Parquet row groups as while writing NDJSON', async () => {
+    const parquet = await generate('transactions', 'parquet');
+    const ndjson = await generate('transactions');
+    expect(parquet.chunks).to.equal(ndjson.chunks);
+    expect(parquet.statistics).to.deep.equal(ndjson.statistics);
   });
 
   it('finds no invalid value in what the engine generates, and counts every value it checked', async () => {
