@@ -34,7 +34,7 @@ export function requireValidConfig(value: unknown, catalog: PackCatalog, source?
   throw refusalOf(validation);
 }
 
-/** An invalid config's problem: `unknown-sector` when that is all that is wrong, else `invalid-config`; both list the issues. */
+/** An invalid config's problem, listing its issues: `unknown-sector` when that is all, else `invalid-config`. */
 export function refusalOf(issues: ConfigIssues) {
   const type = isOnlyUnknownSector(issues.errors) ? GenerationProblems.unknownSector : ConfigProblems.invalidConfig;
   return issuesProblem(type, 'the config', issues);
