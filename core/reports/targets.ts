@@ -47,7 +47,12 @@ export function columnTargets(column: ColumnStatistics): TargetCheck[] {
     for (const [value, weight] of Object.entries(weights))
       checks.push(share(name, `weights.${value}`, weight / total, valueShare(column, value) ?? 0, nonNull));
   }
-  if (configured.distribution === 'lognormal' && column.quantiles) {
+  // A log-normal is a target when the config names it with both parameters (the config's schema asks for them).
+  const lognormal =
+    configured.distribution === 'lognormal' &&
+    typeof configured.mu === 'number' &&
+    typeof configured.sigma === 'number';
+  if (lognormal && column.quantiles) {
     const mu = Number(configured.mu);
     const sigma = Number(configured.sigma);
     // The sample median's standard error is about 1.25 σ/√n in log space; the sketch adds 1 %.
@@ -62,7 +67,7 @@ export function columnTargets(column: ColumnStatistics): TargetCheck[] {
       pass: median > 0 && Math.abs(Math.log(median) - mu) <= logTolerance,
     });
   }
-  if (configured.distribution === 'lognormal' && column.quantiles && column.quantiles.p50 > 0) {
+  if (lognormal && column.quantiles && column.quantiles.p50 > 0) {
     const sigma = Number(configured.sigma);
     // p95 / p50 = e^(1.645 σ) for a log-normal; two quantiles of a sample and the sketch allow a tenth.
     const achieved = Math.log(column.quantiles.p95 / column.quantiles.p50) / 1.6449;
