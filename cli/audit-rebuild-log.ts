@@ -1,9 +1,15 @@
 import { rebuildLog, type RebuildReport } from '../core/audit/log/rebuild.js';
 import { treeStorageFor } from '../core/audit/log/tree-storage-for-store.js';
 import { openEventStore } from '../core/store/open-store.js';
-import { UsageError, configFrom, parseOptions } from './options.js';
+import { configFrom } from './options.js';
 
-const USAGE = 'usage: finsynth audit rebuild-log [--check] [--force] [--data DIR] [--json]';
+export interface AuditRebuildLogOptions {
+  /** Never with force: commander refuses the two together. */
+  check?: boolean;
+  force?: boolean;
+  data?: string;
+  json?: boolean;
+}
 
 /**
  * `finsynth audit rebuild-log`: builds the audit log's tree again from every event and compares it with the
@@ -12,20 +18,15 @@ const USAGE = 'usage: finsynth audit rebuild-log [--check] [--force] [--data DIR
  * checkpoint contradicts the events (exit code 1: they were changed after they were logged), which --force
  * overrides.
  */
-export async function auditRebuildLog(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(args, {
-    check: { type: 'boolean', default: false },
-    force: { type: 'boolean', default: false },
-    data: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  });
-  if (positionals.length > 0 || (values.check && values.force)) throw new UsageError(USAGE);
+export async function auditRebuildLog(values: AuditRebuildLogOptions): Promise<number> {
+  const check = values.check === true;
+  const force = values.force === true;
   const store = await openEventStore(configFrom(values));
   try {
-    const report = await rebuildLog(store, treeStorageFor(store), { check: values.check, force: values.force });
-    process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : describe(report, values.check));
-    if (values.check) return report.matches ? 0 : 1;
-    return report.contradicted.length > 0 && !values.force ? 1 : 0;
+    const report = await rebuildLog(store, treeStorageFor(store), { check, force });
+    process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : describe(report, check));
+    if (check) return report.matches ? 0 : 1;
+    return report.contradicted.length > 0 && !force ? 1 : 0;
   } finally {
     await store.close();
   }

@@ -5,9 +5,13 @@ import { projectedTotals } from '../projections/ledger/ledger-totals.js';
 import { LEDGER_PROJECTION } from '../projections/ledger/ledger.js';
 import { USAGE_PROJECTION } from '../projections/usage/usage.js';
 import { BILLING_PROJECTION } from '../projections/billing/billing.js';
-import { UsageError, configFrom, parseOptions } from './options.js';
+import { configFrom } from './options.js';
 
-const USAGE = 'usage: finsynth audit [--account ID] [--data DIR] [--json]';
+export interface AuditReplayOptions {
+  account?: string;
+  data?: string;
+  json?: boolean;
+}
 
 /**
  * `finsynth audit` (no subcommand): replays the store from its first event and checks every hash chain, and every
@@ -16,13 +20,7 @@ const USAGE = 'usage: finsynth audit [--account ID] [--data DIR] [--json]';
  * holds; 1 naming each difference otherwise, or when --account names no account of the store. With
  * --json, stdout holds the report and nothing else.
  */
-export async function auditReplay(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(args, {
-    account: { type: 'string' },
-    data: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  });
-  if (positionals.length > 0) throw new UsageError(USAGE);
+export async function auditReplay(values: AuditReplayOptions): Promise<number> {
   const services = await createServices(configFrom(values), { background: false });
   try {
     await services.projections.waitFor(await services.store.headPosition(), 600_000);

@@ -3,9 +3,13 @@ import { LogClient } from '../core/audit/log/log-client.js';
 import { parseVerifierKey } from '../core/audit/log/note.js';
 import { verifyBundle } from '../core/audit/log/verify-bundle.js';
 import { verifierKeyOption } from './audit-key.js';
-import { UsageError, parseOptions } from './options.js';
 
-const USAGE = 'usage: finsynth audit verify BUNDLE --public-key KEY [--checkpoint SAVED] [--url URL] [--key API_KEY]';
+export interface AuditVerifyOptions {
+  publicKey?: string;
+  checkpoint?: string;
+  url?: string;
+  key?: string;
+}
 
 /**
  * `finsynth audit verify`: checks an export bundle with no server and no database (docs/audit.md); with
@@ -13,17 +17,10 @@ const USAGE = 'usage: finsynth audit verify BUNDLE --public-key KEY [--checkpoin
  * taken from the bundle or fetched from --url. Prints a line per failure, then a summary; exit code 0 only
  * if everything holds.
  */
-export async function auditVerify(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(args, {
-    'public-key': { type: 'string' },
-    checkpoint: { type: 'string' },
-    url: { type: 'string' },
-    key: { type: 'string' },
-  });
-  if (positionals.length !== 1) throw new UsageError(USAGE);
-  const verifier = parseVerifierKey(await verifierKeyOption(values['public-key'], 'audit verify'));
+export async function auditVerify(bundlePath: string, values: AuditVerifyOptions): Promise<number> {
+  const verifier = parseVerifierKey(await verifierKeyOption(values.publicKey, 'audit verify'));
   const [bundle, saved] = await Promise.all([
-    readFile(positionals[0]),
+    readFile(bundlePath),
     values.checkpoint === undefined ? undefined : readFile(values.checkpoint, 'utf8'),
   ]);
   const client = values.url ? new LogClient(values.url, values.key ?? process.env.FINSYNTH_KEY) : undefined;

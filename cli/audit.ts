@@ -1,17 +1,19 @@
+import type { Command } from 'commander';
+
 /**
- * `finsynth audit [verify|witness|rebuild-log] …`: dispatches on its first argument. Each subcommand's module
- * is loaded only when called: verify and witness are the auditor's tools, run with no store and no service,
- * and must start at once; the replay (no subcommand) and rebuild-log open the store.
+ * `finsynth audit`'s own options are the replay's (`--account`, `--data`, `--json`), read before a subcommand
+ * only: given there, they would be dropped without a word (`audit --data DIR rebuild-log` checking another
+ * store), so they are bad usage instead. A `preSubcommand` hook of the audit command.
  */
-export async function audit(args: string[]): Promise<number> {
-  switch (args[0]) {
-    case 'verify':
-      return (await import('./audit-verify.js')).auditVerify(args.slice(1));
-    case 'witness':
-      return (await import('./audit-witness.js')).auditWitness(args.slice(1));
-    case 'rebuild-log':
-      return (await import('./audit-rebuild-log.js')).auditRebuildLog(args.slice(1));
-    default:
-      return (await import('./audit-replay.js')).auditReplay(args);
-  }
+export function refuseReplayOptions(audit: Command, subcommand: Command): void {
+  const given = Object.keys(audit.opts()).map(flag);
+  if (given.length > 0)
+    audit.error(
+      `${given.join(', ')}: an option of the replay, not of \`audit ${subcommand.name()}\`; ` +
+        'give a subcommand its options after its name',
+      { exitCode: 2, code: 'finsynth.replayOptionBeforeSubcommand' },
+    );
 }
+
+/** `--public-key` for the option commander names `publicKey`. */
+const flag = (name: string): string => `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;

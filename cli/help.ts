@@ -39,7 +39,55 @@ start with an empty store it opens a local account and prints one live and one t
     summary: 'open an account and print its id and two keys',
     description: 'Opens an account on the store the server uses (also while it runs) and prints its id and two keys.',
   },
-  audit: { summary: 'replay the store and verify every balance and hash chain (and: verify, witness, rebuild-log)' },
+  audit: {
+    summary: 'replay the store and verify every balance and hash chain (and: verify, witness, rebuild-log)',
+    description: `Replays the store from its first event and checks every hash chain, and every account's balance, usage
+and billing against the projections. Exit code 0 only if all holds; 1 naming each difference.`,
+    after: `
+  finsynth audit verify BUNDLE --public-key KEY [--checkpoint SAVED] [--url URL] [--key API_KEY]
+  finsynth audit witness --url URL --state DIR [--public-key KEY] [--key API_KEY]
+  finsynth audit rebuild-log [--check] [--force] [--data DIR] [--json]
+
+\`finsynth audit <command> --help\` describes each. The audit log (a Merkle tree over every event, signed
+checkpoints, proofs) is described in docs/audit.md.
+`,
+  },
+  'audit verify': {
+    summary: "check an export bundle offline: no server, no database (the auditor's)",
+    description: `Verifies a bundle from GET /v1/audit/credits/export with no server and no database: the checkpoint's
+signature, every event's hash and its place in the account's hash chain, every inclusion proof, and the
+balance replayed from the events against the one the service showed. With --checkpoint, a checkpoint you
+kept from before: the bundle's log must be that tree or extend it (the consistency proof is taken from the
+bundle when it was exported with ?consistency_from=SIZE, else fetched from --url). Prints a line per failure.`,
+    after: `
+Exit code 0 only if everything holds; 1 otherwise; 2 on bad usage.
+`,
+  },
+  'audit witness': {
+    summary: "keep the log's checkpoint, and fail on a fork or a rewrite (the auditor's, from cron)",
+    description: `What an auditor runs on a machine of their own, e.g. from cron: fetches the log's latest checkpoint,
+verifies its signature and that it extends the checkpoint kept in DIR from the last run (a consistency
+proof), then keeps it. A checkpoint of the kept size with another root is a fork; one that does not extend
+the kept one is a rewrite: both are reported on stderr, the two notes kept in DIR/evidence/, and the kept
+checkpoint is not replaced.`,
+    after: `
+Exit code 0 when the log only grew; 1 otherwise (or when it cannot be reached); 2 on bad usage.
+
+example (a crontab line: every ten minutes):
+  */10 * * * * FINSYNTH_KEY=svc_live_… npx finsynth audit witness --url https://finsynth.example.com --state ~/w
+`,
+  },
+  'audit rebuild-log': {
+    summary: "check the audit log's Merkle tree against the events, and rebuild it (the operator's)",
+    description: `Builds the audit log's Merkle tree again from every event, compares it leaf by leaf with the stored
+tree and with the signed checkpoints kept, and writes it in place of the stored one. It refuses (exit code 1)
+when a signed checkpoint contradicts the events: they were changed after they were logged, and the
+checkpoint may be in the hands of auditors; restore the events from a backup instead.`,
+    after: `
+Exit code 0 when rebuilt (with --check: when the stored tree is the one the events give); 1 otherwise; 2 on
+bad usage.
+`,
+  },
   generate: {
     summary: 'generate a dataset from a config file, locally: no server, no store, no credits',
     description: `Generates the dataset a YAML (or JSON) generation config describes, with the engine and worker pool of
@@ -84,83 +132,3 @@ TypeScript included: nothing needs to be installed in the pack's folder.`,
 sector's tables, or one table's columns: what GET /v1/catalog answers, from this machine's packs.`,
   },
 } satisfies Record<string, CommandHelp>;
-
-/**
- * What \`--help\` prints for commands whose arguments reach them unparsed (\`finsynth audit ...\`). The audit
- * entry belongs to the audit command.
- */
-export const COMMAND_HELP: Record<string, string> = {
-  audit: `usage: finsynth audit [--account ID] [--data DIR] [--json]
-       finsynth audit verify BUNDLE --public-key KEY [--checkpoint SAVED] [--url URL] [--key API_KEY]
-       finsynth audit witness --url URL --state DIR [--public-key KEY] [--key API_KEY]
-       finsynth audit rebuild-log [--check] [--force] [--data DIR] [--json]
-
-Replays the store from its first event and checks every hash chain, and every account's balance, usage
-and billing against the projections. Exit code 0 only if all holds; 1 naming each difference.
-
-options:
-  --account ID    audit one account only
-  --data DIR      the embedded store's folder (overrides FINSYNTH_DATA_DIR)
-  --json          print the report as JSON on stdout and nothing else
-  -h, --help      print this help
-
-subcommands (\`finsynth audit <subcommand> --help\`):
-  verify          check an export bundle offline: no server, no database (the auditor's)
-  witness         keep the log's checkpoint, and fail on a fork or a rewrite (the auditor's, from cron)
-  rebuild-log     check the audit log's Merkle tree against the events, and rebuild it (the operator's)
-
-The audit log (a Merkle tree over every event, signed checkpoints, proofs) is described in docs/audit.md.
-`,
-  'audit verify': `usage: finsynth audit verify BUNDLE --public-key KEY [--checkpoint SAVED] [--url URL] [--key API_KEY]
-
-Verifies a bundle from GET /v1/audit/credits/export with no server and no database: the checkpoint's
-signature, every event's hash and its place in the account's hash chain, every inclusion proof, and the
-balance replayed from the events against the one the service showed. With --checkpoint, a checkpoint you
-kept from before: the bundle's log must be that tree or extend it (the consistency proof is taken from the
-bundle when it was exported with ?consistency_from=SIZE, else fetched from --url). Prints a line per failure.
-Exit code 0 only if everything holds; 1 otherwise; 2 on bad usage.
-
-options:
-  --public-key KEY    the log's verifier key (name+id+key), or a file that holds it: take it from the operator
-  --checkpoint SAVED  a checkpoint (signed note) you kept, e.g. the witness's DIR/checkpoint
-  --url URL           the service, to fetch a consistency proof the bundle lacks
-  --key API_KEY       a key with audit:read for --url (default: FINSYNTH_KEY)
-  -h, --help          print this help
-`,
-  'audit witness': `usage: finsynth audit witness --url URL --state DIR [--public-key KEY] [--key API_KEY]
-
-What an auditor runs on a machine of their own, e.g. from cron: fetches the log's latest checkpoint,
-verifies its signature and that it extends the checkpoint kept in DIR from the last run (a consistency
-proof), then keeps it. A checkpoint of the kept size with another root is a fork; one that does not extend
-the kept one is a rewrite: both are reported on stderr, the two notes kept in DIR/evidence/, and the kept
-checkpoint is not replaced. Exit code 0 when the log only grew; 1 otherwise (or when it cannot be reached).
-
-options:
-  --url URL           the service (e.g. https://finsynth.example.com)
-  --state DIR         where the key and the last checkpoint are kept (made if missing)
-  --public-key KEY    the verifier key you were given, or a file that holds it (default: the one kept in
-                      DIR; on the first run, the log's own, trusted on first use)
-  --key API_KEY       a key with audit:read, for consistency proofs (default: FINSYNTH_KEY)
-  -h, --help          print this help
-
-example (a crontab line: every ten minutes):
-  */10 * * * * FINSYNTH_KEY=svc_live_… npx finsynth audit witness --url https://finsynth.example.com --state ~/w
-`,
-  'audit rebuild-log': `usage: finsynth audit rebuild-log [--check] [--force] [--data DIR] [--json]
-
-Builds the audit log's Merkle tree again from every event, compares it leaf by leaf with the stored tree
-and with the signed checkpoints kept, and writes it in place of the stored one. It refuses (exit code 1)
-when a signed checkpoint contradicts the events: they were changed after they were logged, and the
-checkpoint may be in the hands of auditors; restore the events from a backup instead.
-
-options:
-  --check       compare and report only; exit code 0 if the stored tree is the one the events give
-  --force       rebuild even over contradicted checkpoints, and drop them: every witness will report it
-  --data DIR    the embedded store's folder (overrides FINSYNTH_DATA_DIR)
-  --json        print the report as JSON
-  -h, --help    print this help
-`,
-};
-
-/** Whether the arguments ask for help rather than for the command. */
-export const asksForHelp = (args: readonly string[]): boolean => args.includes('--help') || args.includes('-h');

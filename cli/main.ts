@@ -1,7 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { BILLINGS, TIERS } from '../core/accounts/profile.js';
 import { ProblemError } from '../core/problems.js';
-import { COMMAND_HELP, HELP, asksForHelp, type CommandHelp } from './help.js';
+import { refuseReplayOptions } from './audit.js';
+import { HELP, type CommandHelp } from './help.js';
 import { UsageError, list, port, wholeNumber } from './options.js';
 
 /**
@@ -10,8 +11,6 @@ import { UsageError, list, port, wholeNumber } from './options.js';
  * usage message should not wait for them. Human output goes to stderr unless it is the result.
  */
 export async function main(argv: string[]): Promise<number> {
-  // The audit command parses its own arguments (and subcommands): they reach it exactly as given.
-  if (argv[0] === 'audit') return runAudit(argv.slice(1));
   let exitCode = 0;
   const run =
     <A extends unknown[]>(path: string, action: (...args: A) => Promise<number>) =>
@@ -20,7 +19,9 @@ export async function main(argv: string[]): Promise<number> {
     };
   const program = described(new Command('finsynth'), HELP.finsynth)
     .usage('<command> [options]')
-    .helpCommand('help [command]', 'print the help of a command');
+    .helpCommand('help [command]', 'print the help of a command')
+    // A command's options are its own: `audit` and `audit rebuild-log` both have --data.
+    .enablePositionalOptions();
   program.configureOutput(outputFor('finsynth', program));
 
   command(program, 'serve', HELP.serve)
@@ -45,8 +46,58 @@ export async function main(argv: string[]): Promise<number> {
     .option('--json', 'print {"account_id", "keys": {"live", "test"}} on stdout and nothing else')
     .action(run('accounts create', async (options) => (await import('./accounts.js')).createAccountCommand(options)));
 
-  // Listed for `finsynth --help`; `finsynth audit` itself is routed above, before parsing.
-  command(program, 'audit', HELP.audit).usage('[options]');
+  // `finsynth audit` alone is the replay; its options are read before a subcommand only, so that
+  // `audit rebuild-log --data DIR` gives --data to rebuild-log.
+  const audit = command(program, 'audit', HELP.audit)
+    .usage('[--account ID] [--data DIR] [--json]')
+    .enablePositionalOptions()
+    .option('--account <ID>', 'audit one account only')
+    .option('--data <DIR>', "the embedded store's folder (overrides FINSYNTH_DATA_DIR)")
+    .option('--json', 'print the report as JSON on stdout and nothing else')
+    .action(run('audit', async (options) => (await import('./audit-replay.js')).auditReplay(options)))
+    .hook('preSubcommand', refuseReplayOptions);
+  // The auditor's tools (verify, witness) run with no store and no service: they load none of it.
+  command(audit, 'verify', HELP['audit verify'], 'audit verify')
+    .argument('<BUNDLE>', 'the bundle from GET /v1/audit/credits/export')
+    .usage('BUNDLE --public-key KEY [--checkpoint SAVED] [--url URL] [--key API_KEY]')
+    // Checked by the command, which says what the key is when it is missing.
+    .option(
+      '--public-key <KEY>',
+      "the log's verifier key (name+id+key), or a file that holds it: take it from the operator",
+    )
+    .option('--checkpoint <SAVED>', "a checkpoint (signed note) you kept, e.g. the witness's DIR/checkpoint")
+    .option('--url <URL>', 'the service, to fetch a consistency proof the bundle lacks')
+    .option('--key <API_KEY>', 'a key with audit:read for --url (default: FINSYNTH_KEY)')
+    .action(
+      run('audit verify', async (bundle: string, options) =>
+        (await import('./audit-verify.js')).auditVerify(bundle, options),
+      ),
+    );
+  command(audit, 'witness', HELP['audit witness'], 'audit witness')
+    .usage('--url URL --state DIR [--public-key KEY] [--key API_KEY]')
+    .requiredOption('--url <URL>', 'the service (e.g. https://finsynth.example.com)')
+    .requiredOption('--state <DIR>', 'where the key and the last checkpoint are kept (made if missing)')
+    .option(
+      '--public-key <KEY>',
+      'the verifier key you were given, or a file that holds it (default: the one kept in DIR; ' +
+        "on the first run, the log's own, trusted on first use)",
+    )
+    .option('--key <API_KEY>', 'a key with audit:read, for consistency proofs (default: FINSYNTH_KEY)')
+    .action(run('audit witness', async (options) => (await import('./audit-witness.js')).auditWitness(options)));
+  command(audit, 'rebuild-log', HELP['audit rebuild-log'], 'audit rebuild-log')
+    .usage('[--check] [--force] [--data DIR] [--json]')
+    .addOption(
+      new Option(
+        '--check',
+        'compare and report only; exit code 0 if the stored tree is the one the events give',
+      ).conflicts('force'),
+    )
+    .option('--force', 'rebuild even over contradicted checkpoints, and drop them: every witness will report it')
+    .option('--data <DIR>', "the embedded store's folder (overrides FINSYNTH_DATA_DIR)")
+    .option('--json', 'print the report as JSON')
+    .action(
+      run('audit rebuild-log', async (options) => (await import('./audit-rebuild-log.js')).auditRebuildLog(options)),
+    );
 
   command(program, 'generate', HELP.generate)
     .argument('<CONFIG>', 'the generation config (YAML or JSON)')
@@ -156,16 +207,4 @@ async function reported(path: string, action: () => Promise<number>): Promise<nu
     process.stderr.write(`finsynth ${path}: ${String(message)}\n`);
     return 1;
   }
-}
-
-/**
- * `finsynth audit …`: its arguments are passed on exactly as given; `--help` prints its help (the most specific
- * entry, `audit <subcommand>` when there is one).
- */
-async function runAudit(args: string[]): Promise<number> {
-  if (asksForHelp(args)) {
-    process.stdout.write(COMMAND_HELP[`audit ${args[0]}`] ?? COMMAND_HELP.audit);
-    return 0;
-  }
-  return reported('audit', async () => (await import('./audit.js')).audit(args));
 }

@@ -1,22 +1,9 @@
 import { resolve } from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { InvalidArgumentError } from 'commander';
 import { loadConfig, type Config } from '../core/settings/settings.js';
 
 /** Thrown for a usage error: the CLI prints the message and exits with 2. */
 export class UsageError extends Error {}
-
-/** Strict parsing: an unknown or malformed option is a usage error, not silently ignored. */
-export function parseOptions<const Options extends NonNullable<ParseArgsConfig['options']>>(
-  args: string[],
-  options: Options,
-) {
-  try {
-    return parseArgs({ args, options, strict: true, allowPositionals: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
 
 /** The configuration from the environment (README, Configuration), with `--data` and `--port` overriding it. */
 export function configFrom(values: { data?: string | boolean; port?: string | boolean | number }): Config {
