@@ -53,6 +53,7 @@ export type GenerationConfig = {
     format?: (typeof OUTPUT_FORMATS)[number];
     compression?: (typeof COMPRESSIONS)[number];
     referenced_tables?: (typeof REFERENCED_TABLES)[number];
+    report?: boolean;
   };
 };
 
@@ -148,6 +149,12 @@ export const configSchema: JsonSchema = {
             'include (default): a table that a listed table references but the config does not list is ' +
             'generated and delivered too, sized to fit, and priced; omit: only the listed tables are ' +
             'delivered, and their references point at rows that are not.',
+        },
+        report: {
+          type: 'boolean',
+          description:
+            'true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while ' +
+            'it writes its files, which costs time on every row; false (default): no report.',
         },
       },
       // snappy and zstd only for Parquet: a text file asks for none or gzip.

@@ -1,21 +1,26 @@
 import { DEFAULT_LOCALE } from '../generation/reference-data/locale-pools.js';
 import { CONFIG_VERSION, type GenerationConfig, type TableConfig } from './config-schema.js';
 
-export const DEFAULT_OUTPUT = { format: 'ndjson', compression: 'none', referenced_tables: 'include' } as const;
+export const DEFAULT_OUTPUT = {
+  format: 'ndjson',
+  compression: 'none',
+  referenced_tables: 'include',
+  report: false,
+} as const;
 /** Parquet readers expect snappy pages unless told otherwise: every major writer's default. */
 export const DEFAULT_PARQUET_COMPRESSION = 'snappy';
 
-/**
- * The normalised form of a valid config: every default made explicit, members in one order, empty
- * members dropped. Two configs that mean the same normalise to the same JSON. A missing seed stays
- * missing: a job draws one when it is created and records it, so the config itself stays reusable.
- */
 /** A config in its normal form: every default written out. */
 export type NormalConfig = GenerationConfig & {
   locale: string;
   output: Required<NonNullable<GenerationConfig['output']>>;
 };
 
+/**
+ * The normalised form of a valid config: every default made explicit, members in one order, empty
+ * members dropped. Two configs that mean the same normalise to the same JSON. A missing seed stays
+ * missing: a job draws one when it is created and records it, so the config itself stays reusable.
+ */
 export function normaliseConfig(config: GenerationConfig): NormalConfig {
   return {
     version: CONFIG_VERSION,
@@ -29,6 +34,7 @@ export function normaliseConfig(config: GenerationConfig): NormalConfig {
         config.output?.compression ??
         (config.output?.format === 'parquet' ? DEFAULT_PARQUET_COMPRESSION : DEFAULT_OUTPUT.compression),
       referenced_tables: config.output?.referenced_tables ?? DEFAULT_OUTPUT.referenced_tables,
+      report: config.output?.report ?? DEFAULT_OUTPUT.report,
     },
   };
 }

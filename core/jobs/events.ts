@@ -63,7 +63,8 @@ export type JobCreated = DomainEvent<
     config: Record<string, unknown>;
     /** The engine's plan of that config: pinned at creation, so that every attempt produces the same bytes. */
     plan: Plan;
-    output: { format: OutputFormat; compression: Compression };
+    /** `report`: the job makes its conformance report; absent in jobs created before reports were asked for. */
+    output: { format: OutputFormat; compression: Compression; report?: boolean };
     estimate: JobEstimate;
     created_at: string;
   }
@@ -153,7 +154,10 @@ export const jobEvents: readonly EventDefinition<JobEvent['type']>[] = [
       key_id: id,
       config: { type: 'object' },
       plan: { type: 'object' },
-      output: object({ format: formats, compression: compressions }),
+      output: object({ format: formats, compression: compressions, report: { type: 'boolean' } }, [
+        'format',
+        'compression',
+      ]),
       estimate: object({
         credits: count,
         tables: { type: 'array', items: object({ name: id, rows: count, credits: count }) },

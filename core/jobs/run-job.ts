@@ -69,8 +69,8 @@ export async function runJob(
   try {
     await removeStalePartFiles(directory, attempt);
     const files: ResultFile[] = [];
-    // The conformance report is gathered while the tables are written, from the workers' statistics.
-    const reports = new ReportCollector(job.plan);
+    // The conformance report, when asked for, is gathered while the tables are written, from the workers' statistics.
+    const reports = job.output.report ? new ReportCollector(job.plan) : undefined;
     for (const entry of progress) {
       table = entry.name;
       const file = resultFileName(entry.name, format, compression);
@@ -83,7 +83,7 @@ export async function runJob(
         signal: controller.signal,
         onProgress,
         recycle: true,
-        statistics: reports.statisticsFor(entry.name),
+        ...(reports ? { statistics: reports.statisticsFor(entry.name) } : {}),
       });
       const written = await writeResultFile({
         directory,
@@ -96,7 +96,10 @@ export async function runJob(
       files.push({ table: entry.name, file, format, compression, rows: entry.rows_done, ...written });
     }
     table = null;
-    const report = { file: REPORT_FILE, ...(await writeReportFile(directory, reportBytes(reports.report()), attempt)) };
+    const report = reports && {
+      file: REPORT_FILE,
+      ...(await writeReportFile(directory, reportBytes(reports.report()), attempt)),
+    };
     await lease.stop();
     if (controller.signal.aborted) throw controller.signal.reason;
     const charges = chargesFor(job.estimate, files);
@@ -110,7 +113,7 @@ export async function runJob(
       files,
       credits: charged,
       at: clock.now().toISOString(),
-      report,
+      ...(report ? { report } : {}),
     } as const;
     await withRetries(() => commands.handle(jobDecider, stream, complete), context.leaseMs);
   } catch (error) {

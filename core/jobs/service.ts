@@ -75,7 +75,8 @@ export class JobsService {
     const { accountId, mode, keyId, input, inputSource, metadata } = request;
     const resolved = await this.deps.configs.resolve({ accountId, mode }, input, inputSource);
     const config = { ...resolved.config, seed: resolved.config.seed ?? randomInt(SEED_RANGE) };
-    const output = { format: config.output.format, compression: config.output.compression };
+    const { format, compression, report } = config.output;
+    const output = { format, compression, ...(report ? { report } : {}) };
     const jobId = `job_${randomBytes(12).toString('hex')}`;
     const reservationOf = (priced: ConfigEstimate) => ({
       accountId,

@@ -65,7 +65,11 @@ const jobSchema = {
     sector: { type: 'string' },
     output: {
       type: 'object',
-      properties: { format: { enum: [...OUTPUT_FORMATS] }, compression: { enum: [...COMPRESSIONS] } },
+      properties: {
+        format: { enum: [...OUTPUT_FORMATS] },
+        compression: { enum: [...COMPRESSIONS] },
+        report: { type: 'boolean', description: 'The job makes its conformance report (GET /v1/jobs/{id}/report).' },
+      },
     },
     estimate: {
       type: 'object',

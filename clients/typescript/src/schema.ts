@@ -5231,6 +5231,10 @@ export interface operations {
                     enum: ['include', 'omit'];
                     description: 'include (default): a table that a listed table references but the config does not list is generated and delivered too, sized to fit, and priced; omit: only the listed tables are delivered, and their references point at rows that are not.';
                   };
+                  report: {
+                    type: 'boolean';
+                    description: 'true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report.';
+                  };
                 };
                 if: {
                   properties: {
@@ -5558,6 +5562,8 @@ export interface operations {
                  * @enum {unknown}
                  */
                 referenced_tables?: 'include' | 'omit';
+                /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                report?: boolean;
               };
             } | null;
             estimate: {
@@ -5740,6 +5746,8 @@ export interface operations {
                  * @enum {unknown}
                  */
                 referenced_tables?: 'include' | 'omit';
+                /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                report?: boolean;
               };
             } | null;
             estimate: {
@@ -5904,6 +5912,8 @@ export interface operations {
                    * @enum {unknown}
                    */
                   referenced_tables?: 'include' | 'omit';
+                  /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                  report?: boolean;
                 };
               };
               /** Format: date-time */
@@ -6325,6 +6335,8 @@ export interface operations {
                  * @enum {unknown}
                  */
                 referenced_tables?: 'include' | 'omit';
+                /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                report?: boolean;
               };
             } | null;
             estimate: {
@@ -7030,6 +7042,8 @@ export interface operations {
                  * @enum {unknown}
                  */
                 referenced_tables?: 'include' | 'omit';
+                /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                report?: boolean;
               };
             } | null;
             estimate: {
@@ -7417,6 +7431,8 @@ export interface operations {
                    * @enum {unknown}
                    */
                   referenced_tables?: 'include' | 'omit';
+                  /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                  report?: boolean;
                 };
               };
               /** Format: date-time */
@@ -7756,6 +7772,8 @@ export interface operations {
                  * @enum {unknown}
                  */
                 referenced_tables?: 'include' | 'omit';
+                /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                report?: boolean;
               };
             };
             /** Format: date-time */
@@ -8123,6 +8141,8 @@ export interface operations {
                  * @enum {unknown}
                  */
                 referenced_tables?: 'include' | 'omit';
+                /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                report?: boolean;
               };
             };
             /** Format: date-time */
@@ -8468,6 +8488,8 @@ export interface operations {
                  * @enum {unknown}
                  */
                 referenced_tables?: 'include' | 'omit';
+                /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                report?: boolean;
               };
             };
             /** Format: date-time */
@@ -8998,6 +9020,7 @@ export interface operations {
                   format?: ('ndjson' | 'csv' | 'json' | 'parquet') | null;
                   compression?: ('none' | 'gzip' | 'snappy' | 'zstd') | null;
                   referenced_tables?: ('include' | 'omit') | null;
+                  report?: boolean | null;
                 } | null;
               };
               /** Format: date-time */
@@ -9314,6 +9337,7 @@ export interface operations {
                 format?: ('ndjson' | 'csv' | 'json' | 'parquet') | null;
                 compression?: ('none' | 'gzip' | 'snappy' | 'zstd') | null;
                 referenced_tables?: ('include' | 'omit') | null;
+                report?: boolean | null;
               } | null;
             };
             /** Format: date-time */
@@ -9669,6 +9693,7 @@ export interface operations {
                 format?: ('ndjson' | 'csv' | 'json' | 'parquet') | null;
                 compression?: ('none' | 'gzip' | 'snappy' | 'zstd') | null;
                 referenced_tables?: ('include' | 'omit') | null;
+                report?: boolean | null;
               } | null;
             };
             /** Format: date-time */
@@ -9991,6 +10016,7 @@ export interface operations {
                 format?: ('ndjson' | 'csv' | 'json' | 'parquet') | null;
                 compression?: ('none' | 'gzip' | 'snappy' | 'zstd') | null;
                 referenced_tables?: ('include' | 'omit') | null;
+                report?: boolean | null;
               } | null;
             };
             /** Format: date-time */
@@ -11681,6 +11707,8 @@ export interface operations {
                 format?: 'ndjson' | 'csv' | 'json' | 'parquet';
                 /** @enum {unknown} */
                 compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
+                /** @description The job makes its conformance report (GET /v1/jobs/{id}/report). */
+                report?: boolean;
               };
               /** @description The credits reserved at creation (live keys); settled at the end for what was produced. */
               estimate: {
@@ -11964,6 +11992,8 @@ export interface operations {
               format?: 'ndjson' | 'csv' | 'json' | 'parquet';
               /** @enum {unknown} */
               compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
+              /** @description The job makes its conformance report (GET /v1/jobs/{id}/report). */
+              report?: boolean;
             };
             /** @description The credits reserved at creation (live keys); settled at the end for what was produced. */
             estimate: {
@@ -12299,6 +12329,8 @@ export interface operations {
               format?: 'ndjson' | 'csv' | 'json' | 'parquet';
               /** @enum {unknown} */
               compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
+              /** @description The job makes its conformance report (GET /v1/jobs/{id}/report). */
+              report?: boolean;
             };
             /** @description The credits reserved at creation (live keys); settled at the end for what was produced. */
             estimate: {
@@ -12545,6 +12577,8 @@ export interface operations {
               format?: 'ndjson' | 'csv' | 'json' | 'parquet';
               /** @enum {unknown} */
               compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
+              /** @description The job makes its conformance report (GET /v1/jobs/{id}/report). */
+              report?: boolean;
             };
             /** @description The credits reserved at creation (live keys); settled at the end for what was produced. */
             estimate: {
@@ -12647,6 +12681,8 @@ export interface operations {
               format?: 'ndjson' | 'csv' | 'json' | 'parquet';
               /** @enum {unknown} */
               compression?: 'none' | 'gzip' | 'snappy' | 'zstd';
+              /** @description The job makes its conformance report (GET /v1/jobs/{id}/report). */
+              report?: boolean;
             };
             /** @description The credits reserved at creation (live keys); settled at the end for what was produced. */
             estimate: {

@@ -165,7 +165,7 @@ tables:
         { name: 'transactions', rows: 1500, options: {} },
         { name: 'cardholders', rows: 1, options: {} },
       ],
-      output: { format: 'ndjson', compression: 'none', referenced_tables: 'include' },
+      output: { format: 'ndjson', compression: 'none', referenced_tables: 'include', report: false },
     });
     const listedOnly: GenerationConfig = { ...config, output: { referenced_tables: 'omit' } };
     expect(estimateConfig(listedOnly, fixtureCatalog)).to.deep.equal({

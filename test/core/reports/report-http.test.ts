@@ -24,7 +24,7 @@ describe('GET /v1/jobs/{id}/report: the conformance report of a job, over HTTP',
           columns: { entry_mode: { weights: { chip: 6, contactless: 3, online: 1 } } },
         },
       ],
-      output: { format: 'csv' },
+      output: { format: 'csv', report: true },
     };
     const created = await request(app, 'POST', '/v1/jobs', { key: account.live, body: { config } });
     expect(created.status, created.text).to.equal(202);
@@ -33,6 +33,21 @@ describe('GET /v1/jobs/{id}/report: the conformance report of a job, over HTTP',
     expect(done.body.state, done.text).to.equal('succeeded');
   });
   after(() => app?.close());
+
+  it('makes no report for a job that does not ask for one (output.report false, the default)', async () => {
+    const config = { version: 1, sector: 'cards', seed: 11, tables: [{ name: 'merchants', rows: 50 }] };
+    const created = await request(app, 'POST', '/v1/jobs', { key: account.live, body: { config } });
+    expect(created.body.output).to.deep.equal({ format: 'ndjson', compression: 'none' });
+    const done = await pollJob(app, account.live, created.body.id, ['succeeded', 'failed']);
+    expect(done.body.state, done.text).to.equal('succeeded');
+    const answer = await request(app, 'GET', `/v1/jobs/${created.body.id}/report`, { key: account.live });
+    expect(answer.status).to.equal(404);
+    expect(answer.body.type).to.match(/\/job-report-not-found$/);
+    const succeeded = (await app.services.store.readStream(`job-${created.body.id}`)).find(
+      (event) => event.type === 'JobSucceeded',
+    );
+    expect(succeeded?.data).to.not.have.property('report');
+  });
 
   it("answers the report as JSON, its SHA-256 the one recorded in the job's success event", async () => {
     const answer = await request(app, 'GET', `/v1/jobs/${jobId}/report`, { key: account.live });
