@@ -340,7 +340,7 @@ export const auditRoutes: RouteGroup = {
           },
         },
       },
-      problems: [LiveKeyRequired, AuditLogProblems.treeSizeExceeded, AuditLogProblems.notInTree],
+      problems: [LiveKeyRequired, AuditLogProblems.treeSizeExceeded, AuditLogProblems.notInTree, Problems.notFound],
       async handle(ctx, { query }) {
         requireLiveKey(ctx, 'an inclusion proof of the credit history');
         await requireTreeSize(ctx, query.size);

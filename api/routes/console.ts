@@ -57,7 +57,7 @@ export const consoleRoutes: RouteGroup = {
         'is cached for a year. Gzipped when the request accepts it.',
       scope: null,
       params: {
-        file: { type: 'string', maxLength: 64, examples: ['console.OS5QYLQW.js'] },
+        file: { type: 'string', minLength: 1, maxLength: 64, examples: ['console.OS5QYLQW.js'] },
       },
       responses: {
         200: {

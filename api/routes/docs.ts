@@ -54,7 +54,7 @@ export const docsRoutes: RouteGroup = {
         'changes with its content, so it is cached for a year. Gzipped when the request accepts it.',
       scope: null,
       params: {
-        file: { type: 'string', maxLength: 64, examples: ['api-reference.3f8a09c2d4b7e615.js'] },
+        file: { type: 'string', minLength: 1, maxLength: 64, examples: ['api-reference.3f8a09c2d4b7e615.js'] },
       },
       responses: {
         200: {

@@ -4630,7 +4630,11 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `not-in-tree`: The event at this position is not in the tree of the size asked for: it was logged after that checkpoint, or is not integrated yet. Ask again with the size of a later checkpoint. */
+      /**
+       * @description `not-in-tree`: The event at this position is not in the tree of the size asked for: it was logged after that checkpoint, or is not integrated yet. Ask again with the size of a later checkpoint.
+       *
+       *     `not-found`: The resource does not exist, or is not visible to this key (test and live objects are apart).
+       */
       404: {
         headers: {
           'Request-Id': components['headers']['Request-Id'];
