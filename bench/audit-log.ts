@@ -17,7 +17,6 @@ import type { BenchOptions } from './index.js';
 import type { NewEvent } from '../core/events/envelope.js';
 import type { EventStore } from '../core/store/event-store.js';
 import { SqliteEventStore } from '../core/store/sqlite-store.js';
-import { PostgresEventStore } from '../core/store/postgres-store.js';
 import { accountStream } from '../core/accounts/stream-name.js';
 import { balanceChange } from '../core/accounts/credit-movement.js';
 import { AuditLog } from '../core/audit/log/audit-log.js';
@@ -25,9 +24,8 @@ import { bundleLines } from '../core/audit/log/bundle-export.js';
 import { parseVerifierKey } from '../core/audit/log/note.js';
 import { treeStorageFor } from '../core/audit/log/tree-storage-for-store.js';
 import { verifyBundle } from '../core/audit/log/verify-bundle.js';
-import { dropPostgresSchema, uniquePostgresSchema } from '../test/support/external-services.js';
+import { adapters, appendConcurrently, WRITERS } from './_stores.js';
 
-const WRITERS = 8;
 const BATCH_SIZE = 100;
 const USAGE = 'usage: npm run bench -- audit-log [--single N] [--batched N] [--bundle N] [--json]';
 /** The store bench's targets, which appends with the tree maintained must still meet (docs/performance.md). */
@@ -71,75 +69,6 @@ function sizes(args: string[]): Sizes {
     process.exit(0);
   }
   return { single: value('single', 20_000), batched: value('batched', 200_000), bundle: value('bundle', 100_000) };
-}
-
-interface Adapter {
-  name: string;
-  open(): Promise<{ store: EventStore; dispose(): Promise<void> }>;
-}
-
-function adapters(): Adapter[] {
-  const list: Adapter[] = [
-    {
-      name: 'sqlite',
-      async open() {
-        const dir = mkdtempSync(join(tmpdir(), 'finsynth-bench-'));
-        const store = new SqliteEventStore(join(dir, 'events.db'));
-        return {
-          store,
-          dispose: async () => {
-            await store.close();
-            rmSync(dir, { recursive: true, force: true });
-          },
-        };
-      },
-    },
-  ];
-  const url = process.env.FINSYNTH_POSTGRES_URL;
-  if (url)
-    list.push({
-      name: 'postgres',
-      async open() {
-        const schema = uniquePostgresSchema('bench');
-        const store = await PostgresEventStore.open(url, { schema, poolSize: WRITERS + 2 });
-        return {
-          store,
-          dispose: async () => {
-            await store.close();
-            await dropPostgresSchema(url, schema);
-          },
-        };
-      },
-    });
-  return list;
-}
-
-/** The store bench's card payment: about 200 bytes of JSON. */
-function payment(n: number): NewEvent {
-  return {
-    type: 'PaymentCaptured',
-    data: {
-      payment_id: `pay_${n.toString(36).padStart(12, '0')}`,
-      amount_minor: (n * 7919) % 100_000,
-      currency: 'EUR',
-      merchant: { name: 'Bäckerei Schmidt GmbH', mcc: '5462', country: 'DE' },
-      card: { network: 'visa', last4: String(n % 10_000).padStart(4, '0') },
-      captured_at: '2026-11-22T10:15:30.123Z',
-    },
-  };
-}
-
-async function appendConcurrently(store: EventStore, prefix: string, total: number, size: number): Promise<void> {
-  await Promise.all(
-    Array.from({ length: WRITERS }, async (_, writer) => {
-      const stream = `${prefix}-${writer}`;
-      let revision: number | 'no_stream' = 'no_stream';
-      for (let done = 0; done < total / WRITERS; done += size) {
-        const events = Array.from({ length: size }, (_, i) => payment(writer * total + done + i));
-        revision = (await store.append(stream, events, { expectedRevision: revision })).nextRevision;
-      }
-    }),
-  );
 }
 
 /** An audit log started as a server starts it: the integrator in the background, checkpoints every 2 s. */
