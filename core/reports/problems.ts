@@ -5,6 +5,8 @@ export const ReportProblems = {
     slug: 'job-report-not-found',
     title: 'Not Found',
     status: 404,
-    description: 'The job succeeded before conformance reports were made: it has its files but no report.',
+    description:
+      'The job made no conformance report: its config did not ask for one (`output.report: true`), or it ' +
+      'succeeded before reports existed. It has its files.',
   }),
 };

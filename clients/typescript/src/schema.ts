@@ -895,7 +895,7 @@ export interface paths {
     };
     /**
      * The conformance report of a job
-     * @description Statistics of every column (rows, nulls, distinct, min, max, mean, quantiles, histograms, top values), invalid financial values and orphan references with an example row each, achieved against configured, and a score per table and for the dataset (docs/reports.md). `Accept: text/html` answers a self-contained page of it. 409 before the job has succeeded, 410 once its results were removed.
+     * @description Statistics of every column (rows, nulls, distinct, min, max, mean, quantiles, histograms, top values), invalid financial values and orphan references with an example row each, achieved against configured, and a score per table and for the dataset (docs/reports.md). `Accept: text/html` answers a self-contained page of it. Made for a job whose config asks (`output.report: true`). 409 before the job has succeeded, 410 once its results were removed.
      *
      *     Scope: `jobs:read`.
      */
@@ -13549,7 +13549,7 @@ export interface operations {
       /**
        * @description `job-not-found`: No job has this id, or it belongs to the other mode (test jobs are visible only to test keys, live jobs to live keys).
        *
-       *     `job-report-not-found`: The job succeeded before conformance reports were made: it has its files but no report.
+       *     `job-report-not-found`: The job made no conformance report: its config did not ask for one (`output.report: true`), or it succeeded before reports existed. It has its files.
        */
       404: {
         headers: {
