@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../json-schema.js';
 import { distributionSchema } from '../generation/random/distributions.js';
 import { dataTypes } from '../generation/types/index.js';
+import { AS_OF_MAX, AS_OF_MIN, DEFAULT_AS_OF } from '../generation/as-of.js';
 
 /**
  * The generation config (docs/configs.md) as JSON Schema 2020-12: the one document that ajv
@@ -48,6 +49,7 @@ export type GenerationConfig = {
   sector: string;
   seed?: number;
   locale?: string;
+  as_of?: string;
   tables: TableConfig[];
   output?: {
     format?: (typeof OUTPUT_FORMATS)[number];
@@ -87,6 +89,19 @@ export const columnOverrideSchema: JsonSchema = {
   })),
 };
 
+/** The dataset's as-of date: no event after it; what falls due later is scheduled. */
+export const asOfSchema: JsonSchema = {
+  type: 'string',
+  format: 'date',
+  formatMinimum: AS_OF_MIN,
+  formatMaximum: AS_OF_MAX,
+  default: DEFAULT_AS_OF,
+  description:
+    'The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later ' +
+    `are scheduled. A fixed default (${DEFAULT_AS_OF}), not today, so that a config and seed give the same bytes ` +
+    'on any day.',
+};
+
 export const identifierPattern = '^[a-z][a-z0-9_]{0,62}$';
 /** A faker locale name (en_GB, de, en_AU_ocker); which ones exist is checked against the engine. */
 export const localePattern = '^[a-z]{2,3}(_[A-Za-z]+){0,2}$';
@@ -110,6 +125,7 @@ export const configSchema: JsonSchema = {
       description: 'The same seed gives the same bytes.',
     },
     locale: { type: 'string', pattern: localePattern, description: 'e.g. en_GB.' },
+    as_of: asOfSchema,
     tables: {
       type: 'array',
       minItems: 1,

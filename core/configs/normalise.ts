@@ -1,3 +1,4 @@
+import { DEFAULT_AS_OF } from '../generation/as-of.js';
 import { DEFAULT_LOCALE } from '../generation/reference-data/locale-pools.js';
 import { CONFIG_VERSION, type GenerationConfig, type TableConfig } from './config-schema.js';
 
@@ -13,6 +14,7 @@ export const DEFAULT_PARQUET_COMPRESSION = 'snappy';
 /** A config in its normal form: every default written out. */
 export type NormalConfig = GenerationConfig & {
   locale: string;
+  as_of: string;
   output: Required<NonNullable<GenerationConfig['output']>>;
 };
 
@@ -27,6 +29,7 @@ export function normaliseConfig(config: GenerationConfig): NormalConfig {
     sector: config.sector,
     ...(config.seed !== undefined ? { seed: config.seed } : {}),
     locale: config.locale ?? DEFAULT_LOCALE,
+    as_of: config.as_of ?? DEFAULT_AS_OF,
     tables: config.tables.map(normaliseTable),
     output: {
       format: config.output?.format ?? DEFAULT_OUTPUT.format,

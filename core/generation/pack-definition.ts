@@ -135,6 +135,13 @@ export interface RowContext<O = Record<string, unknown>> {
    * drew from it without looking the parent up. Each call starts the stream afresh.
    */
   stream(name: string): Rng;
+  /**
+   * The dataset's as-of date (YYYY-MM-DD, the config's `as_of`): no event of a row falls after it, and what
+   * falls due later is scheduled, not yet paid or missed.
+   */
+  readonly asOf: string;
+  /** The first instant after the as-of day, in milliseconds since the epoch: every event is before it. */
+  readonly asOfEnd: number;
   /** Realistic identifiers and reference data (IBAN, PAN, ISIN, currencies, countries, MCCs, rounding). */
   readonly helpers: Helpers;
   /** Per-parent tables: the parent's index, this row's position among its rows, and how many it has. */

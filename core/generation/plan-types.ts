@@ -10,6 +10,8 @@ export interface Plan {
   pack_version: string;
   seed: number;
   locale: string;
+  /** The dataset's as-of date (YYYY-MM-DD); plans made before it existed hold none and use DEFAULT_AS_OF. */
+  as_of?: string;
   /** Requested tables first, in request order, then the parents sized for their references. */
   tables: PlanTable[];
   /**
@@ -36,6 +38,7 @@ export interface PlanRequest {
   sector: string;
   seed?: number;
   locale?: string;
+  as_of?: string;
   tables: {
     name: string;
     rows?: number;

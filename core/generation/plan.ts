@@ -9,6 +9,7 @@ export { mergeParams };
 import type { PackDefinition } from './pack-definition.js';
 import { DEFAULT_LOCALE, isKnownLocale } from './reference-data/locale-pools.js';
 import { GenerationProblems } from './problems.js';
+import { AS_OF_MAX, AS_OF_MIN, DEFAULT_AS_OF, isAsOfDate } from './as-of.js';
 import { dataTypeByName } from './types/index.js';
 import { fitParentRuns, fitParentRunsWith, type ParentWalk, type WalkOptions } from './parent-runs.js';
 import { ownMember } from '../own-member.js';
@@ -86,6 +87,12 @@ function draftPlan(packs: PackSource, request: PlanRequest): { pack: PackDefinit
       GenerationProblems.unknownLocale,
       `Locale "${locale}" is unknown; use a faker locale name such as en_GB, en_US, de or fr.`,
     );
+  const asOf = request.as_of ?? DEFAULT_AS_OF;
+  if (!isAsOfDate(asOf))
+    throw problem(
+      GenerationProblems.invalidPlan,
+      `The as-of date must be a date from ${AS_OF_MIN} to ${AS_OF_MAX} (YYYY-MM-DD), not "${asOf}".`,
+    );
   const seed = request.seed ?? randomInt(0, 2 ** 32);
   if (!Number.isSafeInteger(seed) || seed < 0)
     throw problem(GenerationProblems.invalidPlan, `The seed must be a non-negative integer, not ${String(seed)}.`);
@@ -129,7 +136,7 @@ function draftPlan(packs: PackSource, request: PlanRequest): { pack: PackDefinit
       }
     }
   }
-  return { pack, plan: { sector: pack.name, pack_version: pack.version, seed, locale, tables } };
+  return { pack, plan: { sector: pack.name, pack_version: pack.version, seed, locale, as_of: asOf, tables } };
 }
 
 /**

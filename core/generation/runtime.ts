@@ -8,6 +8,7 @@ import type { Plan, PlanTable } from './plan-types.js';
 import { fmix32, hashString, mix, Rng, tableSeed } from './random/prng.js';
 import { dataTypeByName, type Row, type Sampler } from './types/index.js';
 import { rowKey } from './types/identifiers.js';
+import { asOfEnd, DEFAULT_AS_OF } from './as-of.js';
 
 /**
  * A plan compiled against its pack, in one thread: each table's columns become samplers (with the
@@ -18,11 +19,14 @@ import { rowKey } from './types/identifiers.js';
 export class PlanRuntime {
   private readonly tables = new Map<string, TableRuntime>();
   private readonly planTables: Map<string, PlanTable>;
+  /** The plan's as-of date, or the default for a plan made before plans held one. */
+  readonly asOf: string;
 
   constructor(
     readonly pack: PackDefinition,
     readonly plan: Plan,
   ) {
+    this.asOf = plan.as_of ?? DEFAULT_AS_OF;
     this.planTables = new Map(plan.tables.map((table) => [table.name, table]));
   }
 
@@ -386,6 +390,8 @@ class TableContext implements RowContext<Record<string, unknown>> {
   readonly rng: Rng;
   readonly draw: Record<string, (row?: Row) => unknown>;
   readonly helpers = helpers;
+  readonly asOf: string;
+  readonly asOfEnd: number;
   private lastTableName = '';
   private lastTable: TableRuntime | undefined;
 
@@ -395,6 +401,8 @@ class TableContext implements RowContext<Record<string, unknown>> {
   ) {
     this.rows = runtime.rows;
     this.rng = runtime.rng;
+    this.asOf = runtime.plan.asOf;
+    this.asOfEnd = asOfEnd(this.asOf);
     this.draw = Object.fromEntries(
       runtime.columns.map((column) => [
         column.name,

@@ -38,6 +38,8 @@ export interface CheckPackOptions {
   rows?: number;
   seed?: number;
   locale?: string;
+  /** The dataset's as-of date (YYYY-MM-DD); the engine's default when left out. */
+  as_of?: string;
   /** Table options to use, by table. */
   options?: Record<string, Record<string, unknown>>;
 }
@@ -88,7 +90,7 @@ const FORMAT_PATTERNS: Record<string, RegExp> = {
 
 export async function checkPack(
   module: string | URL,
-  { rows = 1500, seed = 1234, locale, options = {} }: CheckPackOptions = {},
+  { rows = 1500, seed = 1234, locale, as_of, options = {} }: CheckPackOptions = {},
 ): Promise<PackCheckReport> {
   const path = module instanceof URL ? fileURLToPath(module) : module;
   const loaded = await loadPacks({ builtinDir: '/nonexistent', extra: [path] });
@@ -102,6 +104,7 @@ export async function checkPack(
       sector: name,
       seed,
       locale,
+      as_of,
       tables: Object.keys(pack.tables).map((table) => ({ name: table, rows, options: options[table] })),
     }),
     chunk_rows: KIT_CHUNK_ROWS,

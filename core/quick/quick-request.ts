@@ -4,6 +4,7 @@ import {
   CONFIG_VERSION,
   columnOverrideSchema,
   identifierPattern,
+  asOfSchema,
   localePattern,
   type ColumnOverride,
   type GenerationConfig,
@@ -39,6 +40,7 @@ export interface QuickRequest {
   tables: { name: string; rows: number; columns?: Record<string, ColumnOverride> }[];
   seed?: number;
   locale?: string;
+  as_of?: string;
   /** The pack's table options, by table name. */
   options?: Record<string, Record<string, unknown>>;
   /** Answer the conformance report of the rows beside them (core/reports). */
@@ -93,6 +95,7 @@ export const quickRequestSchema: JsonSchema = {
       description: 'The same seed gives the same rows; drawn and returned when absent.',
     },
     locale: { type: 'string', pattern: localePattern },
+    as_of: asOfSchema,
     options: {
       type: 'object',
       description: 'The pack\'s table options by table name, e.g. `{ "transactions": { "fraud_rate": 0.01 } }`.',
@@ -133,6 +136,7 @@ export function quickConfig(request: QuickRequest, source?: SourceMap): Generati
     sector: request.sector,
     seed: request.seed ?? randomInt(0, 2 ** 31),
     ...(request.locale ? { locale: request.locale } : {}),
+    ...(request.as_of ? { as_of: request.as_of } : {}),
     tables: request.tables.map((table) => ({
       name: table.name,
       rows: table.rows,
