@@ -232,12 +232,17 @@ export const catalogRoutes: RouteGroup = {
           content: {
             'application/json': {
               type: 'object',
-              required: ['sectors', 'types', 'limits', 'default_locale'],
+              required: ['sectors', 'types', 'limits', 'default_locale', 'default_as_of'],
               properties: {
                 sectors: { type: 'array', items: sectorSummarySchema },
                 types: { type: 'array', items: typeSummarySchema },
                 limits: limitsSchema,
                 default_locale: { type: 'string' },
+                default_as_of: {
+                  type: 'string',
+                  format: 'date',
+                  description: 'The as-of date of a config or quick request that gives none.',
+                },
                 refused_packs: {
                   type: 'array',
                   description:

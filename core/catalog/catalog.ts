@@ -1,3 +1,4 @@
+import { DEFAULT_AS_OF } from '../generation/as-of.js';
 import { DEFAULT_LOCALE } from '../generation/reference-data/locale-pools.js';
 import type { PackRegistry } from '../packs/registry.js';
 import { Problems, problem } from '../problems.js';
@@ -50,6 +51,7 @@ export class Catalog {
         .map(({ name, description, json_type, format }) => ({ name, description, json_type, format })),
       limits: LIMITS,
       default_locale: DEFAULT_LOCALE,
+      default_as_of: DEFAULT_AS_OF,
     };
   }
 

@@ -95,7 +95,6 @@ export const asOfSchema: JsonSchema = {
   format: 'date',
   formatMinimum: AS_OF_MIN,
   formatMaximum: AS_OF_MAX,
-  default: DEFAULT_AS_OF,
   description:
     'The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later ' +
     `are scheduled. A fixed default (${DEFAULT_AS_OF}), not today, so that a config and seed give the same bytes ` +

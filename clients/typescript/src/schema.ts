@@ -4937,6 +4937,13 @@ export interface operations {
                 pattern: '^[a-z]{2,3}(_[A-Za-z]+){0,2}$';
                 description: 'e.g. en_GB.';
               };
+              as_of: {
+                type: 'string';
+                format: 'date';
+                formatMinimum: '2000-01-01';
+                formatMaximum: '2100-12-31';
+                description: 'The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.';
+              };
               tables: {
                 type: 'array';
                 minItems: 1;
@@ -5443,6 +5450,11 @@ export interface operations {
               seed?: number;
               /** @description e.g. en_GB. */
               locale?: string;
+              /**
+               * Format: date
+               * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+               */
+              as_of?: string;
               tables: {
                 name: string;
                 rows: number;
@@ -5627,6 +5639,11 @@ export interface operations {
               seed?: number;
               /** @description e.g. en_GB. */
               locale?: string;
+              /**
+               * Format: date
+               * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+               */
+              as_of?: string;
               tables: {
                 name: string;
                 rows: number;
@@ -5793,6 +5810,11 @@ export interface operations {
                 seed?: number;
                 /** @description e.g. en_GB. */
                 locale?: string;
+                /**
+                 * Format: date
+                 * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+                 */
+                as_of?: string;
                 tables: {
                   name: string;
                   rows: number;
@@ -6216,6 +6238,11 @@ export interface operations {
               seed?: number;
               /** @description e.g. en_GB. */
               locale?: string;
+              /**
+               * Format: date
+               * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+               */
+              as_of?: string;
               tables: {
                 name: string;
                 rows: number;
@@ -6923,6 +6950,11 @@ export interface operations {
               seed?: number;
               /** @description e.g. en_GB. */
               locale?: string;
+              /**
+               * Format: date
+               * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+               */
+              as_of?: string;
               tables: {
                 name: string;
                 rows: number;
@@ -7312,6 +7344,11 @@ export interface operations {
                 seed?: number;
                 /** @description e.g. en_GB. */
                 locale?: string;
+                /**
+                 * Format: date
+                 * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+                 */
+                as_of?: string;
                 tables: {
                   name: string;
                   rows: number;
@@ -7653,6 +7690,11 @@ export interface operations {
               seed?: number;
               /** @description e.g. en_GB. */
               locale?: string;
+              /**
+               * Format: date
+               * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+               */
+              as_of?: string;
               tables: {
                 name: string;
                 rows: number;
@@ -8022,6 +8064,11 @@ export interface operations {
               seed?: number;
               /** @description e.g. en_GB. */
               locale?: string;
+              /**
+               * Format: date
+               * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+               */
+              as_of?: string;
               tables: {
                 name: string;
                 rows: number;
@@ -8369,6 +8416,11 @@ export interface operations {
               seed?: number;
               /** @description e.g. en_GB. */
               locale?: string;
+              /**
+               * Format: date
+               * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+               */
+              as_of?: string;
               tables: {
                 name: string;
                 rows: number;
@@ -8904,6 +8956,7 @@ export interface operations {
                 sector?: string | null;
                 seed?: number | null;
                 locale?: string | null;
+                as_of?: string | null;
                 tables?:
                   | {
                       name: string;
@@ -9221,6 +9274,7 @@ export interface operations {
               sector?: string | null;
               seed?: number | null;
               locale?: string | null;
+              as_of?: string | null;
               tables?:
                 | {
                     name: string;
@@ -9577,6 +9631,7 @@ export interface operations {
               sector?: string | null;
               seed?: number | null;
               locale?: string | null;
+              as_of?: string | null;
               tables?:
                 | {
                     name: string;
@@ -9900,6 +9955,7 @@ export interface operations {
               sector?: string | null;
               seed?: number | null;
               locale?: string | null;
+              as_of?: string | null;
               tables?:
                 | {
                     name: string;
@@ -10457,6 +10513,11 @@ export interface operations {
               };
             };
             default_locale: string;
+            /**
+             * Format: date
+             * @description The as-of date of a config or quick request that gives none.
+             */
+            default_as_of: string;
             /** @description Sector packs the operator installed that the service refused (not served): each name and why. */
             refused_packs?: {
               name: string | null;
@@ -11320,6 +11381,11 @@ export interface operations {
           /** @description The same seed gives the same rows; drawn and returned when absent. */
           seed?: number;
           locale?: string;
+          /**
+           * Format: date
+           * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+           */
+          as_of?: string;
           /** @description The pack's table options by table name, e.g. `{ "transactions": { "fraud_rate": 0.01 } }`. */
           options?: {
             [key: string]: Record<string, unknown>;

@@ -27,6 +27,7 @@ describe('catalog API over HTTP', () => {
       'money',
       'enum',
     ]);
+    expect(response.body).to.include({ default_locale: 'en_GB', default_as_of: '2025-12-31' });
     expect(response.body.limits.quick).to.deep.equal({
       max_rows_per_table: 10000,
       max_rows_per_request: 50000,

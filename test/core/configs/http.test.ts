@@ -291,6 +291,7 @@ describe('configuration API over HTTP', () => {
       version: 1,
       sector: 'cards',
       locale: 'de',
+      as_of: '2025-12-31',
       tables: [
         { name: 'cards', rows: 500, options: {} },
         { name: 'merchants', rows: 20 },
@@ -301,6 +302,7 @@ describe('configuration API over HTTP', () => {
       '/version': base.body.id,
       '/sector': base.body.id,
       '/locale': 'overlays[2]',
+      '/as_of': base.body.id,
       '/tables/0/name': base.body.id,
       '/tables/0/rows': bigger.body.id,
       '/tables/1/name': bigger.body.id,
@@ -417,6 +419,7 @@ describe('saved configs and overlays over HTTP: members in schema order in every
     sector: 'cards',
     seed: 5,
     locale: 'en_GB',
+    as_of: '2025-12-31',
     tables: [
       {
         name: 'transactions',

@@ -148,6 +148,23 @@ tables:
     ]);
   });
 
+  it('takes an as-of date that is a real calendar date within 2000-01-01 to 2100-12-31, and defaults it', () => {
+    const config = (asOf: string) => ({
+      version: 1,
+      sector: 'cards',
+      as_of: asOf,
+      tables: [{ name: 'cards', rows: 1 }],
+    });
+    for (const asOf of ['2025-02-30', '1999-12-31', '2101-01-01', '2025-1-5', '2025-06-30T00:00:00Z']) {
+      const pointers = validateConfig(config(asOf), fixtureCatalog).errors.map((error) => error.pointer);
+      expect(pointers, asOf).to.deep.equal(['/as_of']);
+    }
+    expect(validateConfig(config('2024-02-29'), fixtureCatalog).errors).to.deep.equal([]);
+    const normal = (asOf?: string) =>
+      normaliseConfig({ version: 1, sector: 'cards', ...(asOf ? { as_of: asOf } : {}), tables: [] }).as_of;
+    expect([normal('2024-02-29'), normal()]).to.deep.equal(['2024-02-29', '2025-12-31']);
+  });
+
   it('normalises defaults and estimates credits per table with the price rule', () => {
     const config: GenerationConfig = {
       version: 1,
@@ -161,6 +178,7 @@ tables:
       version: 1,
       sector: 'cards',
       locale: 'en_GB',
+      as_of: '2025-12-31',
       tables: [
         { name: 'transactions', rows: 1500, options: {} },
         { name: 'cardholders', rows: 1, options: {} },

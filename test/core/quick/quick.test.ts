@@ -189,6 +189,14 @@ describe('quick generation over HTTP', () => {
     expect((await quick(account.test, { sector: 'cards', tables: [{ name: 'cards', rows: 0 }] })).status).to.equal(400);
   });
 
+  it('takes an as-of date as a config does, and refuses one that is not a calendar day at /as_of', async () => {
+    const dated = await quick(account.test, transactions(20, { seed: 5, as_of: '2025-06-30' }));
+    expect(dated.status, dated.text).to.equal(200);
+    const wrong = await quick(account.test, transactions(20, { as_of: '2025-06-31' }));
+    expect(wrong.status).to.equal(400);
+    expect(wrong.body.errors.map((error: { pointer: string }) => error.pointer)).to.deep.equal(['/as_of']);
+  });
+
   it('takes per-column overrides in each table, as a config does, and says where a wrong one is', async () => {
     // Without fraud, whose patterns draw amounts of their own (card testing, large purchases).
     const table = (columns: unknown) => ({
