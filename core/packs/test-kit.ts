@@ -6,6 +6,7 @@ import { ProblemError } from '../problems.js';
 import { GenerationPool } from '../generation/pool.js';
 import { CountingUnexpectedErrors } from '../faults/unexpected-errors.js';
 import { dataTypeByName } from '../generation/types/index.js';
+import { asOfEnd, DEFAULT_AS_OF } from '../generation/as-of.js';
 import { bicCountry, validateBic } from '../generation/realism/bic.js';
 import { validateIban } from '../generation/realism/iban.js';
 import { validateIsin } from '../generation/realism/isin.js';
@@ -29,7 +30,7 @@ import type { PackDefinition } from './sdk.js';
  * - rows carry exactly the declared columns, in order, with values of the declared types, null only
  *   where the column is nullable, and unique keys; IBANs, card numbers, ISINs, BICs, currencies,
  *   countries and MCCs valid by their standards; a BIC of its row's IBAN's country (`iban_column`), a
- *   card number of its row's network (`network_column`);
+ *   card number of its row's network (`network_column`); no timestamp (an event) after the as-of date;
  * - every reference resolves to a key of the referenced table;
  * - the same seed gives the same bytes with 1 and with 4 workers.
  */
@@ -125,7 +126,7 @@ export async function checkPack(
         .map((line, i) => parseLine(table, line, i));
       const expected = plan.tables.find((t) => t.name === table)!.rows;
       if (parsed.length !== expected) fail(`table "${table}": ${parsed.length} rows generated, ${expected} planned`);
-      checkRows(pack, table, parsed, keys);
+      checkRows(pack, table, parsed, keys, asOfEnd(plan.as_of ?? DEFAULT_AS_OF));
       generated.set(table, parsed);
       const json = await text(one, plan, table, 'json');
       let array: unknown;
@@ -209,6 +210,7 @@ function checkRows(
   table: string,
   rows: Record<string, unknown>[],
   keys: Map<string, Set<string>>,
+  asOfEnd: number,
 ): void {
   const columns = Object.entries(pack.tables[table].columns);
   const names = columns.map(([name]) => name).join(',');
@@ -248,6 +250,9 @@ function checkRows(
             `"${String(column[relation.column])}" (${String(related)})`,
         );
       }
+      // A timestamp is an event, and a dataset holds none after its as-of date.
+      if (column.type === 'timestamp' && !(Date.parse(String(value)) < asOfEnd))
+        fail(`${at}, column "${name}": ${String(value)} is after the as-of date`);
       if (column.type === 'id') {
         if (seen.has(String(value))) fail(`${at}, column "${name}": key ${String(value)} repeats`);
         seen.add(String(value));

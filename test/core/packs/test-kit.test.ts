@@ -49,6 +49,20 @@ describe('the pack test kit', function () {
     );
   });
 
+  it('fails a pack with an instant after the as-of date, whichever as-of date the plan has', async () => {
+    const late = fileURLToPath(new URL('./fixtures/after-as-of', import.meta.url));
+    for (const as_of of [undefined, '2024-02-29']) {
+      const error = await checkPack(late, { rows: 20, as_of }).then(
+        () => expect.fail('the kit should refuse the pack'),
+        (caught: Error) => caught,
+      );
+      const end = new Date(Date.parse(`${as_of ?? '2025-12-31'}T00:00:00Z`) + 86_400_001).toISOString();
+      expect(error.message).to.equal(
+        `pack check failed: table "movements", row 4, column "at": ${end} is after the as-of date`,
+      );
+    }
+  });
+
   it("fails a pack that its manifest refuses, with the loader's reasons", async () => {
     const error = await checkPack(fileURLToPath(new URL('./fixtures/bad-manifest', import.meta.url))).then(
       () => expect.fail('the kit should refuse the pack'),
