@@ -23,8 +23,8 @@ export interface LocalePools {
 }
 
 export const DEFAULT_LOCALE = 'en_GB';
-const POOL_SIZE = 1000;
-const POOL_SEED = 20260101;
+export const POOL_SIZE = 1000;
+export const POOL_SEED = 20260101;
 const LOCALE_NAME = /^[a-z]{2,3}(_[A-Za-z]{2,8})*$/;
 const require = createRequire(import.meta.url);
 
@@ -53,12 +53,17 @@ const cache = new Map<string, LocalePools>();
 export function localePools(locale: string): LocalePools {
   let pools = cache.get(locale);
   if (!pools) {
-    if (!isKnownLocale(locale)) throw new Error(`unknown locale "${locale}"`);
-    // require() of the ES module is synchronous (Node >= 20.19), so compiling a plan stays synchronous.
-    pools = buildPools(locale, (require(`@faker-js/faker/locale/${locale}`) as { faker: Faker }).faker);
+    pools = buildPools(locale, localeFaker(locale));
     cache.set(locale, pools);
   }
   return pools;
+}
+
+/** The faker instance of a locale's module (one per thread: whoever draws from it seeds it first). */
+export function localeFaker(locale: string): Faker {
+  if (!isKnownLocale(locale)) throw new Error(`unknown locale "${locale}"`);
+  // require() of the ES module is synchronous (Node >= 20.19), so compiling a plan stays synchronous.
+  return (require(`@faker-js/faker/locale/${locale}`) as { faker: Faker }).faker;
 }
 
 function buildPools(locale: string, faker: Faker): LocalePools {

@@ -1,16 +1,29 @@
 import { defineDataType, type CompileEnv, type Row, type Sampler } from './data-type.js';
-import type { LocalePools } from '../reference-data/locale-pools.js';
+import { countryColumnParam, poolOfRowCountry, type PoolName } from './country-column.js';
+
+interface CountryParams {
+  country_column?: string;
+}
+
+const SOURCE = "from the plan's locale, or the locale of the row's `country_column`, through @faker-js/faker's data";
 
 /** A type drawn from one of the locale pools precomputed from @faker-js/faker's locale data. */
-function fromPool(name: string, description: string, example: string, pool: keyof Omit<LocalePools, 'locale'>) {
-  return defineDataType<Record<string, never>>({
+function fromPool(name: string, description: string, example: string, pool: PoolName) {
+  return defineDataType<CountryParams>({
     name,
-    description: `${description} (from the plan's locale, through @faker-js/faker's locale data).`,
+    description: `${description} (${SOURCE}).`,
     json_type: 'string',
-    params: {},
+    params: { properties: { country_column: countryColumnParam } },
     overridable: [],
     example,
-    compile: (_params, env: CompileEnv): Sampler => {
+    compile: ({ country_column }, env: CompileEnv): Sampler => {
+      if (country_column !== undefined) {
+        const valuesOf = poolOfRowCountry(country_column, pool, env);
+        return (rng, row) => {
+          const values = valuesOf(row);
+          return values[Math.floor(rng.next() * values.length)];
+        };
+      }
       const values = env.pools[pool];
       return (rng) => values[Math.floor(rng.next() * values.length)];
     },
@@ -23,45 +36,72 @@ export const company = fromPool('company', 'A company name', 'Reichel, Emmerich 
 export const streetAddress = fromPool('street_address', 'A street address', '2 George Street', 'street_addresses');
 export const city = fromPool('city', 'A city', 'Bristol', 'cities');
 export const postcode = fromPool('postcode', 'A postal code', 'SG3 1SE', 'postcodes');
-export const phone = fromPool('phone', 'A phone number in international format', '+441759398595', 'phone_numbers');
+export const phone = fromPool(
+  'phone',
+  'A phone number in international format (E.164: + and the calling code)',
+  '+441759398595',
+  'phone_numbers',
+);
 
-export const personName = defineDataType<Record<string, never>>({
+/** A full name's two pools: the plan locale's, or those of the row's country. */
+function namePools(country_column: string | undefined, env: CompileEnv) {
+  if (country_column === undefined) {
+    const { first_names, last_names } = env.pools;
+    return { firstNames: () => first_names, lastNames: () => last_names };
+  }
+  return {
+    firstNames: poolOfRowCountry(country_column, 'first_names', env),
+    lastNames: poolOfRowCountry(country_column, 'last_names', env),
+  };
+}
+
+export const personName = defineDataType<CountryParams>({
   name: 'person_name',
-  description:
-    "A person's full name, given then family name (from the plan's locale, through @faker-js/faker's locale data).",
+  description: `A person's full name, given then family name (${SOURCE}).`,
   json_type: 'string',
-  params: {},
+  params: { properties: { country_column: countryColumnParam } },
   overridable: [],
   example: 'Olivia Hughes',
-  compile:
-    (_params, { pools }) =>
-    (rng) =>
-      `${rng.pick(pools.first_names)} ${rng.pick(pools.last_names)}`,
+  compile: ({ country_column }, env) => {
+    const { firstNames, lastNames } = namePools(country_column, env);
+    return (rng, row) => `${rng.pick(firstNames(row))} ${rng.pick(lastNames(row))}`;
+  },
 });
 
 const ASCII_LOCAL_PART = /[^a-z0-9]+/g;
 
-export const email = defineDataType<{ name_column?: string }>({
+export const email = defineDataType<CountryParams & { name_column?: string }>({
   name: 'email',
-  description: "An e-mail address at a free-mail domain, built from the row's `name_column` when given.",
+  description:
+    "An e-mail address at a free-mail domain, built from the row's `name_column` when given; the domains (and " +
+    "the name, without `name_column`) are the row's `country_column`'s when given, else the plan locale's.",
   json_type: 'string',
-  params: { properties: { name_column: { type: 'string' } } },
+  params: {
+    properties: {
+      name_column: { type: 'string', description: 'A column of the same table holding the name to build it from.' },
+      country_column: countryColumnParam,
+    },
+  },
   overridable: [],
   example: 'olivia.hughes42@gmail.com',
-  compile:
-    ({ name_column }, { pools }) =>
-    (rng, row: Row) => {
+  compile: ({ name_column, country_column }, env) => {
+    const { firstNames, lastNames } = namePools(country_column, env);
+    const localeDomains = country_column === undefined ? env.pools.email_domains : [];
+    const domainsOf: (row: Row) => readonly string[] =
+      country_column === undefined ? () => localeDomains : poolOfRowCountry(country_column, 'email_domains', env);
+    return (rng, row: Row) => {
       const name = name_column
         ? String(row[name_column] ?? '')
-        : `${rng.pick(pools.first_names)} ${rng.pick(pools.last_names)}`;
+        : `${rng.pick(firstNames(row))} ${rng.pick(lastNames(row))}`;
       const local =
         name
           .normalize('NFD')
           .toLowerCase()
           .replace(ASCII_LOCAL_PART, '.')
           .replace(/^\.|\.$/g, '') || 'user';
-      return `${local}${rng.int(1, 99)}@${rng.pick(pools.email_domains)}`;
-    },
+      return `${local}${rng.int(1, 99)}@${rng.pick(domainsOf(row))}`;
+    };
+  },
 });
 
 export const text = defineDataType<{ values?: string[] }>({

@@ -1,0 +1,46 @@
+import { countryPools } from '../reference-data/country-pools.js';
+import type { LocalePools } from '../reference-data/locale-pools.js';
+import type { CompileEnv, Row } from './data-type.js';
+
+/** The parameter of the types whose values follow the row's country, as the catalog documents it. */
+export const countryColumnParam = {
+  type: 'string',
+  description:
+    'A column of the same table holding an ISO 3166-1 alpha-2 country: values then come from that ' +
+    "country's faker locale (real cities, its calling code, its postcode format) rather than the plan's " +
+    "locale. A country without locale data, or a null one, falls back to the plan's locale.",
+} as const;
+
+export type PoolName = keyof Omit<LocalePools, 'locale'>;
+
+/**
+ * A pool of the row's country: the pools of each country a sampler meets are looked up once, and the last
+ * one is kept at hand, so the cost per row is a comparison (rows of a country often come together) or one
+ * Map lookup. The country must be drawn before the column: declared before it, or set by the row function.
+ */
+export function poolOfRowCountry(
+  countryColumn: string,
+  pool: PoolName,
+  env: CompileEnv,
+): (row: Row) => readonly string[] {
+  const byCountry = new Map<unknown, readonly string[]>();
+  let lastCountry: unknown;
+  let lastValues: readonly string[] | undefined;
+  return (row) => {
+    const country = row[countryColumn];
+    if (country === lastCountry && lastValues !== undefined) return lastValues;
+    let values = byCountry.get(country);
+    if (values === undefined) {
+      if (country === undefined)
+        throw new Error(
+          `country_column "${countryColumn}" has no value yet: draw it first (declare it before the columns ` +
+            "that follow it, or set it in the table's row function)",
+        );
+      values = ((typeof country === 'string' ? countryPools(country) : undefined) ?? env.pools)[pool];
+      byCountry.set(country, values);
+    }
+    lastCountry = country;
+    lastValues = values;
+    return values;
+  };
+}
