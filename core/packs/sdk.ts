@@ -41,6 +41,7 @@ export {
  * (the markets pack's price path reseeds one per year of the path): `new Rng(seed, index)`.
  */
 export { Rng };
+export { calibrateIntercept, interceptCalibrator, logistic, logit, meanProbability } from './logistic.js';
 
 /** Gives a pack object its type; the host validates it against the manifest schema at load. */
 export function definePack<P extends PackDefinition>(pack: P): P {
