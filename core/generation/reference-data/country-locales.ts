@@ -2,7 +2,7 @@
  * Which @faker-js/faker locale speaks for each country of countries.ts, and what replaces the locale's data
  * where that data would not be the country's own: invented city names (faker's city patterns, or the
  * American city list a locale inherits from `en`), phone formats without the country's calling code, and
- * postcode formats that are not the country's. Patterns use `#` for a digit.
+ * postcode formats that are not the country's. Patterns use `#` for a digit and `?` for a capital letter.
  */
 export interface CountryLocale {
   /** The faker locale of names, streets and companies (faker falls back to `en` for what it lacks). */
@@ -11,11 +11,18 @@ export interface CountryLocale {
   cities?: readonly string[];
   /** Phone numbers (E.164, `+` and the calling code first), where faker's international formats are wrong. */
   phones?: readonly string[];
-  /** The postcode format, where faker's is not the country's ('' where the country has no postcodes). */
-  postcode?: string;
+  /** The postcode formats, where faker's are not the country's ('' where the country has no postcodes). */
+  postcode?: string | readonly string[];
   /** Free-mail domains people of the country use, where the locale has none of its own. */
   email_domains?: readonly string[];
 }
+
+/**
+ * British postcode areas of the main towns: an outward code (area and district) and an inward code (a digit
+ * and two letters). faker's en_GB formats put two digits in half of the inward codes, which no postcode has.
+ */
+const GB_AREAS = 'AB B BN BS BT CB CF CV E EH EX G L LE LS M N NE NG NR NW OX PL RG S SE SO SW W YO'.split(' ');
+const GB_POSTCODES = GB_AREAS.flatMap((area) => [`${area}# #??`, `${area}## #??`]);
 
 export const countryLocales: Readonly<Record<string, CountryLocale>> = {
   AE: {
@@ -163,6 +170,7 @@ export const countryLocales: Readonly<Record<string, CountryLocale>> = {
       'Chester',
       'Luton',
     ],
+    postcode: GB_POSTCODES,
     email_domains: ['gmail.com', 'hotmail.co.uk', 'yahoo.co.uk', 'outlook.com', 'btinternet.com', 'icloud.com'],
   },
   HK: { locale: 'en_HK', postcode: '', email_domains: ['gmail.com', 'yahoo.com.hk', 'hotmail.com', 'netvigator.com'] },

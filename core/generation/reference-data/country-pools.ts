@@ -25,7 +25,7 @@ const cache = new Map<string, LocalePools>();
  * Each pool is drawn when a column first asks for it (a table of people never needs companies, the slowest
  * to draw), from a faker seeded afresh, so a pool is the same whichever pools were drawn before it.
  */
-class CountryPools implements LocalePools {
+export class CountryPools implements LocalePools {
   readonly locale: string;
   private readonly drawn = new Map<string, readonly string[]>();
 
@@ -60,9 +60,9 @@ class CountryPools implements LocalePools {
   get postcodes() {
     const { postcode } = this.country;
     const { faker } = this;
-    return this.pool('postcodes', () =>
-      postcode === undefined ? faker.location.zipCode() : faker.helpers.replaceSymbols(postcode),
-    );
+    if (postcode === undefined) return this.pool('postcodes', () => faker.location.zipCode());
+    const formats = typeof postcode === 'string' ? [postcode] : postcode;
+    return this.pool('postcodes', () => faker.helpers.replaceSymbols(faker.helpers.arrayElement(formats)));
   }
 
   get phone_numbers() {
