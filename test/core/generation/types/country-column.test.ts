@@ -179,11 +179,11 @@ describe('country_column in the catalog and the manifest', () => {
 
   it('is a documented parameter of every person and address type (and company)', () => {
     for (const name of [...following, 'company']) {
-      const described = describeDataType(dataTypeByName.get(name)!);
-      const param = (described.params as { properties: Record<string, { type: string; description: string }> })
-        .properties.country_column;
-      expect(param, name).to.include({ type: 'string' });
-      expect(param.description, name).to.match(/ISO 3166-1 alpha-2/);
+      const { params } = describeDataType(dataTypeByName.get(name)!);
+      expect(params, name).to.have.nested.property('properties.country_column.type', 'string');
+      expect(params, name)
+        .to.have.nested.property('properties.country_column.description')
+        .that.matches(/ISO 3166-1 alpha-2/);
       expect(checkColumnParams(name, { country_column: 'country' }), name).to.deep.equal([]);
       expect(checkColumnParams(name, { country_column: 3 }), name).to.have.length(1);
     }
