@@ -115,3 +115,5 @@ export function drawOnOrAfter(draw: () => unknown, earliest: string, tries = 16)
   }
   return value.length > earliest.length ? `${earliest}T00:00:00.000Z` : earliest;
 }
+
+export { ActivityProfile } from './activity-profile.js';
