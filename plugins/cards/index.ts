@@ -1,13 +1,14 @@
 import {
+  ActivityProfile,
   birthday,
   definePack,
   instantOf,
   defineInvariant,
-  drawOnOrAfter,
   type Helpers,
   type Row,
   type RowContext,
 } from '../../core/packs/sdk.js';
+import { cardLife, FIRST_ISSUE } from './card-lineage.js';
 import { UNITS_PER_EURO } from './euro-rates.js';
 import {
   FRAUD_ABROAD,
@@ -17,6 +18,15 @@ import {
   meanBurst,
   type FraudPattern,
 } from './fraud-patterns.js';
+import {
+  AMOUNT_BY_MCC,
+  DEFAULT_AMOUNT,
+  HOUR_WEIGHTS,
+  PRICE_POINT_CURRENCIES,
+  UTC_OFFSET_MINUTES,
+  WEEKDAY_WEIGHTS,
+  type AmountModel,
+} from './reference-data.js';
 
 /**
  * Card payments: cardholders, their cards, merchants, and card transactions with authorisation and
@@ -34,22 +44,28 @@ interface CardState {
   currency: string;
   home: string;
   regular_merchants: number[];
+  /** The time of the card's last transaction (UTC, ms); its period's start before the first. */
   clock: number;
-  /** The end of the card's expiry month: the issuer declines what comes later. */
-  expires: number;
+  /** The end of the card's period: its replacement's issue, its expiry, the as-of date or the period's length. */
+  end: number;
   merchants: number;
   episode: { pattern: FraudPattern; left: number } | null;
   episode_start_rate: number;
-  mean_gap_ms: number;
   /** What the table's rows derive from merchants, shared by every card of the table (see merchantFacts). */
   merchant_facts: MerchantFacts;
 }
 
-/** What a transaction takes from its merchant: its category and country, and the country's currency if it has one. */
+/**
+ * What a transaction takes from its merchant: its category and how the category's amounts are drawn, its country,
+ * the country's UTC offset and its currency if it has one.
+ */
 interface MerchantFact {
   index: number;
   mcc: unknown;
+  amount: AmountModel;
   country: string;
+  /** Local time minus UTC, in ms. */
+  offset: number;
   currency: string | undefined;
   money: Money | undefined;
 }
@@ -62,8 +78,15 @@ interface MerchantFacts {
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 const MERCHANT_SEARCH = 64;
-/** A card expires at the end of its issue month, this many years on. */
-const CARD_LIFE_YEARS = 4;
+/** When cardholders pay, in the merchant's local time. */
+const activity = new ActivityProfile(HOUR_WEIGHTS, WEEKDAY_WEIGHTS);
+/**
+ * The amount column's lognormal parameters: a category's amount takes the column's draw as a quantile (its z-score
+ * under these), so that a config's override of the column moves every category's amounts the same way.
+ */
+const AMOUNT_MU = 3.2;
+const AMOUNT_SIGMA = 1.1;
+const samePrices = new Set(PRICE_POINT_CURRENCIES);
 
 const homeCountries = Object.keys(HOME_COUNTRIES);
 const merchantCountries = { ...HOME_COUNTRIES, ...Object.fromEntries(FRAUD_ABROAD.map((code) => [code, 1])) };
@@ -136,11 +159,13 @@ export default definePack({
       },
       row: (ctx) => {
         const born = String(ctx.draw.date_of_birth());
-        return { date_of_birth: born, created_at: drawOnOrAfter(ctx.draw.created_at, birthday(born, 18)) };
+        return { date_of_birth: born, created_at: drawWithin(ctx, ctx.draw.created_at, birthday(born, 18)) };
       },
     },
     cards: {
-      description: "Payment cards, each held by one cardholder, in the currency of the holder's country.",
+      description:
+        "Payment cards, each held by one cardholder, in the currency of the holder's country; a card due to " +
+        'expire is reissued (a new PAN and expiry) on the first day of its expiry month, and the new card replaces it.',
       default_rows: 1500,
       credits_per_1000_rows: 1,
       columns: {
@@ -172,29 +197,41 @@ export default definePack({
         },
         issued_on: {
           type: 'date',
-          from: '2021-01-01',
-          to: '2025-06-30',
-          description: 'Issue date: on or after the day the relationship began.',
+          computed: true,
+          description:
+            `Issue date. A first card: from ${FIRST_ISSUE.from} to ${FIRST_ISSUE.to}, on or after the day the ` +
+            'relationship began and by the as-of date; a reissue: the first day of the expiry month of the card it ' +
+            'replaces.',
         },
         expiry: { type: 'string', description: 'Expiry month, MM/YY: four years after issue.', example: '09/28' },
         status: {
           type: 'enum',
           values: ['active', 'blocked', 'closed'],
           weights: { active: 92, blocked: 3, closed: 5 },
-          description: 'Card status.',
+          description: 'Card status on the as-of date: closed once replaced by its reissue or expired.',
+        },
+        replaces_card_id: {
+          type: 'string',
+          nullable: true,
+          description:
+            "The key of the card this one replaces at its expiry (a reissue); null for a holder's first card.",
+          example: 'card_5f0c3a9e12d4b7a0',
         },
       },
       row: (ctx) => {
-        const holder = ctx.lookup('cardholders', ctx.ref('cardholder_id'));
-        const issued = drawOnOrAfter(ctx.draw.issued_on, String(holder.created_at).slice(0, 10));
+        const life = cardLife(ctx, ctx.index);
+        ctx.setRef('cardholder_id', life.holder);
+        const holder = ctx.lookup('cardholders', life.holder);
         const type = String(ctx.draw.card_type());
-        const expiryYear = (Number(issued.slice(0, 4)) + CARD_LIFE_YEARS) % 100;
+        const status = ctx.draw.status();
         return {
           card_type: type,
           currency: ctx.helpers.countryByCode.get(String(holder.country))?.currency ?? 'EUR',
-          issued_on: issued,
-          expiry: `${issued.slice(5, 7)}/${String(expiryYear).padStart(2, '0')}`,
+          issued_on: life.issued,
+          expiry: life.expiry,
           credit_limit: type === 'credit' ? ctx.draw.credit_limit() : null,
+          status: life.replaced || life.expiresAt <= ctx.asOfEnd ? 'closed' : status,
+          replaces_card_id: life.predecessor < 0 ? null : ctx.key('cards', life.predecessor),
         };
       },
     },
@@ -226,7 +263,8 @@ export default definePack({
     },
     transactions: {
       description:
-        'Card transactions per card, in time order: authorisation, settlement, ' +
+        'Card transactions per card, in time order, busiest at midday, in the evening and on Fridays and ' +
+        "Saturdays in the merchant's local time: authorisation, settlement, amounts by merchant category, " +
         'and fraud labels in bursts (card testing, spending abroad, unusual categories, odd hours).',
       default_rows: 60000,
       credits_per_1000_rows: 2,
@@ -247,8 +285,10 @@ export default definePack({
         },
         start_date: {
           description:
-            'First day of the period the transactions cover (YYYY-MM-DD, 1970 to 2100); ' +
-            'a card issued later starts on its issue date.',
+            'First day of the period the transactions cover (YYYY-MM-DD, 1970 to 2100); a card issued later ' +
+            'starts on its issue date, and its use ends when its reissue is issued, at its expiry or on the as-of ' +
+            'date. A card whose use ended before the period starts (a period after the as-of date) covers the ' +
+            'days before that end instead.',
           schema: { type: 'string', format: 'date', formatMinimum: '1970-01-01', formatMaximum: '2100-12-31' },
           default: '2025-01-01',
         },
@@ -272,8 +312,10 @@ export default definePack({
           sigma: 1.1,
           min: 0.5,
           description:
-            'Amount in the transaction currency: heavy-tailed; drawn in euros (distribution overrides are in ' +
-            'euros) and converted.',
+            "Amount in the transaction currency, by the merchant's category (a fast-food meal, a tank of fuel, an " +
+            'airline ticket; round banknote amounts at cash machines, price points for subscriptions): drawn in ' +
+            "euros and converted. An override of the column's distribution (in euros) moves every category: its " +
+            'draw sets the quantile of the category amount.',
         },
         currency: {
           type: 'currency',
@@ -289,21 +331,23 @@ export default definePack({
           type: 'timestamp',
           from: '2025-01-01T00:00:00Z',
           to: '2025-12-31T23:59:59Z',
-          description: 'Authorisation time (UTC).',
+          description: "Authorisation time (UTC); its hour and weekday follow the merchant's local time.",
         },
         status: {
           type: 'enum',
           values: ['approved', 'declined', 'reversed'],
           weights: { approved: 955, declined: 35, reversed: 10 },
-          description: "The issuer's decision; always declined once the card has expired.",
+          description: "The issuer's decision.",
         },
         auth_code: { type: 'code', length: 6, nullable: true, description: 'Authorisation code; null when declined.' },
         settled_at: {
           type: 'timestamp',
           from: '2025-01-01T00:00:00Z',
-          to: '2026-01-31T23:59:59Z',
+          to: '2025-12-31T23:59:59Z',
           nullable: true,
-          description: 'Settlement time: one to three days after authorisation; null unless approved.',
+          description:
+            'Settlement time: one to three days after authorisation; null unless approved, and while not yet ' +
+            'settled on the as-of date.',
         },
         is_fraud: { type: 'boolean', rate: 0, description: 'Labelled fraudulent.' },
         fraud_pattern: {
@@ -315,32 +359,32 @@ export default definePack({
       },
       start: (ctx: RowContext<TransactionOptions>): CardState => {
         const card = ctx.lookup('cards', ctx.parent);
-        const holder = ctx.lookup('cardholders', ctx.refOf('cards', ctx.parent, 'cardholder_id'));
-        const home = String(holder.country);
+        const life = cardLife(ctx, ctx.parent);
+        const home = String(ctx.lookup('cardholders', life.holder).country);
         const regular: number[] = [];
         for (let tries = 0; tries < MERCHANT_SEARCH && regular.length < 6; tries++) {
           const index = ctx.rng.int(0, ctx.rowsOf('merchants') - 1);
           if (ctx.lookup('merchants', index).country === home) regular.push(index);
         }
+        // The card is in use from its issue day until its reissue is issued, it expires, or the as-of date ends.
+        const usableFrom = Date.parse(life.issued);
+        const usableUntil = Math.min(life.replaced ? Date.parse(life.renewal) : life.expiresAt, ctx.asOfEnd);
         const period = ctx.options.days * DAY;
+        let from = Math.max(Date.parse(ctx.options.start_date), usableFrom);
+        if (from >= usableUntil) from = Math.max(usableFrom, usableUntil - period);
         const rate = ctx.options.fraud_rate;
         // An episode of mean length m started with probability s per row gives a fraud share r when
         // s = r / (m(1 - r) + r).
         const startRate = rate / (meanBurst * (1 - rate) + rate);
-        const issued = String(card.issued_on);
         return {
           currency: String(card.currency),
           home,
           regular_merchants: regular,
-          clock:
-            Math.max(Date.parse(ctx.options.start_date), Date.parse(issued)) +
-            ctx.rng.next() * (period / Math.max(1, ctx.count)),
-          // Month numbers count from 1 and Date.UTC's from 0: the expiry month's number is the next month's index.
-          expires: Date.UTC(Number(issued.slice(0, 4)) + CARD_LIFE_YEARS, Number(issued.slice(5, 7)), 1),
+          clock: from,
+          end: Math.min(from + period, usableUntil),
           merchants: ctx.rowsOf('merchants'),
           episode: episodeUnderWay(ctx, rate, startRate),
           episode_start_rate: startRate,
-          mean_gap_ms: period / Math.max(1, ctx.count),
           merchant_facts: merchantFactsOf(ctx),
         };
       },
@@ -351,40 +395,49 @@ export default definePack({
           card.episode = { pattern, left: rng.int(pattern.burst[0], pattern.burst[1]) };
         }
         const episode = card.episode;
-        let merchantIndex: number;
-        let amount = Number(ctx.draw.amount());
+        let merchant: MerchantFact;
+        // The column's draw, as a quantile of its distribution (see AMOUNT_MU).
+        const quantile = (Math.log(Number(ctx.draw.amount())) - AMOUNT_MU) / AMOUNT_SIGMA;
+        let factor = 1;
         let status = String(ctx.draw.status());
         if (episode) {
           const { pattern } = episode;
-          card.clock += rng.int(pattern.gap_minutes[0], pattern.gap_minutes[1]) * MINUTE;
-          merchantIndex = fraudMerchant(ctx, pattern, card.home);
-          amount *= rng.float(pattern.amount_factor[0], pattern.amount_factor[1]);
-          if (pattern.name === 'odd_hours') card.clock = atNight(card.clock, rng.next());
+          merchant = merchantFact(ctx, card.merchant_facts, fraudMerchant(ctx, pattern, card.home));
+          // Minutes apart, yet within the card's period: a burst near its end closes in on it.
+          const gap = rng.int(pattern.gap_minutes[0], pattern.gap_minutes[1]) * MINUTE;
+          card.clock += Math.min(gap, (card.end - card.clock) / 2);
+          factor = rng.float(pattern.amount_factor[0], pattern.amount_factor[1]);
+          if (pattern.name === 'odd_hours') {
+            const night = atNight(card.clock + merchant.offset, rng.next()) - merchant.offset;
+            if (night < card.end) card.clock = night;
+          }
           status = rng.next() < pattern.decline_rate ? 'declined' : 'approved';
           if (--episode.left === 0) card.episode = null;
         } else {
-          card.clock += rng.exponential(1) * card.mean_gap_ms;
-          merchantIndex =
+          const index =
             card.regular_merchants.length && rng.next() < 0.7
               ? rng.pick(card.regular_merchants)
               : rng.int(0, card.merchants - 1);
+          merchant = merchantFact(ctx, card.merchant_facts, index);
+          // The next of the card's remaining transactions in its period, as the merchant's local hours weigh them.
+          const { offset } = merchant;
+          card.clock = activity.firstOf(rng, card.clock + offset, card.end + offset, ctx.count - ctx.position) - offset;
         }
-        if (card.clock >= card.expires) status = 'declined';
-        const merchant = merchantFact(ctx, card.merchant_facts, merchantIndex);
-        ctx.setRef('merchant_id', merchantIndex);
+        ctx.setRef('merchant_id', merchant.index);
         const currency = merchant.currency ?? card.currency;
         const money = merchant.money ?? moneyOf(helpers, currency);
         const approved = status === 'approved';
+        const settled = card.clock + rng.int(1, 3) * DAY + rng.int(0, 6 * 60) * MINUTE;
         return {
           mcc: merchant.mcc,
           merchant_country: merchant.country,
-          amount: Math.round(amount * money.rate * money.minor) / money.minor || 1 / money.minor,
+          amount: amountOf(merchant.amount, quantile, factor, money, rng),
           currency,
           entry_mode: episode && episode.pattern.name !== 'odd_hours' ? 'online' : ctx.draw.entry_mode(),
           authorized_at: card.clock,
           status,
           auth_code: approved ? ctx.draw.auth_code() : null,
-          settled_at: approved ? card.clock + rng.int(1, 3) * DAY + rng.int(0, 6 * 60) * MINUTE : null,
+          settled_at: approved && settled < ctx.asOfEnd ? settled : null,
           is_fraud: episode !== null,
           fraud_pattern: episode ? episode.pattern.name : null,
         };
@@ -393,10 +446,15 @@ export default definePack({
   },
 });
 
-/** Units per euro, and minor units per unit (helpers.round's factor). */
+/**
+ * Units per euro, minor units per unit (helpers.round's factor), the banknote step cash withdrawals are rounded to,
+ * and whether price points read in the currency's own figures.
+ */
 interface Money {
   rate: number;
   minor: number;
+  cash_step: number;
+  same_prices: boolean;
 }
 
 /** Per currency, computed once each. */
@@ -407,9 +465,55 @@ function moneyOf(helpers: Helpers, currency: string): Money {
   if (!money)
     moneyByCurrency.set(
       currency,
-      (money = { rate: UNITS_PER_EURO[currency] ?? 1, minor: 10 ** helpers.minorUnits(currency) }),
+      (money = {
+        rate: UNITS_PER_EURO[currency] ?? 1,
+        minor: 10 ** helpers.minorUnits(currency),
+        cash_step: banknoteStep(10 * (UNITS_PER_EURO[currency] ?? 1)),
+        same_prices: samePrices.has(currency),
+      }),
     );
   return money;
+}
+
+/** The 1-2-5 step nearest above `units` (10 euros are 10, 380 baht 500): what cash machines pay out in. */
+function banknoteStep(units: number): number {
+  const power = 10 ** Math.floor(Math.log10(units));
+  return (units <= power ? 1 : units <= 2 * power ? 2 : units <= 5 * power ? 5 : 10) * power;
+}
+
+/**
+ * A transaction's amount in its currency: the category's median scaled by the column's quantile (or one of its
+ * price points), times a fraud pattern's factor; cash in whole banknote steps.
+ */
+function amountOf(model: AmountModel, quantile: number, factor: number, money: Money, rng: RowContext['rng']): number {
+  let units: number;
+  if (model.kind === 'price_points') {
+    let total = 0;
+    for (const weight of model.weights) total += weight;
+    let target = rng.next() * total;
+    let point = model.points.length - 1;
+    for (let i = 0; i < model.points.length; i++)
+      if ((target -= model.weights[i]) < 0) {
+        point = i;
+        break;
+      }
+    units = model.points[point] * (money.same_prices ? 1 : money.rate) * factor;
+  } else units = model.median * Math.exp(model.sigma * quantile) * money.rate * factor;
+  if (model.kind === 'cash') return Math.max(money.cash_step, Math.round(units / money.cash_step) * money.cash_step);
+  return Math.round(units * money.minor) / money.minor || 1 / money.minor;
+}
+
+/**
+ * A timestamp column's value on or after `earliest` (YYYY-MM-DD) and before the as-of date's end: the column's own
+ * draw, repeated while it falls outside, so that its distribution and a config's override still decide it; then the
+ * start of `earliest`, or of the as-of day when that comes first.
+ */
+function drawWithin(ctx: RowContext<unknown>, draw: () => unknown, earliest: string, tries = 16): string {
+  for (let i = 0; i < tries; i++) {
+    const value = String(draw());
+    if (value >= earliest && Date.parse(value) < ctx.asOfEnd) return value;
+  }
+  return `${earliest < ctx.asOf ? earliest : ctx.asOf}T00:00:00.000Z`;
 }
 
 const MERCHANT_FACT_SLOTS = 4096;
@@ -439,7 +543,9 @@ function merchantFact(ctx: RowContext<unknown>, facts: MerchantFacts, index: num
   const fact = {
     index,
     mcc: merchant.mcc,
+    amount: AMOUNT_BY_MCC[String(merchant.mcc)] ?? DEFAULT_AMOUNT,
     country,
+    offset: (UTC_OFFSET_MINUTES[country] ?? 0) * MINUTE,
     currency,
     money: currency === undefined ? undefined : moneyOf(ctx.helpers, currency),
   };
@@ -460,7 +566,7 @@ function fraudMerchant(ctx: RowContext<unknown>, pattern: FraudPattern, home: st
   }
 }
 
-/** The first night (01:00 to 05:00 UTC) not before `time`, so a card's transactions stay in time order. */
+/** The first night (01:00 to 05:00, local) not before local `time`, so a card's transactions stay in time order. */
 function atNight(time: number, fraction: number): number {
   const night = time - (time % DAY) + (1 + 4 * fraction) * 60 * MINUTE;
   return night >= time ? night : night + DAY;
