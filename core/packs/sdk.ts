@@ -41,6 +41,25 @@ export {
  * (the markets pack's price path reseeds one per year of the path): `new Rng(seed, index)`.
  */
 export { Rng };
+export { Garch, gamma, garchKurtosis, studentT, type GarchParameters } from './garch.js';
+export {
+  factorLoadings,
+  FactorPaths,
+  type Exposure,
+  type FactorBlock,
+  type FactorPathOptions,
+  type Loadings,
+} from './factor-model.js';
+export {
+  dayNumberOf,
+  easterSunday,
+  holidaysIn,
+  TradingCalendar,
+  weekdayOf,
+  yearOf,
+  type HolidayRule,
+  type Observance,
+} from './trading-calendar.js';
 export { calibrateIntercept, interceptCalibrator, logistic, logit, meanProbability } from './logistic.js';
 
 /** Gives a pack object its type; the host validates it against the manifest schema at load. */

@@ -1,5 +1,5 @@
-import { definePack, defineInvariant, type Row, type RowContext } from '../../core/packs/sdk.js';
-import { dayOf, PricePath, type Bar } from './price-path.js';
+import { definePack, defineInvariant, TradingCalendar, type Row, type RowContext } from '../../core/packs/sdk.js';
+import { dayOf, loadingsOf, PricePath, type Bar } from './price-path.js';
 import {
   ETF_DOMICILES,
   ETF_EXPOSURES,
@@ -11,9 +11,10 @@ import {
 } from './reference-data.js';
 
 /**
- * Capital markets: listed instruments (shares and ETFs, with valid ISINs), their daily price bars by
- * geometric Brownian motion with consistent OHLC, and trades that lie within their day's range. Written
- * with the SDK exactly as a third-party pack would be.
+ * Capital markets: listed instruments (shares and ETFs, with valid ISINs), their daily price bars on their
+ * exchange's trading days (a factor model of GARCH returns with fat tails, volatility clustering and
+ * comovement, and consistent OHLC), and trades that lie within their day's range. Nothing is dated after the
+ * as-of date. Written with the SDK exactly as a third-party pack would be.
  */
 
 interface SeriesOptions {
@@ -29,34 +30,72 @@ interface TradeState {
   exchange: Exchange;
   currency: string;
   tick: number;
-  /** Minutes into the current day's session, and the mean gap between trades. */
-  minute: number;
-  mean_gap: number;
+  /** Trading days the trades span, the days stepped so far, and the session's length in minutes. */
+  days: number;
+  day_index: number;
+  session: number;
+  /** Where the last trade fell, as a share of the span's session time, and the trades placed so far. */
+  position: number;
+  placed: number;
+}
+
+/** The days a per-instrument table shows: its exchange's trading days from `first` to `last` (none when after). */
+interface Window {
+  instrument: Row;
+  calendar: TradingCalendar;
+  first: number;
+  last: number;
 }
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const exchangeByMic = new Map(EXCHANGES.map((exchange) => [exchange.mic, exchange]));
+const calendarByMic = new Map(EXCHANGES.map((exchange) => [exchange.mic, new TradingCalendar(exchange.holidays)]));
 
-/** The instrument's price path from its listing day up to the first day a table shows. */
-function pathOf(ctx: RowContext<SeriesOptions>): { path: PricePath; instrument: Row; tick: number } {
+/**
+ * The trading days a per-instrument table shows: from the start date (or the listing day, when later) to the
+ * as-of date, on the instrument's exchange's calendar.
+ */
+function windowOf(ctx: RowContext<SeriesOptions>): Window {
   const instrument = ctx.lookup('instruments', ctx.parent);
+  const calendar = calendarByMic.get(String(instrument.exchange))!;
+  const first = calendar.onOrAfter(Math.max(dayOf(String(instrument.listed_on)), dayOf(ctx.options.start_date)));
+  return { instrument, calendar, first, last: calendar.onOrBefore(dayOf(ctx.asOf)) };
+}
+
+/** The instrument's price path from its listing day up to `first`. */
+function pathOf(ctx: RowContext<SeriesOptions>, { instrument, calendar }: Window, first: number) {
   const currency = String(instrument.currency);
   const tick = 10 ** -ctx.helpers.minorUnits(currency);
-  const listed = dayOf(String(instrument.listed_on));
   const path = new PricePath({
     // The named stream is the instrument's in both per-instrument tables: bars and trades walk one path.
     seed: ctx.stream('price_path').u32(),
+    // A key of the plan: every instrument's path draws the market and sector factors from the same streams.
+    scope: ctx.key('instruments', 0),
+    sector: instrument.sector === null ? null : String(instrument.sector),
+    market_beta: Number(instrument.market_beta),
     reference_price: Number(instrument.reference_price),
-    first_day: listed,
+    first_day: dayOf(String(instrument.listed_on)),
     annual_drift: Number(instrument.annual_drift),
     annual_volatility: Number(instrument.annual_volatility),
     tick,
     average_volume: Number(instrument.average_daily_volume),
+    calendar,
   });
-  path.advanceTo(Math.max(listed, dayOf(ctx.options.start_date)));
-  return { path, instrument, tick };
+  path.advanceTo(first);
+  return { path, tick };
+}
+
+/**
+ * A listing day on or before the as-of date: the column's own draw (its distribution, a config's override),
+ * drawn again while it falls later, then moved onto one of the exchange's trading days.
+ */
+function listingDay(draw: () => unknown, calendar: TradingCalendar, asOf: string): string {
+  let listed = String(draw());
+  for (let i = 0; i < 16 && listed > asOf; i++) listed = String(draw());
+  const day = Math.min(calendar.onOrAfter(dayOf(listed)), calendar.onOrBefore(dayOf(asOf)));
+  return new Date(day * DAY).toISOString().slice(0, 10);
 }
 
 const startDate = {
@@ -72,8 +111,9 @@ export default definePack({
   version: '1.1.0',
   description:
     'Capital markets: shares and ETFs on nine exchanges (valid ISINs, MICs, trading currencies), ' +
-    'daily OHLCV price bars by geometric Brownian motion with consistent OHLC, ' +
-    "and trades within each day's range during the exchange's session.",
+    "daily OHLCV price bars on each exchange's trading days (GARCH returns with fat tails, volatility " +
+    'clustering, market and sector comovement, volume up on large moves) with consistent OHLC, ' +
+    "and trades within each day's range during the exchange's session, none after the as-of date.",
   tables: {
     instruments: {
       description: 'Listed shares and exchange-traded funds, with the parameters of their price paths.',
@@ -104,7 +144,7 @@ export default definePack({
           type: 'string',
           values: [...GICS_SECTORS],
           nullable: true,
-          description: 'GICS sector of a share; null for ETFs.',
+          description: "GICS sector of a share (its sector factor's returns move it); null for ETFs.",
           example: 'Information Technology',
         },
         exchange: {
@@ -121,7 +161,20 @@ export default definePack({
           from: '2005-01-03',
           to: '2023-12-29',
           business_days: true,
-          description: 'First trading day.',
+          description: "First trading day, one of its exchange's, on or before the as-of date.",
+        },
+        market_beta: {
+          type: 'decimal',
+          scale: 3,
+          distribution: 'normal',
+          mean: 1,
+          sd: 0.3,
+          min: 0.2,
+          max: 2.5,
+          description:
+            "Loading of the daily returns on the market factor, drawn around 1 (lower where the instrument's " +
+            'volatility is too low to hold it).',
+          example: 1.084,
         },
         reference_price: {
           type: 'money',
@@ -140,7 +193,7 @@ export default definePack({
           distribution: 'normal',
           mean: 0.07,
           sd: 0.06,
-          description: 'Drift μ of the geometric Brownian motion, per year.',
+          description: 'Expected log-price growth μ per year (before the variance term).',
           example: 0.0712,
         },
         annual_volatility: {
@@ -151,7 +204,7 @@ export default definePack({
           sigma: 0.35,
           min: 0.06,
           max: 1.2,
-          description: "Volatility σ of the geometric Brownian motion, per year (ETFs at half a share's).",
+          description: "Long-run volatility σ of the daily returns, per year (ETFs at half a share's).",
           example: 0.2815,
         },
         average_daily_volume: {
@@ -169,6 +222,19 @@ export default definePack({
         const exchange = exchangeByMic.get(String(ctx.draw.exchange()))!;
         const etf = ctx.draw.asset_class() === 'etf';
         const issuerCountry = etf ? rng.pick(ETF_DOMICILES) : exchange.country;
+        const calendar = calendarByMic.get(exchange.mic)!;
+        const sector = etf ? null : ctx.draw.sector();
+        const annualVolatility = etf
+          ? Math.round(Number(ctx.draw.annual_volatility()) * 5000) / 10_000
+          : Number(ctx.draw.annual_volatility());
+        // The beta the price path uses: the path scales it down the same way from the same stream.
+        const pathSeed = ctx.stream('price_path').u32();
+        const beta = loadingsOf(
+          pathSeed,
+          annualVolatility,
+          Number(ctx.draw.market_beta()),
+          sector === null ? null : String(sector),
+        ).beta;
         return {
           isin: helpers.isin(rng, issuerCountry),
           ticker: exchange.ticker === 'digits' ? rng.digits(4) : rng.chars(LETTERS, rng.int(2, 4)),
@@ -176,25 +242,30 @@ export default definePack({
             ? `${rng.pick(ETF_PROVIDERS)} ${rng.pick(ETF_EXPOSURES)}${exchange.country === 'US' ? '' : ' UCITS'} ETF`
             : ctx.draw.name(),
           asset_class: etf ? 'etf' : 'equity',
-          sector: etf ? null : rng.pick(GICS_SECTORS),
+          sector,
           exchange: exchange.mic,
           country: exchange.country,
           currency: exchange.currency,
+          listed_on: listingDay(ctx.draw.listed_on, calendar, ctx.asOf),
+          market_beta: Math.round(beta * 1000) / 1000,
           reference_price: Number(ctx.draw.reference_price()) * (PRICE_LEVEL[exchange.currency] ?? 1),
-          annual_volatility: etf
-            ? Math.round(Number(ctx.draw.annual_volatility()) * 5000) / 10_000
-            : ctx.draw.annual_volatility(),
+          annual_volatility: annualVolatility,
         };
       },
     },
     price_bars: {
       description:
-        'Daily OHLCV bars per instrument on consecutive business days from the start date: ' +
-        "closes follow geometric Brownian motion with the instrument's drift and volatility; low ≤ open, " +
-        'close ≤ high, and the VWAP lies within the range.',
+        "Daily OHLCV bars per instrument on each of its exchange's trading days from the start date to the " +
+        'as-of date (no weekend or exchange holiday): log returns load on a market and a sector factor, with ' +
+        'GARCH volatility and fat tails; low ≤ open, close ≤ high, and the VWAP lies within the range.',
       default_rows: 125_000,
       credits_per_1000_rows: 1,
       per_parent: 'instruments',
+      // An instrument's bars are all its trading days in the window, so that none is dated after the as-of date.
+      rows_per_parent: (ctx: RowContext<SeriesOptions>) => {
+        const { calendar, first, last } = windowOf(ctx);
+        return calendar.count(first, last);
+      },
       invariants: [
         defineInvariant({
           name: 'ohlc-consistent',
@@ -208,7 +279,13 @@ export default definePack({
       options: { start_date: startDate },
       columns: {
         instrument_id: { type: 'reference', table: 'instruments', description: 'The instrument.' },
-        date: { type: 'date', from: '2000-01-03', to: '2100-12-31', business_days: true, description: 'Trading day.' },
+        date: {
+          type: 'date',
+          from: '2000-01-03',
+          to: '2025-12-31',
+          business_days: true,
+          description: "Trading day of the instrument's exchange.",
+        },
         open: { type: 'money', currency_column: 'currency', description: 'First price of the day.', example: 101.25 },
         high: { type: 'money', currency_column: 'currency', description: 'Highest price of the day.', example: 103.1 },
         low: { type: 'money', currency_column: 'currency', description: 'Lowest price of the day.', example: 100.4 },
@@ -222,22 +299,25 @@ export default definePack({
         volume: { type: 'integer', description: 'Shares traded: higher on days with large moves.', example: 312000 },
         currency: { type: 'currency', description: 'Trading currency (ISO 4217).' },
       },
-      start: (ctx: RowContext<SeriesOptions>) => pathOf(ctx),
-      row: (ctx: RowContext<SeriesOptions>, series: { path: PricePath; instrument: Row }) => {
+      start: (ctx: RowContext<SeriesOptions>) => {
+        const window = windowOf(ctx);
+        return { path: pathOf(ctx, window, window.first).path, currency: window.instrument.currency };
+      },
+      row: (ctx: RowContext<SeriesOptions>, series: { path: PricePath; currency: unknown }) => {
+        if (ctx.position > 0) series.path.step();
         const bar = series.path.currentBar();
-        series.path.step();
         return {
           date: ctx.helpers.isoDate(bar.day * DAY),
           ...prices(bar),
           volume: bar.volume,
-          currency: series.instrument.currency,
+          currency: series.currency,
         };
       },
     },
     trades: {
       description:
-        "Trades per instrument in time order during the exchange's regular session, " +
-        "each at a price within that day's low and high (the same path as price_bars).",
+        "Trades per instrument in time order during the exchange's regular session on its trading days, " +
+        "each at a price within that day's low and high (the same path as price_bars), none after the as-of date.",
       default_rows: 200_000,
       credits_per_1000_rows: 2,
       per_parent: 'instruments',
@@ -245,8 +325,8 @@ export default definePack({
         start_date: startDate,
         trades_per_day: {
           description:
-            "Average trades per instrument per trading day: with the table's rows, " +
-            'it sets how many days the trades span.',
+            "Average trades per instrument per trading day: with the table's rows, it sets how many days the " +
+            'trades span (up to the as-of date: trades that would run past it come denser).',
           schema: { type: 'number', minimum: 0.1, maximum: 100_000 },
           default: 40,
         },
@@ -257,15 +337,15 @@ export default definePack({
         traded_at: {
           type: 'timestamp',
           from: '2000-01-03T00:00:00Z',
-          to: '2100-12-31T23:59:59Z',
+          to: '2025-12-31T23:59:59Z',
           description: "Execution time (UTC), within the exchange's regular session.",
         },
         trade_date: {
           type: 'date',
           from: '2000-01-03',
-          to: '2100-12-31',
+          to: '2025-12-31',
           business_days: true,
-          description: 'Trading day.',
+          description: "Trading day of the instrument's exchange.",
         },
         price: {
           type: 'money',
@@ -296,32 +376,43 @@ export default definePack({
         },
       },
       start: (ctx: RowContext<TradeOptions>): TradeState => {
-        const { path, instrument, tick } = pathOf(ctx);
+        const window = windowOf(ctx);
+        const { calendar, instrument, last } = window;
+        // A start after the as-of date shows the last trading day before it.
+        const first = Math.min(window.first, last);
+        const { path, tick } = pathOf(ctx, window, first);
         const exchange = exchangeByMic.get(String(instrument.exchange))!;
-        const mean_gap = (exchange.closes - exchange.opens) / ctx.options.trades_per_day;
+        let end = first;
+        for (let day = 1; day < Math.ceil(ctx.count / ctx.options.trades_per_day) && end < last; day++)
+          end = calendar.next(end);
         return {
           path,
           exchange,
           currency: String(instrument.currency),
           tick,
-          minute: ctx.rng.exponential(1) * mean_gap,
-          mean_gap,
+          days: calendar.count(first, end),
+          day_index: 0,
+          session: exchange.closes - exchange.opens,
+          position: 0,
+          placed: 0,
         };
       },
       row: (ctx: RowContext<TradeOptions>, trade: TradeState) => {
         const { rng, helpers } = ctx;
-        const session = trade.exchange.closes - trade.exchange.opens;
-        trade.minute += rng.exponential(1) * trade.mean_gap;
-        while (trade.minute >= session) {
-          trade.minute -= session;
-          trade.path.step();
-        }
+        // The parent's trades are a Poisson process over the span's session time given their count: uniform
+        // order statistics, drawn in order, each the least of the uniforms left (1 − U^(1/n) of what remains).
+        const left = ctx.count - trade.placed++;
+        trade.position += (1 - trade.position) * (1 - (1 - rng.next()) ** (1 / left));
+        const at = trade.position * trade.days;
+        const dayIndex = Math.min(trade.days - 1, Math.floor(at));
+        const minute = Math.min(trade.session - 1e-6, (at - dayIndex) * trade.session);
+        for (; trade.day_index < dayIndex; trade.day_index++) trade.path.step();
         const bar = trade.path.currentBar();
         // Prints cluster mid-range: the mean of two uniforms is triangular over [low, high].
         const exact = bar.low + ((rng.next() + rng.next()) / 2) * (bar.high - bar.low);
         const price = Math.round(exact / trade.tick) * trade.tick;
         const quantity = Number(ctx.draw.quantity());
-        const time = bar.day * DAY + (trade.exchange.opens + trade.minute) * MINUTE;
+        const time = bar.day * DAY + (trade.exchange.opens + minute) * MINUTE;
         return {
           traded_at: helpers.isoTimestamp(time),
           trade_date: helpers.isoDate(time),
