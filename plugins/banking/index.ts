@@ -4,12 +4,23 @@ import {
   defineInvariant,
   drawOnOrAfter,
   type Rng,
+  type Row,
   type RowContext,
 } from '../../core/packs/sdk.js';
+import {
+  accountRows,
+  datasetSeed,
+  internalLegs,
+  periodOf,
+  type Leg,
+  type TransferOptions,
+} from './internal-transfers.js';
+import { recurringDues, type Dues } from './recurring.js';
 import {
   BALANCE_FACTOR,
   BOOKING_KINDS,
   CUSTOMER_COUNTRIES,
+  INTERNAL_TRANSFER,
   PRICE_LEVEL,
   SAVINGS_BALANCE_FACTOR,
   SALARY,
@@ -25,12 +36,7 @@ import {
  * holds exactly (sums are kept in minor units). Written with the SDK exactly as a third-party pack would be.
  */
 
-interface TransactionOptions {
-  start_date: string;
-  days: number;
-}
-
-/** What an account's bookings share: where the balance stands, the clock, when the next salary is due. */
+/** Where an account's bookings stand: the balance, the clock, and what is still to book. */
 interface AccountState {
   currency: string;
   country: string;
@@ -38,17 +44,24 @@ interface AccountState {
   /** Balance in minor units, and the floor the overdraft allows (minus the limit). */
   balance: number;
   floor: number;
+  /** The last booking's time, and the end of the period (exclusive). */
   clock: number;
-  mean_gap_ms: number;
-  payday: number;
-  salary: number;
-  /** The holder's employer, who pays the salary every month from the same account. */
-  employer: { name: string; iban: string };
+  end: number;
   scale: number;
+  /** Salaries and bills, and the next of them to book. */
+  dues: Dues;
+  due: number;
+  /** Internal transfer legs, the next to book, and the rows kept for a top-up before each outgoing leg. */
+  legs: Leg[];
+  leg: number;
+  spares: number;
+  /** The time of the next everyday booking (not finite: to draw when one is due). */
+  everyday: number;
+  /** A payment booked on the row after the top-up that covers it. */
+  pending: { leg?: Leg; due?: number } | undefined;
 }
 
 const DAY = 86_400_000;
-const MONTH = 30.44 * DAY;
 const COUNTRIES = Object.keys(CUSTOMER_COUNTRIES);
 
 /** Cumulative weights of the booking kinds on a current and on a savings account, built once. */
@@ -59,6 +72,7 @@ const cumulative = (weightOf: (kind: BookingKind) => number) => {
 const CURRENT_KINDS = cumulative((kind) => kind.weight);
 const SAVINGS_KINDS = cumulative((kind) => kind.savings_weight);
 const TRANSFER_IN = BOOKING_KINDS.find((kind) => kind.type === 'transfer_in')!;
+const TRANSFER_OUT = BOOKING_KINDS.find((kind) => kind.type === 'transfer_out')!;
 
 function pickKind(rng: Rng, cumulativeWeights: readonly number[]): BookingKind {
   const target = rng.next() * cumulativeWeights[cumulativeWeights.length - 1];
@@ -261,6 +275,8 @@ export default definePack({
       default_rows: 50000,
       credits_per_1000_rows: 2,
       per_parent: 'accounts',
+      // Every account can compute every other's row count, so the two legs of a transfer always both have a row.
+      rows_per_parent: (ctx) => accountRows(ctx),
       invariants: [
         defineInvariant({
           name: 'balance-follows-movements',
@@ -281,12 +297,19 @@ export default definePack({
             'First day of the period the transactions cover (YYYY-MM-DD, 1970 to 2100); ' +
             'an account opened later starts on its opening date.',
           schema: { type: 'string', format: 'date', formatMinimum: '1970-01-01', formatMaximum: '2100-12-31' },
-          default: '2025-01-01',
+          default: '2025-10-03',
         },
         days: {
-          description: 'Length of the period in days.',
+          description: "Length of the period in days; it ends on the dataset's as-of date at the latest.",
           schema: { type: 'integer', minimum: 1, maximum: 3660 },
-          default: 180,
+          default: 90,
+        },
+        internal_transfer_rate: {
+          description:
+            "Share of transfers that go between two of the dataset's own accounts, booked as two legs " +
+            '(a debit and a credit) with one transfer_id; 0 for none.',
+          schema: { type: 'number', minimum: 0, maximum: 0.5 },
+          default: 0.1,
         },
       },
       columns: {
@@ -294,14 +317,14 @@ export default definePack({
         account_id: { type: 'reference', table: 'accounts', description: 'The account booked.' },
         booked_at: {
           type: 'timestamp',
-          from: '2000-01-01T00:00:00Z',
-          to: '2100-12-31T23:59:59Z',
-          description: 'Booking time (UTC): within the period the options set, non-decreasing per account.',
+          computed: true,
+          description:
+            'Booking time (UTC): within the period the options set and before the end of the as-of day, ' +
+            "non-decreasing per account; salaries on the employer's pay day, bills on their day each month.",
         },
         value_date: {
           type: 'date',
-          from: '2000-01-01',
-          to: '2100-12-31',
+          computed: true,
           description:
             'Value date: the day interest starts or stops counting (the next business day for bookings on a weekend).',
         },
@@ -344,75 +367,198 @@ export default definePack({
           description: 'Booking text as the statement shows it.',
           example: 'DIRECT DEBIT ENERGY',
         },
+        transfer_id: {
+          type: 'string',
+          computed: true,
+          nullable: true,
+          description:
+            "Key of a transfer between two of the dataset's accounts, shared by its debit and its credit leg " +
+            "(each on its own account, the other account's IBAN as counterparty); null for other bookings.",
+          example: 'trf_000004d2_0001',
+        },
       },
-      start: (ctx: RowContext<TransactionOptions>): AccountState => {
+      start: (ctx: RowContext<TransferOptions>): AccountState => {
         const { rng, helpers } = ctx;
         const account = ctx.lookup('accounts', ctx.parent);
         const customer = ctx.lookup('customers', ctx.refOf('accounts', ctx.parent, 'customer_id'));
         const currency = String(account.currency);
-        const start = Math.max(Date.parse(ctx.options.start_date), Date.parse(String(account.opened_on)));
-        const period = ctx.options.days * DAY;
-        const mean_gap_ms = period / Math.max(1, ctx.count);
+        const country = String(customer.country);
+        const scale = PRICE_LEVEL[currency] ?? 1;
+        const savings = account.account_type === 'savings';
+        const { start, end } = periodOf(ctx, String(account.opened_on));
+        const employerName = String(ctx.draw.counterparty_name());
+        const dues = recurringDues({
+          rng,
+          start,
+          end,
+          salary: savings ? 0 : helpers.toMinor(Math.exp(rng.normal(SALARY.mu, SALARY.sigma)) * scale, currency),
+          employer: {
+            kind: SALARY,
+            name: employerName,
+            iban: helpers.iban(rng, country).iban,
+            description: rng.pick(SALARY.descriptions),
+          },
+          employerName,
+          bills: !savings,
+          billPayee: (kind, description) => ({
+            kind,
+            name: ctx.draw.counterparty_name(),
+            iban: kind.counterparty === 'account' ? helpers.iban(rng, country).iban : null,
+            description,
+          }),
+          toMinor: (euros) => Math.max(1, helpers.toMinor(euros * scale, currency)),
+        });
+        const seed = datasetSeed(ctx);
+        const legs = internalLegs(ctx, { index: ctx.parent, count: ctx.count, currency, start }, seed);
+        let outgoing = 0;
+        for (const leg of legs) if (leg.amount < 0) outgoing++;
         return {
           currency,
-          country: String(customer.country),
-          savings: account.account_type === 'savings',
+          country,
+          savings,
           balance: helpers.toMinor(Number(account.opening_balance), currency),
           floor: -helpers.toMinor(Number(account.overdraft_limit), currency),
-          clock: start + rng.next() * mean_gap_ms,
-          mean_gap_ms,
-          payday: start + rng.float(0, MONTH),
-          salary: Math.exp(rng.normal(SALARY.mu, SALARY.sigma)),
-          employer: {
-            name: String(ctx.draw.counterparty_name()),
-            iban: helpers.iban(rng, String(customer.country)).iban,
-          },
-          scale: PRICE_LEVEL[currency] ?? 1,
+          clock: start,
+          end,
+          scale,
+          dues,
+          due: 0,
+          legs,
+          leg: 0,
+          spares: outgoing,
+          everyday: Number.NaN,
+          pending: undefined,
         };
       },
-      row: (ctx: RowContext<TransactionOptions>, account: AccountState) => {
-        const { rng, helpers } = ctx;
-        account.clock += rng.exponential(1) * account.mean_gap_ms;
-        let kind: BookingKind;
-        let amount: number;
-        if (!account.savings && account.clock >= account.payday) {
-          kind = SALARY;
-          amount = helpers.toMinor(account.salary * account.scale * rng.float(0.97, 1.03), account.currency);
-          account.payday += MONTH;
-        } else {
-          kind = pickKind(rng, account.savings ? SAVINGS_KINDS : CURRENT_KINDS);
-          amount = drawAmount(ctx, kind, account);
+      row: (ctx: RowContext<TransferOptions>, account: AccountState) => {
+        const remaining = ctx.count - ctx.position;
+        const mandatory = account.legs.length - account.leg + account.spares + (account.pending ? 1 : 0);
+        const pending = account.pending;
+        if (pending) {
+          account.pending = undefined;
+          return pending.leg ? bookLeg(ctx, account, pending.leg) : bookDue(ctx, account, pending.due!);
         }
-        // A payment the balance and the overdraft cannot cover is not booked; the holder moves money in first.
-        if (kind.direction === 'debit' && account.balance - amount < account.floor) kind = TRANSFER_IN;
-        const signed = kind.direction === 'credit' ? amount : -amount;
-        account.balance += signed;
-        return {
-          booked_at: helpers.isoTimestamp(account.clock),
-          value_date: helpers.isoDate(valueDay(account.clock)),
-          type: kind.type,
-          direction: kind.direction,
-          amount: helpers.fromMinor(signed, account.currency),
-          currency: account.currency,
-          balance_after: helpers.fromMinor(account.balance, account.currency),
-          counterparty_name:
-            kind === SALARY
-              ? account.employer.name
-              : kind.counterparty === 'none'
-                ? null
-                : ctx.draw.counterparty_name(),
-          counterparty_iban:
-            kind === SALARY
-              ? account.employer.iban
-              : kind.counterparty === 'account'
-                ? counterpartyIban(ctx, account.country)
-                : null,
-          description: rng.pick(kind.descriptions),
-        };
+        const { dues } = account;
+        // Recurring bookings the rows could not hold in time are passed over, never booked out of order.
+        while (account.due < dues.times.length && dues.times[account.due] < account.clock) account.due++;
+        const legTime = account.leg < account.legs.length ? account.legs[account.leg].time : Infinity;
+        const ownRows = remaining - mandatory;
+        const dueTime = ownRows > 0 && account.due < dues.times.length ? dues.times[account.due] : Infinity;
+        if (ownRows > 0 && !Number.isFinite(account.everyday)) {
+          // The everyday bookings left are spread uniformly over the rest of the period (the next of k uniform
+          // draws), so that however many rows an account has, they end before the period does.
+          const left = ownRows - (dues.times.length - account.due);
+          account.everyday =
+            left > 0
+              ? account.clock + (account.end - account.clock) * (1 - Math.pow(1 - ctx.rng.next(), 1 / left))
+              : dueTime < Infinity
+                ? Infinity
+                : account.clock;
+        }
+        const everydayTime = ownRows > 0 ? account.everyday : Infinity;
+        if (legTime <= dueTime && legTime <= everydayTime) {
+          const leg = account.legs[account.leg++];
+          if (leg.amount >= 0) return bookLeg(ctx, account, leg);
+          account.spares--;
+          if (account.balance + leg.amount >= account.floor) return bookLeg(ctx, account, leg);
+          account.pending = { leg };
+          return bookTopUp(ctx, account, leg.time, -leg.amount);
+        }
+        if (dueTime <= everydayTime) {
+          const due = account.due++;
+          const amount = dues.amounts[due];
+          if (dues.payees[dues.payee[due]].kind.direction === 'credit' || account.balance - amount >= account.floor)
+            return bookDue(ctx, account, due);
+          // A bill the balance and the overdraft cannot cover waits for money the holder moves in first.
+          if (ownRows >= 2) account.pending = { due };
+          return bookTopUp(ctx, account, dues.times[due], amount);
+        }
+        account.clock = account.everyday;
+        account.everyday = Number.NaN;
+        return bookEveryday(ctx, account);
       },
     },
   },
 });
+
+/** A booking of the account: its balance moves, and the row says so. */
+function booked(
+  ctx: RowContext<TransferOptions>,
+  account: AccountState,
+  time: number,
+  kind: BookingKind,
+  signed: number,
+  counterpartyName: unknown,
+  counterpartyIban: unknown,
+  description: string,
+  transferId: string | null,
+): Row {
+  const { helpers } = ctx;
+  account.clock = time;
+  account.balance += signed;
+  return {
+    booked_at: time,
+    value_date: helpers.isoDate(valueDay(time)),
+    type: kind.type,
+    direction: kind.direction,
+    amount: helpers.fromMinor(signed, account.currency),
+    currency: account.currency,
+    balance_after: helpers.fromMinor(account.balance, account.currency),
+    counterparty_name: counterpartyName,
+    counterparty_iban: counterpartyIban,
+    description,
+    transfer_id: transferId,
+  };
+}
+
+function bookLeg(ctx: RowContext<TransferOptions>, account: AccountState, leg: Leg): Row {
+  const kind = leg.amount < 0 ? TRANSFER_OUT : TRANSFER_IN;
+  const description = ctx.rng.pick(INTERNAL_TRANSFER.descriptions);
+  return booked(ctx, account, leg.time, kind, leg.amount, leg.peerName, leg.peerIban, description, leg.transferId);
+}
+
+function bookDue(ctx: RowContext<TransferOptions>, account: AccountState, due: number): Row {
+  const { dues } = account;
+  const payee = dues.payees[dues.payee[due]];
+  const signed = payee.kind.direction === 'credit' ? dues.amounts[due] : -dues.amounts[due];
+  const time = Math.max(account.clock, dues.times[due]);
+  return booked(ctx, account, time, payee.kind, signed, payee.name, payee.iban, payee.description, null);
+}
+
+/** Money the holder moves in from elsewhere before a payment the balance cannot cover: enough, and some more. */
+function bookTopUp(ctx: RowContext<TransferOptions>, account: AccountState, time: number, owed: number): Row {
+  const shortfall = account.floor - (account.balance - owed);
+  const amount = Math.max(0, shortfall) + drawAmount(ctx, TRANSFER_IN, account);
+  return booked(
+    ctx,
+    account,
+    Math.max(account.clock, time),
+    TRANSFER_IN,
+    amount,
+    ctx.draw.counterparty_name(),
+    counterpartyIban(ctx, account.country),
+    ctx.rng.pick(TRANSFER_IN.descriptions),
+    null,
+  );
+}
+
+function bookEveryday(ctx: RowContext<TransferOptions>, account: AccountState): Row {
+  let kind = pickKind(ctx.rng, account.savings ? SAVINGS_KINDS : CURRENT_KINDS);
+  const amount = drawAmount(ctx, kind, account);
+  // A payment the balance and the overdraft cannot cover is not booked; the holder moves money in first.
+  if (kind.direction === 'debit' && account.balance - amount < account.floor) kind = TRANSFER_IN;
+  return booked(
+    ctx,
+    account,
+    account.clock,
+    kind,
+    kind.direction === 'credit' ? amount : -amount,
+    kind.counterparty === 'none' ? null : ctx.draw.counterparty_name(),
+    kind.counterparty === 'account' ? counterpartyIban(ctx, account.country) : null,
+    ctx.rng.pick(kind.descriptions),
+    null,
+  );
+}
 
 /** Most transfers stay in the holder's country; the rest go anywhere in the IBAN area. */
 function counterpartyIban(ctx: RowContext<unknown>, country: string): unknown {

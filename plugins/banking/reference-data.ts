@@ -80,7 +80,7 @@ export const BOOKING_KINDS: readonly BookingKind[] = [
   {
     type: 'direct_debit',
     direction: 'debit',
-    weight: 110,
+    weight: 20,
     savings_weight: 0,
     mu: 4.2,
     sigma: 0.7,
@@ -90,7 +90,7 @@ export const BOOKING_KINDS: readonly BookingKind[] = [
   {
     type: 'standing_order',
     direction: 'debit',
-    weight: 35,
+    weight: 8,
     savings_weight: 0,
     mu: 6.4,
     sigma: 0.45,
@@ -151,3 +151,104 @@ export const BOOKING_KINDS: readonly BookingKind[] = [
 ];
 
 export const TRANSACTION_TYPES = [SALARY, ...BOOKING_KINDS].map((kind) => kind.type);
+
+/**
+ * The day of the month an employer pays on, by weight (the day is the employer's, so all its staff are paid
+ * together): the 25th, the month's last day, the 15th or the 1st, moved to the business day before a weekend.
+ */
+export const PAY_DAYS: readonly { day: number | 'last'; weight: number }[] = [
+  { day: 25, weight: 45 },
+  { day: 'last', weight: 35 },
+  { day: 15, weight: 12 },
+  { day: 1, weight: 8 },
+];
+
+/** The share of salaries raised within the period, and by how much (a fraction of the salary, uniform). */
+export const PAY_RAISE = { share: 0.25, min: 0.02, max: 0.05 } as const;
+
+/**
+ * A bill a current account pays every month to the same payee, on the same day, for the same amount: how many
+ * accounts have it, the days of the month it falls on (uniform), and its amount in euro terms (log-normal,
+ * drawn once per account). A bill due on a weekend is collected on the next business day.
+ */
+export interface Bill {
+  name: string;
+  type: 'direct_debit' | 'standing_order' | 'card_payment';
+  share: number;
+  /** A bill an account pays only when it does not pay this other one (rent or a mortgage). */
+  instead_of?: string;
+  days: readonly [number, number];
+  mu: number;
+  sigma: number;
+  description: string;
+}
+
+export const BILLS: readonly Bill[] = [
+  { name: 'rent', type: 'standing_order', share: 0.45, days: [1, 3], mu: 6.7, sigma: 0.35, description: 'RENT' },
+  {
+    name: 'mortgage',
+    type: 'direct_debit',
+    share: 0.45,
+    instead_of: 'rent',
+    days: [1, 5],
+    mu: 6.9,
+    sigma: 0.4,
+    description: 'DIRECT DEBIT MORTGAGE',
+  },
+  {
+    name: 'energy',
+    type: 'direct_debit',
+    share: 0.85,
+    days: [5, 28],
+    mu: 4.5,
+    sigma: 0.4,
+    description: 'DIRECT DEBIT ENERGY',
+  },
+  {
+    name: 'telecom',
+    type: 'direct_debit',
+    share: 0.9,
+    days: [10, 25],
+    mu: 3.4,
+    sigma: 0.35,
+    description: 'DIRECT DEBIT MOBILE',
+  },
+  {
+    name: 'broadband',
+    type: 'direct_debit',
+    share: 0.6,
+    days: [1, 28],
+    mu: 3.5,
+    sigma: 0.25,
+    description: 'DIRECT DEBIT BROADBAND',
+  },
+  {
+    name: 'insurance',
+    type: 'direct_debit',
+    share: 0.5,
+    days: [1, 28],
+    mu: 3.7,
+    sigma: 0.5,
+    description: 'DIRECT DEBIT INSURANCE',
+  },
+  {
+    name: 'subscription',
+    type: 'card_payment',
+    share: 0.7,
+    days: [1, 28],
+    mu: 2.4,
+    sigma: 0.3,
+    description: 'SUBSCRIPTION',
+  },
+];
+
+/**
+ * Transfers between two accounts of the dataset: their amount in euro terms (log-normal, whole units) and the
+ * share of an account's rows that may be internal legs at most (every leg must fit in the account's rows).
+ */
+export const INTERNAL_TRANSFER = {
+  mu: 5.2,
+  sigma: 0.9,
+  descriptions: ['OWN ACCOUNT TRANSFER', 'TRANSFER', 'SEPA CREDIT TRANSFER'],
+  max_share_of_rows: 0.25,
+} as const;
