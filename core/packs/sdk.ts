@@ -61,6 +61,7 @@ export {
   type Observance,
 } from './trading-calendar.js';
 export { calibrateIntercept, interceptCalibrator, logistic, logit, meanProbability } from './logistic.js';
+export { peerCount, PeerPermutation, peerSeed } from './peers.js';
 
 /** Gives a pack object its type; the host validates it against the manifest schema at load. */
 export function definePack<P extends PackDefinition>(pack: P): P {
