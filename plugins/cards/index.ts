@@ -566,8 +566,11 @@ function fraudMerchant(ctx: RowContext<unknown>, pattern: FraudPattern, home: st
   }
 }
 
-/** The first night (01:00 to 05:00, local) not before local `time`, so a card's transactions stay in time order. */
+/**
+ * The first night (02:00 to 05:00, local) not before local `time`, so a card's transactions stay in time order:
+ * the hours when a cardholder is asleep wherever the pack's holders live (01:00 to 05:00 UTC as well).
+ */
 function atNight(time: number, fraction: number): number {
-  const night = time - (time % DAY) + (1 + 4 * fraction) * 60 * MINUTE;
+  const night = time - (time % DAY) + (2 + 3 * fraction) * 60 * MINUTE;
   return night >= time ? night : night + DAY;
 }
