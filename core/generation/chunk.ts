@@ -5,7 +5,7 @@ import type { PlanRuntime } from './runtime.js';
 import type { Row } from './types/index.js';
 import { tableWriter, type Format, type TableWriter } from './codegen/writers.js';
 import type { ParquetCompression } from './parquet/codecs.js';
-import { writeRowGroup } from './parquet/row-group.js';
+import { writeRowGroup, type RowGroupRequest } from './parquet/row-group.js';
 import { columnParams, mergeParams } from './types/params.js';
 
 /**
@@ -47,13 +47,25 @@ export function renderParquetChunk(
   spare?: ArrayBuffer,
   observe?: (row: Row, index: number) => void,
 ): Uint8Array {
+  return writeRowGroup(parquetRowGroup(runtime, table, chunk, compression, spare, observe));
+}
+
+/** What writeRowGroup takes to write a chunk of a table: its columns, their parameters and its rows. */
+export function parquetRowGroup(
+  runtime: PlanRuntime,
+  table: string,
+  chunk: ChunkSpec,
+  compression: ParquetCompression,
+  spare?: ArrayBuffer,
+  observe?: (row: Row, index: number) => void,
+): RowGroupRequest {
   const generator = runtime.table(table);
   const overrides = runtime.plan.tables.find((planned) => planned.name === table)?.columns ?? {};
   const params = generator.columns.map(({ name }) => {
     const { null_rate: _nullRate, ...override } = overrides[name] ?? {};
     return mergeParams(columnParams(generator.definition.columns[name]), override);
   });
-  return writeRowGroup({
+  return {
     columns: generator.columns,
     params,
     rows: chunk.rows,
@@ -67,7 +79,7 @@ export function renderParquetChunk(
     compression,
     first: chunk.index === 0,
     spare,
-  });
+  };
 }
 
 /**

@@ -14,12 +14,17 @@ export interface ParquetColumnSource {
 
 /**
  * How a column is stored in Parquet: its schema element, whether its values are dictionary-encoded
- * whatever the chunk holds (enums), and the conversion of a row's value to the value the writer takes.
+ * whatever the chunk holds (enums), and the conversion of a row's value to the value hyparquet-writer takes.
  */
 export interface ParquetColumn {
   element: SchemaElement;
   dictionary: boolean;
   convert: (value: unknown) => unknown;
+  /**
+   * A row's value as the integer stored (a number, never a BigInt: INT64 values are safe integers here),
+   * 1 or 0 for a boolean, null for a null; undefined for text columns. The direct encoder writes these.
+   */
+  integer?: (value: unknown) => number | null;
   /** The type as the catalog shows it (`DECIMAL(18,2)`, `TIMESTAMP(MICROS,UTC)`, …). */
   name: string;
 }
@@ -28,7 +33,13 @@ export interface ParquetColumn {
 export const DECIMAL_PRECISION = 18;
 /** The scale of an amount whose currency varies by row: enough for every ISO 4217 currency's minor units. */
 export const MIXED_CURRENCY_SCALE = 4;
+/**
+ * Digits an amount may have: its unscaled value is a safe integer (below 2^53), so that it is exact as a
+ * JavaScript number, which the direct encoder writes without a BigInt per cell.
+ */
+const SAFE_DIGITS = 15;
 const DAY_MS = 86_400_000;
+const MAX_SAFE_MS = Math.floor(Number.MAX_SAFE_INTEGER / 1000) - 1;
 const INT32_MIN = -2_147_483_648;
 const INT32_MAX = 2_147_483_647;
 const POW10 = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1e9, 1e10];
@@ -44,15 +55,19 @@ export class ParquetValueError extends Error {
 export function parquetColumn(source: ParquetColumnSource): ParquetColumn {
   const { name, type, params, nullable } = source;
   const repetition_type = nullable ? 'OPTIONAL' : 'REQUIRED';
-  const orNull = (convert: (value: unknown) => unknown) => (value: unknown) =>
-    value === null || value === undefined ? requireNullable(name, nullable, value) : convert(value);
+  const orNull =
+    <T>(convert: (value: unknown) => T) =>
+    (value: unknown): T | null =>
+      value === null || value === undefined ? requireNullable(name, nullable, value) : convert(value);
   switch (type) {
     case 'integer': {
       const int32 = fitsInt32(params.min) && fitsInt32(params.max);
+      const integer = (value: unknown) => integerOf(name, value);
       return {
         element: { name, repetition_type, type: int32 ? 'INT32' : 'INT64' },
         dictionary: false,
-        convert: orNull(int32 ? (value) => integerOf(name, value) : (value) => BigInt(integerOf(name, value))),
+        convert: int32 ? orNull(integer) : orNull((value) => BigInt(integer(value))),
+        integer: orNull(integer),
         name: int32 ? 'INT32' : 'INT64',
       };
     }
@@ -60,28 +75,42 @@ export function parquetColumn(source: ParquetColumnSource): ParquetColumn {
       return decimalColumn(name, repetition_type, typeof params.scale === 'number' ? params.scale : 2, orNull);
     case 'money':
       return decimalColumn(name, repetition_type, moneyScale(params), orNull);
-    case 'boolean':
+    case 'boolean': {
+      const boolean = (value: unknown) => {
+        if (typeof value !== 'boolean') throw new ParquetValueError(name, value, 'a boolean');
+        return value;
+      };
       return {
         element: { name, repetition_type, type: 'BOOLEAN' },
         dictionary: false,
-        convert: orNull((value) => {
-          if (typeof value !== 'boolean') throw new ParquetValueError(name, value, 'a boolean');
-          return value;
-        }),
+        convert: orNull(boolean),
+        integer: orNull((value) => (boolean(value) ? 1 : 0)),
         name: 'BOOLEAN',
       };
-    case 'date':
+    }
+    case 'date': {
+      const days = orNull((value) => {
+        const ms = typeof value === 'string' ? Date.parse(value) : NaN;
+        if (!Number.isFinite(ms)) throw new ParquetValueError(name, value, 'a date (YYYY-MM-DD)');
+        return Math.floor(ms / DAY_MS);
+      });
       return {
         element: { name, repetition_type, type: 'INT32', converted_type: 'DATE', logical_type: { type: 'DATE' } },
         dictionary: false,
-        convert: orNull((value) => {
-          const ms = typeof value === 'string' ? Date.parse(value) : NaN;
-          if (!Number.isFinite(ms)) throw new ParquetValueError(name, value, 'a date (YYYY-MM-DD)');
-          return Math.floor(ms / DAY_MS);
-        }),
+        convert: days,
+        integer: days,
         name: 'DATE',
       };
-    case 'timestamp':
+    }
+    case 'timestamp': {
+      // Whole milliseconds, as the text formats print them: the same instant in every format.
+      const micros = (value: unknown) => {
+        const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
+        // Microseconds held exactly by a number: instants within about 285 years of 1970.
+        if (!(Math.abs(ms) <= MAX_SAFE_MS))
+          throw new ParquetValueError(name, value, 'an instant (ISO 8601 or milliseconds) before the year 2255');
+        return Math.floor(ms) * 1000;
+      };
       return {
         element: {
           name,
@@ -91,14 +120,11 @@ export function parquetColumn(source: ParquetColumnSource): ParquetColumn {
           logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' },
         },
         dictionary: false,
-        // Whole milliseconds, as the text formats print them: the same instant in every format.
-        convert: orNull((value) => {
-          const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
-          if (!Number.isFinite(ms)) throw new ParquetValueError(name, value, 'an instant (ISO 8601 or milliseconds)');
-          return BigInt(Math.floor(ms)) * 1000n;
-        }),
+        convert: orNull((value) => BigInt(micros(value))),
+        integer: orNull(micros),
         name: 'TIMESTAMP(MICROS,UTC)',
       };
+    }
     default: {
       const dictionary = type === 'enum';
       return {
@@ -121,10 +147,15 @@ function decimalColumn(
   name: string,
   repetition_type: 'OPTIONAL' | 'REQUIRED',
   scale: number,
-  orNull: (convert: (value: unknown) => unknown) => (value: unknown) => unknown,
+  orNull: <T>(convert: (value: unknown) => T) => (value: unknown) => T | null,
 ): ParquetColumn {
   const factor = POW10[scale] ?? 10 ** scale;
-  const limit = 10 ** DECIMAL_PRECISION;
+  const scaled = (value: unknown) => {
+    const unscaled = typeof value === 'number' ? Math.round(value * factor) : NaN;
+    if (!(Math.abs(unscaled) <= Number.MAX_SAFE_INTEGER))
+      throw new ParquetValueError(name, value, `a number of at most ${SAFE_DIGITS} digits, ${scale} after the point`);
+    return unscaled;
+  };
   return {
     element: {
       name,
@@ -136,16 +167,8 @@ function decimalColumn(
       logical_type: { type: 'DECIMAL', scale, precision: DECIMAL_PRECISION },
     },
     dictionary: false,
-    convert: orNull((value) => {
-      const scaled = typeof value === 'number' ? Math.round(value * factor) : NaN;
-      if (!(Math.abs(scaled) < limit))
-        throw new ParquetValueError(
-          name,
-          value,
-          `a number of at most ${DECIMAL_PRECISION} digits, ${scale} after the point`,
-        );
-      return BigInt(scaled);
-    }),
+    convert: orNull((value) => BigInt(scaled(value))),
+    integer: orNull(scaled),
     name: `DECIMAL(${DECIMAL_PRECISION},${scale})`,
   };
 }
