@@ -284,8 +284,8 @@ export const SECTOR_VOLATILITY = 0.12;
 export const MAX_FACTOR_SHARE = 0.85;
 /** Spread of the sector loadings (uniform around 1): a share's beta is the instruments column `market_beta`. */
 export const SECTOR_LOADING_SPREAD = 0.4;
-export const FACTOR_GARCH: Omit<GarchParameters, 'variance'> = { alpha: 0.07, beta: 0.91, nu: 5 };
-export const IDIOSYNCRATIC_GARCH: Omit<GarchParameters, 'variance'> = { alpha: 0.08, beta: 0.89, nu: 5 };
+export const FACTOR_GARCH: Omit<GarchParameters, 'variance'> = { alpha: 0.09, beta: 0.89, nu: 6 };
+export const IDIOSYNCRATIC_GARCH: Omit<GarchParameters, 'variance'> = { alpha: 0.1, beta: 0.87, nu: 6 };
 /** Unseen days before each block of a path, so that it starts from a typical conditional variance. */
 export const BURN_IN_DAYS = 60;
 /** How much a day's move (in units of the instrument's daily volatility) raises its volume, in log terms. */
