@@ -37,7 +37,7 @@ interface Self {
 const DAY = 86_400_000;
 const TWO_POW_32 = 4_294_967_296;
 /** Internal legs per row for a rate of 1 - rate of transfers that are internal (calibrated on the defaults). */
-const LEGS_PER_ROW = 0.29;
+const LEGS_PER_ROW = 0.32;
 
 /** The seed every account of a dataset shares: the first account's key, which the plan's seed decides. */
 export function datasetSeed(ctx: RowContext<unknown>): number {
