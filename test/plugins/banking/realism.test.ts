@@ -55,7 +55,7 @@ describe('banking pack: realism', function () {
           const payDays = new Set(MONTHS.map((month) => payDay(month, rule)));
           return days.every((day) => payDays.has(day));
         });
-        expect(rules, `seed ${seed}: salaries on ${days.join(', ')}`).to.not.be.empty;
+        expect(rules, `seed ${seed}: salaries on ${days.join(', ')}`).to.have.length.above(0);
         for (const s of salaries) expect(new Date(String(s.booked_at)).getUTCHours()).to.be.below(6);
         expect(cv(salaries.map((s) => Number(s.amount)))).to.be.below(0.05);
       }
@@ -101,7 +101,7 @@ describe('banking pack: realism', function () {
 
   it('makes no internal transfer at internal_transfer_rate 0', () => {
     const { transactions } = dataset(1, { internal_transfer_rate: 0 });
-    expect(transactions.filter((t) => t.transfer_id !== null)).to.be.empty;
+    expect(transactions.filter((t) => t.transfer_id !== null)).to.have.length(0);
   });
 
   it('books every internal transfer as two legs: one debit and one credit on two accounts, each naming the other', () => {
