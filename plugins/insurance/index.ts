@@ -95,11 +95,12 @@ function severity(rng: Rng, product: InsuranceProduct, options: ClaimOptions, su
 
 export default definePack({
   name: 'insurance',
-  version: '1.1.0',
+  version: '1.2.0',
   description:
-    'Insurance: policyholders, one-year motor, home, travel, health and life policies, ' +
-    "premium instalments that add up to each policy's premium, and claims inside the policy period with reporting " +
-    'and settlement delays and heavy-tailed severity (log-normal body, Pareto tail).',
+    'Insurance: policyholders, one-year motor, home, travel, health and life policies priced to a target loss ' +
+    "ratio per product, premium instalments that add up to each policy's premium, and claims inside the policy " +
+    'period with reporting and settlement delays and heavy-tailed severity (log-normal body, Pareto tail); ' +
+    'premiums due after the as-of date are scheduled, and claims not reported by then are not in the data.',
   tables: {
     policyholders: {
       description: 'People who hold insurance policies.',

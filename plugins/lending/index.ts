@@ -56,11 +56,12 @@ const MISSED_BEFORE_DEFAULT = 3;
 
 export default definePack({
   name: 'lending',
-  version: '1.1.0',
+  version: '1.2.0',
   description:
-    'Lending: borrowers with credit scores, loans (personal, auto, mortgage, small business) priced by risk, ' +
-    'and repayment schedules by the annuity formula with the repayments made against them: late payments, ' +
-    'missed payments and defaults at configurable rates.',
+    'Lending: borrowers with credit scores, loans (personal, auto, mortgage, small business) priced by the ' +
+    "borrower's probability of default and bounded by income, and repayment schedules by the annuity formula " +
+    'with the repayments made against them: late payments, missed payments and defaults at configurable rates, ' +
+    'defaults far more frequent at worse credit scores; instalments due after the as-of date are scheduled.',
   tables: {
     borrowers: {
       description: 'People and sole traders who borrow from the lender.',
