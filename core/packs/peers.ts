@@ -74,9 +74,9 @@ export function peerCount(total: number, parents: number, index: number, seed: n
   while (hi - lo > 1 && rows > 0) {
     const mid = lo + Math.floor((hi - lo) / 2);
     scratch.reseed(mix(mix(seed, COUNT_STREAM), lo), hi);
-    const left = (mid - lo) * Math.exp(spread * scratch.normal());
-    const right = (hi - mid) * Math.exp(spread * scratch.normal());
-    const toLeft = Math.min(rows, Math.floor((rows * left) / (left + right) + scratch.next()));
+    // The halves' weights are their sizes tilted by e^(±spread·z) each: one normal draw for both.
+    const left = (mid - lo) * Math.exp(spread * Math.SQRT2 * scratch.normal());
+    const toLeft = Math.min(rows, Math.floor((rows * left) / (left + (hi - mid)) + scratch.next()));
     if (index < mid) {
       hi = mid;
       rows = toLeft;
