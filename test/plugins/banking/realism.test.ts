@@ -174,7 +174,23 @@ describe('banking pack: realism', function () {
           expect(pair).to.have.length(2);
       }
     }
-    const { transactions } = generateTables(pack, { seed: 9, tables: [{ name: 'transactions', rows: 2000 }] });
-    for (const t of transactions) expect(String(t.booked_at) < '2026-01-01').to.equal(true);
+    // The defaults (accounts sized by the plan), and an as_of before the period's start: its last day holds it all.
+    for (const [as_of, after] of [
+      [undefined, '2026-01-01'],
+      ['2025-06-30', '2025-07-01'],
+    ] as const) {
+      const { transactions } = generateTables(pack, {
+        seed: 9,
+        ...(as_of ? { as_of } : {}),
+        tables: [{ name: 'transactions', rows: 2000 }],
+      });
+      expect(transactions).to.have.length(2000);
+      for (const t of transactions) expect(String(t.booked_at) < after, String(t.booked_at)).to.equal(true);
+      for (const [, pair] of groupBy(
+        transactions.filter((t) => t.transfer_id !== null),
+        'transfer_id',
+      ))
+        expect(pair).to.have.length(2);
+    }
   });
 });
