@@ -15,12 +15,19 @@ const WEEK = 7 * DAY;
 const HOURS_PER_WEEK = 168;
 /** 1970-01-01 was a Thursday: the epoch plus this lies on a Monday 00:00. */
 const TO_MONDAY = 3 * DAY;
+/** Slices of the warped week indexed to the hour they begin in, so that `unwarp` finds its hour in a step or two. */
+const INDEX_SIZE = 2048;
 
 export class ActivityProfile {
   /** Intensity of each hour of the week, Monday 00:00 first, scaled so that its mean is 1. */
   private readonly rates = new Float64Array(HOURS_PER_WEEK);
   /** Warped time at the start of each hour of the week (the last entry is a whole week: WEEK). */
   private readonly cumulative = new Float64Array(HOURS_PER_WEEK + 1);
+  /** The hour of the week each slice of the warped week begins in. */
+  private readonly hourIndex = new Uint8Array(INDEX_SIZE);
+  /** The last window end warped: a walk through a period asks for the same end row after row. */
+  private lastTo = NaN;
+  private lastToWarped = NaN;
 
   /**
    * A profile from 24 hourly weights (00:00 first) and 7 weekday weights (Monday first): the intensity of an hour
@@ -41,6 +48,12 @@ export class ActivityProfile {
     }
     // The sum of rounded terms may miss a week by a few units in the last place; the inverse relies on it exactly.
     this.cumulative[HOURS_PER_WEEK] = WEEK;
+    let hour = 0;
+    for (let slice = 0; slice < INDEX_SIZE; slice++) {
+      const at = (slice * WEEK) / INDEX_SIZE;
+      while (hour < HOURS_PER_WEEK - 1 && this.cumulative[hour + 1] <= at) hour++;
+      this.hourIndex[slice] = hour;
+    }
   }
 
   /** The weekday of a local instant: 0 for Monday to 6 for Sunday. */
@@ -70,7 +83,11 @@ export class ActivityProfile {
    */
   firstOf(rng: Rng, from: number, to: number, count: number): number {
     const start = this.warp(from);
-    const end = this.warp(to);
+    if (to !== this.lastTo) {
+      this.lastTo = to;
+      this.lastToWarped = this.warp(to);
+    }
+    const end = this.lastToWarped;
     // The least of n uniforms on [0, 1) is 1 - U^(1/n); 1 - next() keeps U in (0, 1].
     const least = 1 - Math.pow(1 - rng.next(), 1 / Math.max(1, count));
     const at = this.unwarp(start + (end - start) * least);
@@ -97,13 +114,8 @@ export class ActivityProfile {
     const within = warped - week * WEEK;
     const cumulative = this.cumulative;
     // The last hour whose start is at or before `within`, skipping hours without activity (zero width).
-    let low = 0;
-    let high = HOURS_PER_WEEK - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >>> 1;
-      if (cumulative[middle] <= within) low = middle;
-      else high = middle - 1;
-    }
+    let low = this.hourIndex[Math.min(INDEX_SIZE - 1, Math.floor((within / WEEK) * INDEX_SIZE))];
+    while (low < HOURS_PER_WEEK - 1 && cumulative[low + 1] <= within) low++;
     while (low > 0 && this.rates[low] === 0) low--;
     const rate = this.rates[low];
     const into = rate > 0 ? Math.min(HOUR, (within - cumulative[low]) / rate) : 0;
