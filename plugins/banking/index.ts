@@ -34,6 +34,10 @@ import {
  * balances. Transactions are generated per account, in time order, so that for every account
  *   opening_balance + Σ amount = balance_after of its last transaction
  * holds exactly (sums are kept in minor units). Written with the SDK exactly as a third-party pack would be.
+ *
+ * An account's rows are its salaries and bills (recurring.ts), its legs of transfers with other accounts of the
+ * dataset (internal-transfers.ts), and everyday bookings spread over the rest of the period; each row books the
+ * earliest of them that the account's remaining rows can still hold.
  */
 
 /** Where an account's bookings stand: the balance, the clock, and what is still to book. */
@@ -270,8 +274,10 @@ export default definePack({
     },
     transactions: {
       description:
-        'Booked transactions per account, in time order: salaries, card payments, direct debits, ' +
-        'standing orders, transfers, cash, fees and interest, with the running balance after each one.',
+        'Booked transactions per account, in time order, with the running balance after each one: salaries on ' +
+        "the employer's pay day, bills every month to the same payees, card payments, transfers (some between two " +
+        'accounts of the dataset, as two legs with one transfer_id), cash, fees and interest; ' +
+        'none after the as-of date.',
       default_rows: 50000,
       credits_per_1000_rows: 2,
       per_parent: 'accounts',
