@@ -39,7 +39,7 @@ interface TradeState {
   placed: number;
 }
 
-/** The days a per-instrument table shows: its exchange's trading days from `first` to `last` (none when after). */
+/** The days a per-instrument table shows: its exchange's trading days from `first` to `last`. */
 interface Window {
   instrument: Row;
   calendar: TradingCalendar;
@@ -55,13 +55,15 @@ const calendarByMic = new Map(EXCHANGES.map((exchange) => [exchange.mic, new Tra
 
 /**
  * The trading days a per-instrument table shows: from the start date (or the listing day, when later) to the
- * as-of date, on the instrument's exchange's calendar.
+ * as-of date, on the instrument's exchange's calendar. A start after the as-of date shows its last trading day,
+ * so that every instrument has rows and a plan never walks parents in search of some.
  */
 function windowOf(ctx: RowContext<SeriesOptions>): Window {
   const instrument = ctx.lookup('instruments', ctx.parent);
   const calendar = calendarByMic.get(String(instrument.exchange))!;
-  const first = calendar.onOrAfter(Math.max(dayOf(String(instrument.listed_on)), dayOf(ctx.options.start_date)));
-  return { instrument, calendar, first, last: calendar.onOrBefore(dayOf(ctx.asOf)) };
+  const last = calendar.onOrBefore(dayOf(ctx.asOf));
+  const start = Math.max(dayOf(String(instrument.listed_on)), dayOf(ctx.options.start_date));
+  return { instrument, calendar, first: Math.min(calendar.onOrAfter(start), last), last };
 }
 
 /** The instrument's price path from its listing day up to `first`. */
@@ -377,9 +379,7 @@ export default definePack({
       },
       start: (ctx: RowContext<TradeOptions>): TradeState => {
         const window = windowOf(ctx);
-        const { calendar, instrument, last } = window;
-        // A start after the as-of date shows the last trading day before it.
-        const first = Math.min(window.first, last);
+        const { calendar, instrument, first, last } = window;
         const { path, tick } = pathOf(ctx, window, first);
         const exchange = exchangeByMic.get(String(instrument.exchange))!;
         let end = first;

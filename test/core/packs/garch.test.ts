@@ -2,8 +2,11 @@ import { expect } from 'chai';
 import { Garch, gamma, garchKurtosis, Rng, studentT } from '../../../core/packs/sdk.js';
 
 const SEEDS = [1, 2, 3, 4, 5];
-const mean = (values: ArrayLike<number>) =>
-  (Array.prototype.reduce.call(values, (a: number, b: number) => a + b, 0) as number) / values.length;
+function mean(values: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += values[i];
+  return sum / values.length;
+}
 
 function moments(values: Float64Array) {
   const m = mean(values);

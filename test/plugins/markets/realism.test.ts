@@ -230,6 +230,23 @@ describe('markets pack: realism', function () {
     expect(lastDays.filter((day) => day < '2025-12-24')).to.deep.equal([]);
   });
 
+  it('shows the last trading day on or before as_of for a start date after it', () => {
+    const { price_bars: bars, trades } = generateTables(pack, {
+      seed: 2,
+      as_of: '2024-06-30',
+      tables: [
+        { name: 'instruments', rows: 6 },
+        { name: 'price_bars', rows: 6, options: { start_date: '2030-01-01' } },
+        { name: 'trades', rows: 60, options: { start_date: '2030-01-01' } },
+      ],
+    });
+    expect(bars).to.have.length(6);
+    expect(new Set(bars.map((bar) => bar.instrument_id)).size).to.equal(6);
+    // 30 June 2024 was a Sunday: Friday 28 June was every exchange's last trading day.
+    expect([...new Set(bars.map((bar) => bar.date))]).to.deep.equal(['2024-06-28']);
+    expect([...new Set(trades.map((trade) => trade.trade_date))]).to.deep.equal(['2024-06-28']);
+  });
+
   it("lets a config's sector column decide a share's sector (ETFs have none)", () => {
     for (const seed of SEEDS.slice(0, 3)) {
       const { instruments } = generateTables(pack, {
