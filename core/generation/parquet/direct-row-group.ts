@@ -5,7 +5,7 @@ import { KEY_DIGITS, keyDigits, rowKey } from '../types/identifiers.js';
 import type { Row } from '../types/index.js';
 import { CODECS, compressors, type ParquetCompression } from './codecs.js';
 import type { ParquetColumn } from './columns.js';
-import { bitWidth, deltaBinaryPacked, hybrid, plainInt32, plainInt64 } from './encodings.js';
+import { bitWidth, deltaBinaryPacked, deltaByteArray, hybrid, plainInt32, plainInt64 } from './encodings.js';
 import { dataPageV2Header, dictionaryPageHeader, type EncodingName } from './page-header.js';
 
 /** A row group's metadata as the footer writer (hyparquet-writer, in file.ts) takes it. */
@@ -27,6 +27,12 @@ const enum Kind {
  * rows (enums always): past it, the dictionary costs more than it saves and the values are written PLAIN.
  */
 const DICTIONARY_SHARE = 0.5;
+/**
+ * A column whose first 1,024 values are more than 90 % distinct drops its dictionary then, not at the
+ * limit: filling a dictionary of half a chunk's rows only to drop it cost more than the rest of the column.
+ */
+const NEARLY_UNIQUE_AFTER = 1024;
+const NEARLY_UNIQUE_SHARE = 0.9;
 
 /** One column's values of a chunk, gathered row by row into typed arrays (no boxed value per cell). */
 class ColumnValues {
@@ -44,6 +50,7 @@ class ColumnValues {
   dictionary: Map<string | number, number> | undefined;
   entries: (string | number)[] = [];
   private readonly dictionaryLimit: number;
+  private readonly name: string;
 
   constructor(
     readonly column: CompiledColumn,
@@ -51,6 +58,7 @@ class ColumnValues {
     rows: number,
   ) {
     const type = parquet.element.type;
+    this.name = column.name;
     this.kind = column.key
       ? Kind.Key
       : type === 'INT64'
@@ -68,7 +76,7 @@ class ColumnValues {
   }
 
   add(row: Row, index: number, at: number): void {
-    const value = row[this.column.name];
+    const value = row[this.name];
     const key = this.column.key;
     if (key && value === undefined) {
       const keyed = key.rowOf(index);
@@ -76,7 +84,7 @@ class ColumnValues {
     }
     if (this.kind === Kind.Key) this.keysToText();
     if (this.kind === Kind.Text) {
-      const text = this.parquet.convert(value) as string | null;
+      const text = typeof value === 'string' ? value : (this.parquet.convert(value) as string | null);
       if (text === null) return this.markNull(at);
       return this.addEntry(text, at);
     }
@@ -99,6 +107,10 @@ class ColumnValues {
       this.count++;
       return;
     }
+    if (this.count === NEARLY_UNIQUE_AFTER && this.nearlyUnique()) {
+      this.dropDictionary();
+      return this.addEntry(entry, at);
+    }
     let position = this.dictionary.get(entry);
     if (position === undefined) {
       if (this.dictionary.size >= this.dictionaryLimit) {
@@ -109,6 +121,11 @@ class ColumnValues {
       this.entries.push(entry);
     }
     this.ints[this.count++] = position;
+  }
+
+  /** Values so far nearly all distinct (codes, keys of rows): the rest will be too, whatever the limit. */
+  private nearlyUnique(): boolean {
+    return this.dictionaryLimit !== Infinity && this.dictionary!.size > this.count * NEARLY_UNIQUE_SHARE;
   }
 
   /** Too many distinct values: the values so far, out of the dictionary. */
@@ -137,7 +154,7 @@ class ColumnValues {
 }
 
 /** Scratch buffers of one thread: a column's values and levels before they are compressed and copied out. */
-const scratch = { values: new ByteSink(1 << 16), levels: new ByteSink(1 << 12) };
+const scratch = { values: new ByteSink(1 << 16), levels: new ByteSink(1 << 12), raw: new ByteSink(1 << 16) };
 const encoder = new TextEncoder();
 
 /**
@@ -288,14 +305,21 @@ function writeValues(out: ByteSink, column: ColumnValues): EncodingName {
       out.view.setUint32(lengthAt, out.length - lengthAt - 4, true);
       return 'RLE';
     }
-    case Kind.Key: {
-      const key = column.column.key!;
-      for (let i = 0; i < count; i++) plainKey(out, key.prefix, key.tableSeed, column.numbers![i]);
-      return 'PLAIN';
+    default: {
+      // Byte arrays without a dictionary: their bytes end to end, then delta-encoded against each other.
+      const { raw } = scratch;
+      raw.length = 0;
+      const lengths = new Float64Array(count);
+      if (column.kind === Kind.Key) {
+        const key = column.column.key!;
+        for (let i = 0; i < count; i++) lengths[i] = keyBytes(raw, key.prefix, key.tableSeed, column.numbers![i]);
+      } else {
+        const texts = column.texts!;
+        for (let i = 0; i < count; i++) lengths[i] = textBytes(raw, texts[i]);
+      }
+      deltaByteArray(out, raw.buffer, lengths, count);
+      return 'DELTA_BYTE_ARRAY';
     }
-    default:
-      for (const text of column.texts!) plainText(out, text);
-      return 'PLAIN';
   }
 }
 
@@ -311,22 +335,38 @@ function writeEntries(out: ByteSink, column: ColumnValues): void {
 
 /** A PLAIN byte array: its length (4 bytes, little-endian), then its UTF-8 bytes. */
 function plainText(out: ByteSink, text: string): void {
-  out.reserve(4 + text.length * 3);
-  const written = encoder.encodeInto(text, out.buffer.subarray(out.length + 4)).written;
-  out.view.setUint32(out.length, written, true);
-  out.length += 4 + written;
+  out.reserve(4);
+  out.length += 4;
+  const written = textBytes(out, text);
+  out.view.setUint32(out.length - written - 4, written, true);
 }
 
-/** A key as a PLAIN byte array, its digits written from its row without a string. */
+/** A text's UTF-8 bytes; returns how many. */
+function textBytes(out: ByteSink, text: string): number {
+  out.reserve(text.length * 3);
+  const written = encoder.encodeInto(text, out.buffer.subarray(out.length)).written;
+  out.length += written;
+  return written;
+}
+
+/** A key as a PLAIN byte array. */
 function plainKey(out: ByteSink, prefix: string, tableSeed: number, row: number): void {
+  out.reserve(4);
+  out.length += 4;
+  const written = keyBytes(out, prefix, tableSeed, row);
+  out.view.setUint32(out.length - written - 4, written, true);
+}
+
+/** A key's bytes, its digits written from its row without a string; returns how many. */
+function keyBytes(out: ByteSink, prefix: string, tableSeed: number, row: number): number {
   const bytes = prefix.length + 1 + KEY_DIGITS;
-  out.reserve(4 + bytes);
-  out.view.setUint32(out.length, bytes, true);
-  let at = out.length + 4;
+  out.reserve(bytes);
+  let at = out.length;
   for (let i = 0; i < prefix.length; i++) out.buffer[at++] = prefix.charCodeAt(i);
   out.buffer[at++] = 95; // _
   keyDigits(out.view, at, tableSeed, row);
-  out.length += 4 + bytes;
+  out.length += bytes;
+  return bytes;
 }
 
 /** Min, max and nulls of a column of numbers or booleans, as the footer writer takes them. */

@@ -35,21 +35,27 @@ class BitPacker {
 
   constructor(private readonly out: ByteSink) {}
 
-  /** A value of up to 32 bits: `pending` stays below 2^40, exact in a number. */
-  private put32(value: number, width: number): void {
-    this.pending += value * 2 ** this.bits;
+  /** A value of up to 24 bits: with fewer than 8 bits pending, all fit a 32-bit integer. */
+  private small(value: number, width: number): void {
+    this.pending = (this.pending | (value << this.bits)) >>> 0;
     this.bits += width;
+    const out = this.out;
     while (this.bits >= 8) {
-      this.out.buffer[this.out.length++] = this.pending & 255;
-      this.pending = Math.floor(this.pending / 256);
+      out.buffer[out.length++] = this.pending & 255;
+      this.pending >>>= 8;
       this.bits -= 8;
     }
   }
 
   put(value: number, width: number): void {
-    if (width <= 32) return this.put32(value, width);
-    this.put32(value % TWO_32, 32);
-    this.put32(Math.floor(value / TWO_32), width - 32);
+    if (width <= 24) return this.small(value, width);
+    if (width <= 32) {
+      this.small(value & 0xffff, 16);
+      return this.small(value >>> 16, width - 16);
+    }
+    const high = Math.floor(value / TWO_32);
+    this.put(value - high * TWO_32, 32);
+    this.put(high, width - 32);
   }
 
   /** Pads the last byte with zero bits. */
@@ -173,4 +179,39 @@ export function plainInt32(out: ByteSink, values: Int32Array, count: number): vo
   let at = out.length;
   for (let i = 0; i < count; i++, at += 4) view.setInt32(at, values[i], true);
   out.length = at;
+}
+
+/**
+ * DELTA_BYTE_ARRAY of `count` byte arrays laid end to end in `bytes` (`lengths` of each): each value's
+ * prefix shared with the one before and its suffix's length, both delta-packed, then the suffixes. Keys
+ * keep their prefix once (`txn_` is not stored per row) and codes of one length lose their length prefix.
+ */
+export function deltaByteArray(out: ByteSink, bytes: Uint8Array, lengths: Float64Array, count: number): void {
+  const prefixes = new Float64Array(count);
+  const suffixes = new Float64Array(count);
+  let previous = 0;
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const length = lengths[i];
+    const limit = i === 0 ? 0 : Math.min(length, lengths[i - 1]);
+    let shared = 0;
+    while (shared < limit && bytes[at + shared] === bytes[previous + shared]) shared++;
+    prefixes[i] = shared;
+    suffixes[i] = length - shared;
+    previous = at;
+    at += length;
+  }
+  deltaBinaryPacked(out, prefixes, count);
+  deltaBinaryPacked(out, suffixes, count);
+  out.reserve(at);
+  const buffer = out.buffer;
+  let to = out.length;
+  at = 0;
+  // Byte by byte: suffixes are a few bytes, shorter than a subarray and a copy cost to set up.
+  for (let i = 0; i < count; i++) {
+    const end = at + lengths[i];
+    for (let from = at + prefixes[i]; from < end; from++) buffer[to++] = bytes[from];
+    at = end;
+  }
+  out.length = to;
 }

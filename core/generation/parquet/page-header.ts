@@ -2,7 +2,7 @@ import type { ByteSink } from '../codegen/byte-sink.js';
 import { varint, zigzag } from './encodings.js';
 
 /** Parquet's encodings and page types by their numbers in the format's Thrift definition. */
-export const ENCODING = { PLAIN: 0, RLE: 3, DELTA_BINARY_PACKED: 5, RLE_DICTIONARY: 8 } as const;
+export const ENCODING = { PLAIN: 0, RLE: 3, DELTA_BINARY_PACKED: 5, DELTA_BYTE_ARRAY: 7, RLE_DICTIONARY: 8 } as const;
 export type EncodingName = keyof typeof ENCODING;
 const DATA_PAGE_V2 = 3;
 const DICTIONARY_PAGE = 2;
