@@ -133,8 +133,8 @@ export async function verifyBundle(
       worker!,
       task({ shared, from: 0, to: shared.byteLength }, split.firstLine, split.start),
     );
-    ranges = [verifyRange(task(bytes.toString('utf8', bodyStart, split.at), 2, first)), await second.result];
-  } else ranges = [verifyRange(task(bytes.toString('utf8', bodyStart), 2, first))];
+    ranges = [verifyRange(task(bytes.subarray(bodyStart, split.at), 2, first)), await second.result];
+  } else ranges = [verifyRange(task(bytes.subarray(bodyStart), 2, first))];
   const balance: BundleBalance = { credits_available: 0, credits_reserved: 0 };
   let negativeReported = false;
   for (const range of ranges) {
