@@ -102,15 +102,15 @@ function listingDay(draw: () => unknown, calendar: TradingCalendar, asOf: string
 
 const startDate = {
   description:
-    'First day shown (YYYY-MM-DD, 2000 to 2100); an instrument listed later starts on its listing day. ' +
-    'Prices before it are simulated, not shown.',
+    'First day shown (YYYY-MM-DD, 2000 to 2100); an instrument listed later starts on its listing day, and a ' +
+    'start after the as-of date shows its last trading day. Prices before it are simulated, not shown.',
   schema: { type: 'string', format: 'date', formatMinimum: '2000-01-01', formatMaximum: '2100-12-31' },
   default: '2024-01-01',
 };
 
 export default definePack({
   name: 'markets',
-  version: '1.1.0',
+  version: '1.2.0',
   description:
     'Capital markets: shares and ETFs on nine exchanges (valid ISINs, MICs, trading currencies), ' +
     "daily OHLCV price bars on each exchange's trading days (GARCH returns with fat tails, volatility " +
