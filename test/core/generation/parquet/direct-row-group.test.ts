@@ -131,8 +131,8 @@ describe("the direct Parquet encoder against hyparquet-writer's", function () {
       for (const [sector, table] of PACK_TABLES) {
         const pack = registry.require(sector);
         const plan = {
-          ...buildPlan(registry, { sector, seed, tables: [{ name: table, rows: 1200 }] }),
-          chunk_rows: 500,
+          ...buildPlan(registry, { sector, seed, tables: [{ name: table, rows: 900 }] }),
+          chunk_rows: 400,
         };
         const runtime = new PlanRuntime(pack, plan);
         const layout = new ChunkLayout(pack, plan, table);
