@@ -1,6 +1,8 @@
 import {
   ActivityProfile,
+  addDays,
   birthday,
+  daysBetween,
   definePack,
   instantOf,
   defineInvariant,
@@ -87,6 +89,8 @@ const activity = new ActivityProfile(HOUR_WEIGHTS, WEEKDAY_WEIGHTS);
 const AMOUNT_MU = 3.2;
 const AMOUNT_SIGMA = 1.1;
 const samePrices = new Set(PRICE_POINT_CURRENCIES);
+/** The days before the as-of date a drawn date falls back to when the column's range lies after it. */
+const FALLBACK_DAYS = 3650;
 
 const homeCountries = Object.keys(HOME_COUNTRIES);
 const merchantCountries = { ...HOME_COUNTRIES, ...Object.fromEntries(FRAUD_ABROAD.map((code) => [code, 1])) };
@@ -505,15 +509,20 @@ function amountOf(model: AmountModel, quantile: number, factor: number, money: M
 
 /**
  * A timestamp column's value on or after `earliest` (YYYY-MM-DD) and before the as-of date's end: the column's own
- * draw, repeated while it falls outside, so that its distribution and a config's override still decide it; then the
- * start of `earliest`, or of the as-of day when that comes first.
+ * draw, repeated while it falls outside, so that its distribution and a config's override still decide it; then a
+ * day of the ten years from `earliest`, or before the as-of date when the draws fell after it.
  */
 function drawWithin(ctx: RowContext<unknown>, draw: () => unknown, earliest: string, tries = 16): string {
+  let late = false;
   for (let i = 0; i < tries; i++) {
     const value = String(draw());
-    if (value >= earliest && Date.parse(value) < ctx.asOfEnd) return value;
+    late = Date.parse(value) >= ctx.asOfEnd;
+    if (value >= earliest && !late) return value;
   }
-  return `${earliest < ctx.asOf ? earliest : ctx.asOf}T00:00:00.000Z`;
+  const days = Math.min(FALLBACK_DAYS, daysBetween(earliest, ctx.asOf));
+  if (days < 0) return `${ctx.asOf}T00:00:00.000Z`;
+  const day = late ? addDays(ctx.asOf, -ctx.rng.int(0, days)) : addDays(earliest, ctx.rng.int(0, days));
+  return `${day}T00:00:00.000Z`;
 }
 
 const MERCHANT_FACT_SLOTS = 4096;
