@@ -54,6 +54,7 @@ export {
   dayNumberOf,
   easterSunday,
   holidaysIn,
+  lunarNewYear,
   TradingCalendar,
   weekdayOf,
   yearOf,

@@ -1,8 +1,8 @@
 /**
  * A venue's trading days: Monday to Friday less its public holidays, computed from rules (a fixed date, the nth
- * weekday of a month, a day relative to Easter, an equinox) rather than listed per year, so that a calendar holds
- * for any year. Days are day numbers (whole days since 1970-01-01, UTC), so a generator walks them with integer
- * arithmetic and no Date per row.
+ * weekday of a month, a day relative to Easter or to the Lunar New Year, an equinox) rather than listed per year,
+ * so that a calendar holds for any year. Days are day numbers (whole days since 1970-01-01, UTC), so a generator
+ * walks them with integer arithmetic and no Date per row.
  */
 
 /** What a holiday falling on a weekend (or on another holiday) becomes. */
@@ -37,6 +37,8 @@ export type HolidayRule = RuleBase &
     | { kind: 'equinox'; month: 3 | 9 }
     /** Qingming (Ching Ming), when the sun reaches 15° longitude: 4 or 5 April. */
     | { kind: 'qingming' }
+    /** Days from the Lunar New Year (the first day of the Chinese lunar year): 0, 1 and 2 are its three days. */
+    | { kind: 'lunar-new-year'; offset: number }
   );
 
 const DAY_MS = 86_400_000;
@@ -82,6 +84,56 @@ export function easterSunday(year: number): number {
   return dayNumberOf(year, month, ((h + l - 7 * m + 114) % 31) + 1);
 }
 
+const DEGREE = Math.PI / 180;
+/** Julian Ephemeris Day of 1970-01-01T00:00Z (the gap of about a minute between TT and UT is ignored). */
+const UNIX_EPOCH_JD = 2_440_587.5;
+
+/**
+ * The instant of the new moon of lunation `k` (k = 0 is January 2000's), as a Julian Ephemeris Day: the mean
+ * lunation and its main periodic terms (Meeus, Astronomical Algorithms, chapter 49), within minutes.
+ */
+function newMoon(k: number): number {
+  const t = k / 1236.85;
+  const e = 1 - 0.002516 * t - 0.0000074 * t * t;
+  const sun = (2.5534 + 29.1053567 * k - 0.0000014 * t * t) * DEGREE;
+  const moon = (201.5643 + 385.81693528 * k + 0.0107582 * t * t) * DEGREE;
+  const latitude = (160.7108 + 390.67050284 * k - 0.0016118 * t * t) * DEGREE;
+  const node = (124.7746 - 1.56375588 * k + 0.0020672 * t * t) * DEGREE;
+  return (
+    2_451_550.09766 +
+    29.530588861 * k +
+    0.00015437 * t * t -
+    0.4072 * Math.sin(moon) +
+    0.17241 * e * Math.sin(sun) +
+    0.01608 * Math.sin(2 * moon) +
+    0.01039 * Math.sin(2 * latitude) +
+    0.00739 * e * Math.sin(moon - sun) -
+    0.00514 * e * Math.sin(moon + sun) +
+    0.00208 * e * e * Math.sin(2 * sun) -
+    0.00111 * Math.sin(moon - 2 * latitude) -
+    0.00057 * Math.sin(moon + 2 * latitude) +
+    0.00056 * e * Math.sin(2 * moon + sun) -
+    0.00042 * Math.sin(3 * moon) +
+    0.00042 * e * Math.sin(sun + 2 * latitude) +
+    0.00038 * e * Math.sin(sun - 2 * latitude) -
+    0.00024 * e * Math.sin(2 * moon - sun) -
+    0.00017 * Math.sin(node)
+  );
+}
+
+/**
+ * The Lunar New Year of a year, as a day number: the day, in China's time (UTC+8), of the first new moon from
+ * 21 January on, which is the rule's outcome from 1986 to 2100 (the winter-solstice rule it stands for differs
+ * in rare years outside them, such as 1985).
+ */
+export function lunarNewYear(year: number): number {
+  const earliest = dayNumberOf(year, 1, 21);
+  for (let k = Math.floor((year - 2000) * 12.3685); ; k++) {
+    const day = Math.floor(newMoon(k) - UNIX_EPOCH_JD + 8 / 24);
+    if (day >= earliest) return day;
+  }
+}
+
 /** The day a rule names in a year, before observance; undefined when the rule does not apply that year. */
 function ruleDay(rule: HolidayRule, year: number): number | undefined {
   if ((rule.from_year !== undefined && year < rule.from_year) || (rule.to_year !== undefined && year > rule.to_year))
@@ -111,6 +163,8 @@ function ruleDay(rule: HolidayRule, year: number): number | undefined {
       const constant = year >= 2000 ? 4.81 : 5.59;
       return dayNumberOf(year, 4, Math.floor(y * 0.2422 + constant) - Math.floor(y / 4));
     }
+    case 'lunar-new-year':
+      return lunarNewYear(year) + rule.offset;
   }
 }
 

@@ -101,12 +101,19 @@ const JP_HOLIDAYS: readonly HolidayRule[] = [
 ];
 
 /**
- * Hong Kong's general holidays that follow the Gregorian calendar and Easter, and Ching Ming; a Sunday one is made
- * up on the next free weekday. The lunar-calendar holidays (Lunar New Year, Buddha's Birthday, Tuen Ng,
- * Mid-Autumn, Chung Yeung) are not modelled.
+ * Hong Kong's general holidays that follow the Gregorian calendar and Easter, Ching Ming and the Lunar New Year's
+ * three days; a Sunday one is made up on the next free weekday. The other lunar-calendar holidays (Buddha's
+ * Birthday, Tuen Ng, Mid-Autumn, Chung Yeung) are not modelled.
  */
 const HK_HOLIDAYS: readonly HolidayRule[] = [
   { ...NEW_YEAR, observance: 'sunday-to-next-free' },
+  { name: "Lunar New Year's Day", kind: 'lunar-new-year', offset: 0 },
+  { name: 'The second day of Lunar New Year', kind: 'lunar-new-year', offset: 1 },
+  { name: 'The third day of Lunar New Year', kind: 'lunar-new-year', offset: 2 },
+  // The substitute for a Sunday among the three days comes after all three, so it is decided once they are taken.
+  { name: 'Lunar New Year substitute', kind: 'lunar-new-year', offset: 0, observance: 'sunday-to-next-free' },
+  { name: 'Lunar New Year substitute', kind: 'lunar-new-year', offset: 1, observance: 'sunday-to-next-free' },
+  { name: 'Lunar New Year substitute', kind: 'lunar-new-year', offset: 2, observance: 'sunday-to-next-free' },
   { name: 'Ching Ming Festival', kind: 'qingming', observance: 'sunday-to-next-free' },
   GOOD_FRIDAY,
   EASTER_MONDAY,

@@ -3,6 +3,7 @@ import {
   dayNumberOf,
   easterSunday,
   holidaysIn,
+  lunarNewYear,
   TradingCalendar,
   weekdayOf,
   yearOf,
@@ -84,6 +85,37 @@ describe('the SDK trading calendar', () => {
     expect(holidays(rules, 2024)).to.deep.equal(['2024-03-20', '2024-04-04', '2024-09-23']);
     expect(holidays(rules, 2025)).to.deep.equal(['2025-03-20', '2025-04-04', '2025-09-23']);
     expect(holidays(rules, 2023)).to.include('2023-04-05');
+  });
+
+  it('computes the Lunar New Year from the new moons, 1990 to 2050', () => {
+    const known = {
+      1990: '1990-01-27',
+      1996: '1996-02-19',
+      2004: '2004-01-22',
+      2012: '2012-01-23',
+      2015: '2015-02-19',
+      2020: '2020-01-25',
+      2021: '2021-02-12',
+      2023: '2023-01-22',
+      2024: '2024-02-10',
+      2025: '2025-01-29',
+      2026: '2026-02-17',
+      2033: '2033-01-31',
+      2050: '2050-01-23',
+    };
+    for (const [year, date] of Object.entries(known)) expect(text(lunarNewYear(Number(year))), year).to.equal(date);
+    // 2023's first day was a Sunday: Hong Kong's three days off were the 23rd to the 25th (a substitute on the 4th).
+    const days = [0, 1, 2];
+    const rules: HolidayRule[] = [
+      ...days.map((offset): HolidayRule => ({ name: 'Lunar New Year', kind: 'lunar-new-year', offset })),
+      ...days.map((offset): HolidayRule => ({
+        name: 'Substitute',
+        kind: 'lunar-new-year',
+        offset,
+        observance: 'sunday-to-next-free',
+      })),
+    ];
+    expect(holidays(rules, 2023)).to.deep.equal(['2023-01-23', '2023-01-24', '2023-01-25']);
   });
 
   it('walks trading days: next and previous skip weekends and holidays; count counts them', () => {
