@@ -88,6 +88,8 @@ const activity = new ActivityProfile(HOUR_WEIGHTS, WEEKDAY_WEIGHTS);
  */
 const AMOUNT_MU = 3.2;
 const AMOUNT_SIGMA = 1.1;
+/** The quantile of a draw of 0 or less (an override's): the category's smallest amounts. */
+const LOWEST_QUANTILE = -4;
 const samePrices = new Set(PRICE_POINT_CURRENCIES);
 /** The days before the as-of date a drawn date falls back to when the column's range lies after it. */
 const FALLBACK_DAYS = 3650;
@@ -400,8 +402,9 @@ export default definePack({
         }
         const episode = card.episode;
         let merchant: MerchantFact;
-        // The column's draw, as a quantile of its distribution (see AMOUNT_MU).
-        const quantile = (Math.log(Number(ctx.draw.amount())) - AMOUNT_MU) / AMOUNT_SIGMA;
+        // The column's draw, as a quantile of its distribution (see AMOUNT_MU); an override may draw 0 or less.
+        const drawn = Number(ctx.draw.amount());
+        const quantile = drawn > 0 ? (Math.log(drawn) - AMOUNT_MU) / AMOUNT_SIGMA : LOWEST_QUANTILE;
         let factor = 1;
         let status = String(ctx.draw.status());
         if (episode) {
