@@ -129,7 +129,7 @@ function findMerchant(ctx: RowContext<unknown>, fits: (merchant: Row) => boolean
 
 export default definePack({
   name: 'cards',
-  version: '1.0.0',
+  version: '1.1.0',
   description:
     'Card payments: cardholders, cards (PAN, network, expiry), merchants (ISO 18245 MCC) ' +
     'and card transactions with authorisation, settlement and labelled fraud.',
