@@ -56,6 +56,7 @@ class ColumnValues {
     readonly column: CompiledColumn,
     readonly parquet: ParquetColumn,
     rows: number,
+    private readonly position: number,
   ) {
     const type = parquet.element.type;
     this.name = column.name;
@@ -68,9 +69,9 @@ class ColumnValues {
           : type === 'BOOLEAN'
             ? Kind.Boolean
             : Kind.Text;
-    this.defined = column.nullable ? new Uint8Array(rows) : undefined;
-    this.ints = new Int32Array(this.kind === Kind.Int64 ? 0 : rows);
-    this.numbers = this.kind === Kind.Int64 ? new Float64Array(rows) : undefined;
+    this.defined = column.nullable ? arrays.levels(position, rows) : undefined;
+    this.ints = arrays.ints(position, this.kind === Kind.Int64 ? 0 : rows);
+    this.numbers = this.kind === Kind.Int64 ? arrays.numbers(position, rows) : undefined;
     this.dictionary = this.kind === Kind.Text || this.kind === Kind.Key ? new Map() : undefined;
     this.dictionaryLimit = parquet.dictionary ? Infinity : Math.max(1, Math.floor(rows * DICTIONARY_SHARE));
   }
@@ -132,7 +133,7 @@ class ColumnValues {
   private dropDictionary(): void {
     const { ints, entries, count } = this;
     if (this.kind === Kind.Key) {
-      this.numbers = new Float64Array(ints.length);
+      this.numbers = arrays.numbers(this.position, ints.length);
       for (let i = 0; i < count; i++) this.numbers[i] = entries[ints[i]] as number;
     } else {
       this.texts = Array.from(ints.subarray(0, count), (position) => entries[position] as string);
@@ -152,6 +153,34 @@ class ColumnValues {
     this.kind = Kind.Text;
   }
 }
+
+/**
+ * Each column position's arrays of the last chunk, written over by the next (every element a chunk reads is
+ * written first): a chunk allocates none, and a worker's memory stays flat however many chunks it writes.
+ */
+class ReusedArrays {
+  private readonly byPosition: { levels?: Uint8Array; ints?: Int32Array; numbers?: Float64Array }[] = [];
+
+  levels(position: number, length: number): Uint8Array {
+    const slot = (this.byPosition[position] ??= {});
+    if (!slot.levels || slot.levels.length < length) slot.levels = new Uint8Array(length);
+    return slot.levels;
+  }
+
+  ints(position: number, length: number): Int32Array {
+    const slot = (this.byPosition[position] ??= {});
+    if (!slot.ints || slot.ints.length < length) slot.ints = new Int32Array(length);
+    return slot.ints;
+  }
+
+  numbers(position: number, length: number): Float64Array {
+    const slot = (this.byPosition[position] ??= {});
+    if (!slot.numbers || slot.numbers.length < length) slot.numbers = new Float64Array(length);
+    return slot.numbers;
+  }
+}
+
+const arrays = new ReusedArrays();
 
 /** Scratch buffers of one thread: a column's values and levels before they are compressed and copied out. */
 const scratch = { values: new ByteSink(1 << 16), levels: new ByteSink(1 << 12), raw: new ByteSink(1 << 16) };
@@ -173,7 +202,7 @@ export function writeDirectRowGroup(
   each: (visit: (row: Row, index: number) => void) => void,
   compression: ParquetCompression,
 ): RowGroup {
-  const values = columns.map((column, i) => new ColumnValues(column, parquet[i], rows));
+  const values = columns.map((column, i) => new ColumnValues(column, parquet[i], rows, i));
   let at = 0;
   each((row, index) => {
     for (let i = 0; i < values.length; i++) values[i].add(row, index, at);
