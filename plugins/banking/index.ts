@@ -7,6 +7,7 @@ import {
   type Row,
   type RowContext,
 } from '../../core/packs/sdk.js';
+import { motifAt, motifCount, MotifBlocks, motifLegs } from './aml.js';
 import {
   accountRows,
   datasetSeed,
@@ -18,7 +19,9 @@ import {
 import { recurringDues, type Dues } from './recurring.js';
 import {
   BALANCE_FACTOR,
+  AML_TYPOLOGIES,
   BOOKING_KINDS,
+  CASH_DEPOSIT,
   CUSTOMER_COUNTRIES,
   INTERNAL_TRANSFER,
   PRICE_LEVEL,
@@ -67,6 +70,7 @@ interface AccountState {
 
 const DAY = 86_400_000;
 const COUNTRIES = Object.keys(CUSTOMER_COUNTRIES);
+const TYPOLOGIES = Object.keys(AML_TYPOLOGIES);
 
 /** Cumulative weights of the booking kinds on a current and on a savings account, built once. */
 const cumulative = (weightOf: (kind: BookingKind) => number) => {
@@ -382,6 +386,23 @@ export default definePack({
             "(each on its own account, the other account's IBAN as counterparty); null for other bookings.",
           example: 'trf_000004d2_0001',
         },
+        aml_typology: {
+          type: 'enum',
+          values: TYPOLOGIES,
+          computed: true,
+          nullable: true,
+          description:
+            "The laundering typology of the motif this booking belongs to (the aml_motifs table's ground truth); " +
+            'null for legitimate bookings and when the request does not ask for aml_motifs.',
+          example: 'fan_in',
+        },
+        aml_motif_id: {
+          type: 'string',
+          computed: true,
+          nullable: true,
+          description: 'Key of the motif (aml_motifs.motif_id) this booking belongs to; null otherwise.',
+          example: 'aml_3f9c2a7d1e06b584',
+        },
       },
       start: (ctx: RowContext<TransferOptions>): AccountState => {
         const { rng, helpers } = ctx;
@@ -415,7 +436,14 @@ export default definePack({
           toMinor: (euros) => Math.max(1, helpers.toMinor(euros * scale, currency)),
         });
         const seed = datasetSeed(ctx);
-        const legs = internalLegs(ctx, { index: ctx.parent, count: ctx.count, currency, start }, seed);
+        const blocks = new MotifBlocks(ctx.rowsOf('accounts'), seed, motifCount(ctx));
+        const self = { index: ctx.parent, count: ctx.count, currency, start };
+        const legs = internalLegs(ctx, self, seed, (other) => blocks.motifOf(other) >= 0);
+        const motif = blocks.motifOf(ctx.parent);
+        if (motif >= 0) {
+          legs.push(...motifLegs(ctx, blocks, motif, ctx.parent, currency));
+          legs.sort((a, b) => a.time - b.time);
+        }
         let outgoing = 0;
         for (const leg of legs) if (leg.amount < 0) outgoing++;
         return {
@@ -425,7 +453,8 @@ export default definePack({
           balance: helpers.toMinor(Number(account.opening_balance), currency),
           floor: -helpers.toMinor(Number(account.overdraft_limit), currency),
           clock: start,
-          end,
+          // A motif's legs fall in the weeks before the as-of date, which a period set earlier may not reach.
+          end: legs.length > 0 ? Math.max(end, legs[legs.length - 1].time + 1) : end,
           scale,
           dues,
           due: 0,
@@ -484,6 +513,80 @@ export default definePack({
         return bookEveryday(ctx, account);
       },
     },
+    aml_motifs: {
+      description:
+        'Ground truth of the money-laundering motifs planted in the transactions, one per row: as many motifs as ' +
+        'rows are planted when a request asks for this table with the transactions (none otherwise). Each takes ' +
+        'a block of 16 accounts (at least 16 per motif are needed), within the 60 days before the as-of date.',
+      default_rows: 20,
+      credits_per_1000_rows: 1,
+      columns: {
+        motif_id: { type: 'id', prefix: 'aml', description: 'Key of the motif: the aml_motif_id of its bookings.' },
+        first_account_id: {
+          type: 'reference',
+          table: 'accounts',
+          nullable: true,
+          description:
+            'The first member: the source of a fan-out or scatter-gather, the sink of a fan-in, the hub of a ' +
+            'gather-scatter, the start of a cycle, the account structuring cash; null when not planted.',
+        },
+        typology: {
+          type: 'enum',
+          values: TYPOLOGIES,
+          computed: true,
+          description:
+            'fan_out, fan_in, cycle, scatter_gather, gather_scatter, bipartite, stacked_bipartite, ' +
+            'random (AMLSim and AMLworld typologies) or structuring (cash deposits just under 10,000 EUR).',
+          example: 'cycle',
+        },
+        member_accounts: {
+          type: 'integer',
+          computed: true,
+          description: 'Accounts taking part; 0 when the dataset has too few accounts or rows to plant it.',
+          example: 5,
+        },
+        flows: {
+          type: 'integer',
+          computed: true,
+          description: 'Transfers between members (two legs each, one transfer_id) and cash deposits.',
+          example: 4,
+        },
+        started_at: {
+          type: 'timestamp',
+          computed: true,
+          nullable: true,
+          description: 'First booking of the motif; null when not planted.',
+        },
+        ended_at: {
+          type: 'timestamp',
+          computed: true,
+          nullable: true,
+          description: 'Last booking of the motif; null when not planted.',
+        },
+        total_amount_eur: {
+          type: 'decimal',
+          scale: 2,
+          computed: true,
+          description: "Sum of the motif's flows in euro terms (each leg is booked in its account's currency).",
+          example: 18250,
+        },
+      },
+      row: (ctx) => {
+        const blocks = new MotifBlocks(ctx.rowsOf('accounts'), datasetSeed(ctx), ctx.rows);
+        const motif = motifAt(ctx, blocks, ctx.index);
+        const planted = motif.members.length > 0;
+        if (planted) ctx.setRef('first_account_id', motif.members[0]);
+        return {
+          ...(planted ? {} : { first_account_id: null }),
+          typology: motif.typology,
+          member_accounts: motif.members.length,
+          flows: motif.flows.length,
+          started_at: planted ? motif.flows[0].time : null,
+          ended_at: planted ? motif.flows[motif.flows.length - 1].time : null,
+          total_amount_eur: motif.flows.reduce((sum, flow) => sum + flow.euros, 0),
+        };
+      },
+    },
   },
 });
 
@@ -497,7 +600,7 @@ function booked(
   counterpartyName: unknown,
   counterpartyIban: unknown,
   description: string,
-  transferId: string | null,
+  leg?: Leg,
 ): Row {
   const { helpers } = ctx;
   account.clock = time;
@@ -513,14 +616,16 @@ function booked(
     counterparty_name: counterpartyName,
     counterparty_iban: counterpartyIban,
     description,
-    transfer_id: transferId,
+    transfer_id: leg ? leg.transferId : null,
+    aml_typology: leg ? leg.typology : null,
+    aml_motif_id: leg ? leg.motifId : null,
   };
 }
 
 function bookLeg(ctx: RowContext<TransferOptions>, account: AccountState, leg: Leg): Row {
-  const kind = leg.amount < 0 ? TRANSFER_OUT : TRANSFER_IN;
-  const description = ctx.rng.pick(INTERNAL_TRANSFER.descriptions);
-  return booked(ctx, account, leg.time, kind, leg.amount, leg.peerName, leg.peerIban, description, leg.transferId);
+  const kind = leg.peerIban === null ? CASH_DEPOSIT : leg.amount < 0 ? TRANSFER_OUT : TRANSFER_IN;
+  const description = ctx.rng.pick(kind === CASH_DEPOSIT ? kind.descriptions : INTERNAL_TRANSFER.descriptions);
+  return booked(ctx, account, leg.time, kind, leg.amount, leg.peerName, leg.peerIban, description, leg);
 }
 
 function bookDue(ctx: RowContext<TransferOptions>, account: AccountState, due: number): Row {
@@ -528,7 +633,7 @@ function bookDue(ctx: RowContext<TransferOptions>, account: AccountState, due: n
   const payee = dues.payees[dues.payee[due]];
   const signed = payee.kind.direction === 'credit' ? dues.amounts[due] : -dues.amounts[due];
   const time = Math.max(account.clock, dues.times[due]);
-  return booked(ctx, account, time, payee.kind, signed, payee.name, payee.iban, payee.description, null);
+  return booked(ctx, account, time, payee.kind, signed, payee.name, payee.iban, payee.description);
 }
 
 /** Money the holder moves in from elsewhere before a payment the balance cannot cover: enough, and some more. */
@@ -544,7 +649,6 @@ function bookTopUp(ctx: RowContext<TransferOptions>, account: AccountState, time
     ctx.draw.counterparty_name(),
     counterpartyIban(ctx, account.country),
     ctx.rng.pick(TRANSFER_IN.descriptions),
-    null,
   );
 }
 
@@ -562,7 +666,6 @@ function bookEveryday(ctx: RowContext<TransferOptions>, account: AccountState): 
     kind.counterparty === 'none' ? null : ctx.draw.counterparty_name(),
     kind.counterparty === 'account' ? counterpartyIban(ctx, account.country) : null,
     ctx.rng.pick(kind.descriptions),
-    null,
   );
 }
 

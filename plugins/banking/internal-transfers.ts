@@ -15,9 +15,13 @@ export interface Leg {
   time: number;
   /** Signed, in minor units of this account's currency: negative on the sending side. */
   amount: number;
-  peerIban: string;
-  peerName: string;
-  transferId: string;
+  /** The other account (null for a cash deposit). */
+  peerIban: string | null;
+  peerName: string | null;
+  transferId: string | null;
+  /** A laundering motif's flow: its typology and the motif's key; null otherwise. */
+  typology: string | null;
+  motifId: string | null;
 }
 
 export interface TransferOptions {
@@ -77,23 +81,50 @@ export function accountRows(ctx: RowContext<unknown>, seed = datasetSeed(ctx)): 
  * The internal legs of an account in time order. A transfer exists when the sender sends on the slot, the
  * receiver has room for a leg on it, they are two accounts, and their periods overlap; both sides decide it alike.
  */
-export function internalLegs(ctx: RowContext<TransferOptions>, self: Self, seed: number): Leg[] {
+export function internalLegs(
+  ctx: RowContext<TransferOptions>,
+  self: Self,
+  seed: number,
+  inMotif: (account: number) => boolean,
+): Leg[] {
   const rate = ctx.options.internal_transfer_rate;
   const accounts = ctx.rowsOf('accounts');
   const legs: Leg[] = [];
   const own = capacity(self.count);
   const sent = sends(self.count, seed, self.index, rate);
-  if (own === 0 || rate <= 0 || accounts < 2) return legs;
+  // Accounts of a laundering motif's block stay out, so that their rows hold the motif's legs.
+  if (own === 0 || rate <= 0 || accounts < 2 || inMotif(self.index)) return legs;
   for (let slot = 0; slot < own; slot++) {
     const permutation = new PeerPermutation(accounts, seed, slot);
     const to = permutation.to(self.index);
-    if (slot < sent && to !== self.index && slot < capacity(peerCount(ctx.rows, accounts, to, seed)))
+    if (slot < sent && to !== self.index && !inMotif(to) && slot < capacity(peerCount(ctx.rows, accounts, to, seed)))
       addLeg(ctx, legs, self, to, slot, true, seed);
     const from = permutation.from(self.index);
-    if (from !== self.index && slot < sends(peerCount(ctx.rows, accounts, from, seed), seed, from, rate))
+    if (
+      from !== self.index &&
+      !inMotif(from) &&
+      slot < sends(peerCount(ctx.rows, accounts, from, seed), seed, from, rate)
+    )
       addLeg(ctx, legs, self, from, slot, false, seed);
   }
   return legs.sort((a, b) => a.time - b.time);
+}
+
+/** A transfer's two amounts in minor units: what the sender pays (whole units) and what the receiver gets. */
+export function legAmounts(
+  ctx: RowContext<unknown>,
+  euros: number,
+  senderCurrency: string,
+  receiverCurrency: string,
+): { sent: number; received: number } {
+  const senderScale = PRICE_LEVEL[senderCurrency] ?? 1;
+  const sentMajor = Math.max(1, Math.round(euros * senderScale));
+  const received =
+    senderCurrency === receiverCurrency ? sentMajor : (sentMajor / senderScale) * (PRICE_LEVEL[receiverCurrency] ?? 1);
+  return {
+    sent: ctx.helpers.toMinor(sentMajor, senderCurrency),
+    received: Math.max(1, ctx.helpers.toMinor(received, receiverCurrency)),
+  };
 }
 
 function addLeg(
@@ -118,18 +149,15 @@ function addLeg(
   const senderCurrency = outgoing ? self.currency : peerCurrency;
   const receiverCurrency = outgoing ? peerCurrency : self.currency;
   const euros = Math.exp(rng.normal(INTERNAL_TRANSFER.mu, INTERNAL_TRANSFER.sigma));
-  const senderScale = PRICE_LEVEL[senderCurrency] ?? 1;
-  const sentMajor = Math.max(1, Math.round(euros * senderScale));
-  const received =
-    senderCurrency === receiverCurrency ? sentMajor : (sentMajor / senderScale) * (PRICE_LEVEL[receiverCurrency] ?? 1);
+  const { sent, received } = legAmounts(ctx, euros, senderCurrency, receiverCurrency);
   const customer = ctx.lookup('customers', ctx.refOf('accounts', peer, 'customer_id'));
   legs.push({
     time,
-    amount: outgoing
-      ? -ctx.helpers.toMinor(sentMajor, senderCurrency)
-      : Math.max(1, ctx.helpers.toMinor(received, receiverCurrency)),
+    amount: outgoing ? -sent : received,
     peerIban,
     peerName: String(customer.name),
     transferId: `trf_${sender.toString(16).padStart(8, '0')}_${slot.toString(16).padStart(4, '0')}`,
+    typology: null,
+    motifId: null,
   });
 }

@@ -150,7 +150,57 @@ export const BOOKING_KINDS: readonly BookingKind[] = [
   },
 ];
 
-export const TRANSACTION_TYPES = [SALARY, ...BOOKING_KINDS].map((kind) => kind.type);
+/** Cash paid in at a branch: only structuring deposits (the everyday bookings draw none). */
+export const CASH_DEPOSIT: BookingKind = {
+  type: 'cash_deposit',
+  direction: 'credit',
+  weight: 0,
+  savings_weight: 0,
+  mu: 0,
+  sigma: 0,
+  counterparty: 'none',
+  descriptions: ['CASH DEPOSIT', 'BRANCH CASH IN'],
+};
+
+export const TRANSACTION_TYPES = [SALARY, ...BOOKING_KINDS, CASH_DEPOSIT].map((kind) => kind.type);
+
+/**
+ * Laundering typologies (AMLSim, AMLworld) and structuring: how often each is planted, and its members (min to max).
+ * Fan-out and fan-in: one account pays many or is paid by many; cycle: money goes round back to its start;
+ * scatter-gather: a source to intermediaries to a sink; gather-scatter: many to a hub to many; bipartite: each of
+ * one group pays each of another; stacked bipartite: three such layers; random: payments among the members;
+ * structuring: one account paid cash just under the reporting threshold.
+ */
+export const AML_TYPOLOGIES = {
+  fan_out: { weight: 12, min: 4, max: 6 },
+  fan_in: { weight: 12, min: 4, max: 6 },
+  cycle: { weight: 12, min: 3, max: 6 },
+  scatter_gather: { weight: 12, min: 4, max: 6 },
+  gather_scatter: { weight: 10, min: 5, max: 7 },
+  bipartite: { weight: 8, min: 4, max: 6 },
+  stacked_bipartite: { weight: 6, min: 6, max: 6 },
+  random: { weight: 8, min: 4, max: 6 },
+  structuring: { weight: 20, min: 1, max: 1 },
+} as const;
+export type Typology = keyof typeof AML_TYPOLOGIES;
+
+/**
+ * How motifs are planted: each takes a block of `block` accounts (members are the first with `min_rows` rows or
+ * more: room for any member's legs and a top-up before each), within the `window_days` before the as-of date; the
+ * money entering a motif is log-normal in euro terms; structuring pays `deposits` cash deposits each a fraction
+ * `below` of the reporting threshold (10,000 EUR).
+ */
+export const AML = {
+  block: 16,
+  min_rows: 16,
+  window_days: 60,
+  mu: 9,
+  sigma: 0.6,
+  threshold: 10_000,
+  deposits: [5, 9],
+  below: [0.9, 0.999],
+  total_weight: Object.values(AML_TYPOLOGIES).reduce((sum, spec) => sum + spec.weight, 0),
+} as const;
 
 /**
  * The day of the month an employer pays on, by weight (the day is the employer's, so all its staff are paid

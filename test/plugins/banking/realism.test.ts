@@ -194,3 +194,210 @@ describe('banking pack: realism', function () {
     }
   });
 });
+
+describe('banking pack: laundering motifs (aml_motifs)', function () {
+  this.timeout(120_000);
+  const MOTIFS = 30;
+  const cached = new Map<number, Record<string, Rows>>();
+  const withMotifs = (seed: number) =>
+    cached.get(seed) ??
+    cached
+      .set(
+        seed,
+        generateTables(pack, {
+          seed,
+          tables: [
+            { name: 'accounts', rows: 600 },
+            { name: 'transactions', rows: 30_000 },
+            { name: 'aml_motifs', rows: MOTIFS },
+          ],
+        }),
+      )
+      .get(seed)!;
+
+  /** A motif's flows as edges between accounts: a transfer from its debit leg's account to its credit leg's. */
+  function edgesOf(bookings: Rows): [unknown, unknown][] {
+    return [
+      ...groupBy(
+        bookings.filter((b) => b.transfer_id !== null),
+        'transfer_id',
+      ).values(),
+    ].map((legs) => [
+      legs.find((leg) => leg.direction === 'debit')!.account_id,
+      legs.find((leg) => leg.direction === 'credit')!.account_id,
+    ]);
+  }
+  const degrees = (edges: [unknown, unknown][]) => {
+    const into = new Map<unknown, number>();
+    const out = new Map<unknown, number>();
+    for (const [from, to] of edges) {
+      out.set(from, (out.get(from) ?? 0) + 1);
+      into.set(to, (into.get(to) ?? 0) + 1);
+    }
+    return { into: (a: unknown) => into.get(a) ?? 0, out: (a: unknown) => out.get(a) ?? 0 };
+  };
+
+  it('plants most motifs (at least 25 of 30 on 600 accounts) and every typology over three seeds', () => {
+    const seen = new Set<unknown>();
+    for (const seed of SEEDS.slice(0, 3)) {
+      const planted = withMotifs(seed).aml_motifs.filter((m) => Number(m.member_accounts) > 0);
+      expect(planted.length, `seed ${seed}`).to.be.at.least(25);
+      for (const motif of planted) seen.add(motif.typology);
+    }
+    expect([...seen].sort()).to.deep.equal(
+      [
+        'bipartite',
+        'cycle',
+        'fan_in',
+        'fan_out',
+        'gather_scatter',
+        'random',
+        'scatter_gather',
+        'stacked_bipartite',
+        'structuring',
+      ].sort(),
+    );
+  });
+
+  it('labels exactly the motifs of the table: typology, members, flows, first and last booking', () => {
+    for (const seed of SEEDS.slice(0, 3)) {
+      const { aml_motifs, transactions } = withMotifs(seed);
+      const labelled = groupBy(
+        transactions.filter((t) => t.aml_motif_id !== null),
+        'aml_motif_id',
+      );
+      const planted = aml_motifs.filter((m) => Number(m.member_accounts) > 0);
+      expect([...labelled.keys()].sort()).to.deep.equal(planted.map((m) => m.motif_id).sort());
+      for (const motif of planted) {
+        const bookings = labelled.get(motif.motif_id)!;
+        for (const b of bookings) expect(b.aml_typology).to.equal(motif.typology);
+        expect(new Set(bookings.map((b) => b.account_id)).size).to.equal(motif.member_accounts);
+        const deposits = bookings.filter((b) => b.type === 'cash_deposit').length;
+        expect(new Set(bookings.map((b) => b.transfer_id)).size - (deposits > 0 ? 1 : 0) + deposits).to.equal(
+          motif.flows,
+        );
+        const times = bookings.map((b) => String(b.booked_at)).sort();
+        expect(times[0]).to.equal(motif.started_at);
+        expect(times[times.length - 1]).to.equal(motif.ended_at);
+        expect(motif.first_account_id).to.be.oneOf(bookings.map((b) => b.account_id));
+        for (const [, legs] of groupBy(
+          bookings.filter((b) => b.transfer_id !== null),
+          'transfer_id',
+        ))
+          expect(legs.map((leg) => leg.direction).sort()).to.deep.equal(['credit', 'debit']);
+      }
+    }
+  });
+
+  it('gives every typology its shape: cycle, fan-in/out, scatter-gather, gather-scatter, bipartite, structuring', () => {
+    for (const seed of SEEDS.slice(0, 3)) {
+      const { aml_motifs, accounts, transactions } = withMotifs(seed);
+      const currencyOf = new Map(accounts.map((a) => [a.account_id, String(a.currency)]));
+      const labelled = groupBy(
+        transactions.filter((t) => t.aml_motif_id !== null),
+        'aml_motif_id',
+      );
+      for (const motif of aml_motifs.filter((m) => Number(m.member_accounts) > 0)) {
+        const bookings = labelled.get(motif.motif_id)!;
+        const members = [...new Set(bookings.map((b) => b.account_id))];
+        const k = members.length;
+        const edges = edgesOf(bookings);
+        const { into, out } = degrees(edges);
+        const label = `seed ${seed}, ${String(motif.typology)} ${String(motif.motif_id)}`;
+        switch (motif.typology) {
+          case 'cycle': {
+            for (const m of members) expect([into(m), out(m)], label).to.deep.equal([1, 1]);
+            // Following the money from the first member comes back to it after visiting every member.
+            const next = new Map(edges);
+            let at = motif.first_account_id;
+            for (let step = 0; step < k; step++) at = next.get(at);
+            expect(at, label).to.equal(motif.first_account_id);
+            expect(new Set(edges.map(([from]) => from)).size, label).to.equal(k);
+            break;
+          }
+          case 'fan_in':
+            expect(into(motif.first_account_id), label).to.equal(k - 1);
+            for (const m of members.filter((a) => a !== motif.first_account_id))
+              expect([into(m), out(m)], label).to.deep.equal([0, 1]);
+            break;
+          case 'fan_out':
+            expect(out(motif.first_account_id), label).to.equal(k - 1);
+            for (const m of members.filter((a) => a !== motif.first_account_id))
+              expect([into(m), out(m)], label).to.deep.equal([1, 0]);
+            break;
+          case 'scatter_gather': {
+            const source = motif.first_account_id;
+            const sink = members.find((m) => out(m) === 0);
+            expect([into(source), out(source)], label).to.deep.equal([0, k - 2]);
+            expect(into(sink), label).to.equal(k - 2);
+            for (const m of members.filter((a) => a !== source && a !== sink)) {
+              expect([into(m), out(m)], label).to.deep.equal([1, 1]);
+              expect(edges, label).to.deep.include.members([
+                [source, m],
+                [m, sink],
+              ]);
+            }
+            break;
+          }
+          case 'gather_scatter': {
+            const hub = motif.first_account_id;
+            expect(into(hub) > 0 && out(hub) > 0, label).to.equal(true);
+            for (const [from, to] of edges) expect(from === hub || to === hub, label).to.equal(true);
+            break;
+          }
+          case 'bipartite': {
+            const senders = members.filter((m) => out(m) > 0);
+            const receivers = members.filter((m) => into(m) > 0);
+            for (const m of senders) expect(into(m), label).to.equal(0);
+            expect(edges.length, label).to.equal(senders.length * receivers.length);
+            break;
+          }
+          case 'stacked_bipartite': {
+            const middle = members.filter((m) => into(m) > 0 && out(m) > 0);
+            const top = members.filter((m) => into(m) === 0);
+            expect(middle.length, label).to.be.above(0);
+            for (const [from, to] of edges)
+              expect(top.includes(from) ? middle.includes(to) : middle.includes(from), label).to.equal(true);
+            break;
+          }
+          case 'structuring':
+            expect(k, label).to.equal(1);
+            expect(edges, label).to.have.length(0);
+            for (const b of bookings) {
+              expect(b.type, label).to.equal('cash_deposit');
+              // Just under the 10,000 EUR reporting threshold, in the account's currency.
+              const euros = Number(b.amount) / PRICE_LEVEL[currencyOf.get(b.account_id)!];
+              expect(euros, label).to.be.within(8_990, 9_999.99);
+            }
+            break;
+          default:
+            expect(motif.typology).to.equal('random');
+            expect(edges.length, label).to.equal(motif.flows);
+        }
+      }
+    }
+  });
+
+  it('keeps balances, floors and the as-of date with motifs, and labels nothing without the aml_motifs table', () => {
+    for (const seed of SEEDS.slice(0, 3)) {
+      const { accounts, transactions } = withMotifs(seed);
+      const accountById = new Map(accounts.map((a) => [a.account_id, a]));
+      for (const [id, bookings] of groupBy(transactions, 'account_id')) {
+        const account = accountById.get(id)!;
+        const digits = digitsOf(account.currency);
+        let balance = minor(account.opening_balance, digits);
+        let previous = '';
+        for (const booking of bookings) {
+          balance += minor(booking.amount, digits);
+          expect(minor(booking.balance_after, digits)).to.equal(balance);
+          expect(balance).to.be.at.least(-minor(account.overdraft_limit, digits));
+          expect(String(booking.booked_at) >= previous && String(booking.booked_at) < '2026-01-01').to.equal(true);
+          previous = String(booking.booked_at);
+        }
+      }
+      expect(
+        defaults(seed).transactions.filter((t) => t.aml_typology !== null || t.aml_motif_id !== null),
+      ).to.have.length(0);
+    }
+  });
+});
