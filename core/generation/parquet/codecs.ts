@@ -31,7 +31,9 @@ const ZSTD_LEVEL = 3;
  * that the same rows give the same bytes.
  */
 export const compressors: Compressors = {
-  SNAPPY: (input) => snappy.compressSync(asBuffer(input)),
+  // Copied out: the external buffer snappy 7.4.3 returns otherwise is never freed, even by a full collection
+  // (measured: RSS grew by 265 KB per call of 200 KB, and flat when copied), which was most of a Parquet job's RSS.
+  SNAPPY: (input) => snappy.compressSync(asBuffer(input), { copyOutputData: true }),
   ZSTD: (input) => zstdCompress(input, ZSTD_LEVEL),
   GZIP: (input) => gzipSync(input),
 };
