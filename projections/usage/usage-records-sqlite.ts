@@ -71,8 +71,11 @@ export class SqliteUsageRecordTable implements UsageRecordTable {
       insert: db.prepare(
         `INSERT INTO usage_records (account, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      // Named: without statistics SQLite takes the primary key's prefix (account) and reads every record of the
+      // account, so that a rebuild slows down as accounts grow (measured: most of a 1,000,000-event rebuild).
       refund: db.prepare(
-        "UPDATE usage_records SET refunded = 1 WHERE account = ? AND reference = ? AND source = 'debit'",
+        'UPDATE usage_records INDEXED BY usage_records_by_reference SET refunded = 1 ' +
+          "WHERE account = ? AND reference = ? AND source = 'debit'",
       ),
       reserve: db.prepare('INSERT INTO usage_reservations (account, reference, key_id, sector) VALUES (?, ?, ?, ?)'),
       reservation: db.prepare('SELECT key_id, sector FROM usage_reservations WHERE account = ? AND reference = ?'),

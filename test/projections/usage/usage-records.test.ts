@@ -101,6 +101,13 @@ describe('the usage records table', () => {
     expect(await Promise.all(accounts.map((account) => allRecords(memory.table, account.accountId)))).to.deep.equal(
       before,
     );
+    // A rebuild applies many pages of events in one transaction: read in pages of 5, every record is still there once.
+    const paged = new UsageRecords(services.store, services.registry, new MemoryUsageRecordTable(), 5);
+    await paged.rebuild();
+    expect(await Promise.all(accounts.map((account) => allRecords(paged.table, account.accountId)))).to.deep.equal(
+      before,
+    );
+    expect(await paged.table.checkpoint()).to.equal(await services.store.headPosition());
     // Summed over chunks of 6 rows, the period's records give the totals of the whole list.
     const chunked = new SqliteUsageRecordTable((services.store as SqliteEventStore).db, 6);
     for (const account of accounts) {
