@@ -30,10 +30,15 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const ORDER_SLOT = 0x7fff_0001;
 
-/** The motifs planted: the aml_motifs table's rows, or none when the request does not ask for it. */
+/**
+ * The motifs planted: the aml_motifs table's rows, or none when the request does not ask for it. Asking a plan
+ * for a table it lacks throws, which costs a stack trace; the answer is kept per context (one per table and plan).
+ */
+const plannedMotifs = new WeakMap<object, number>();
 export function motifCount(ctx: RowContext<unknown>): number {
-  const planned = tableRows(ctx, 'aml_motifs');
-  return planned === undefined ? 0 : planned;
+  let motifs = plannedMotifs.get(ctx);
+  if (motifs === undefined) plannedMotifs.set(ctx, (motifs = tableRows(ctx, 'aml_motifs') ?? 0));
+  return motifs;
 }
 
 function tableRows(ctx: RowContext<unknown>, table: string): number | undefined {
