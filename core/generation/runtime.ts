@@ -9,6 +9,7 @@ import { fmix32, hashString, mix, Rng, tableSeed } from './random/prng.js';
 import { dataTypeByName, type Row, type Sampler } from './types/index.js';
 import { rowKey } from './types/identifiers.js';
 import { asOfEnd, DEFAULT_AS_OF } from './as-of.js';
+import { columnDependencies, drawOrder } from './types/column-dependencies.js';
 
 /**
  * A plan compiled against its pack, in one thread: each table's columns become samplers (with the
@@ -132,6 +133,7 @@ export class TableRuntime {
         currency: params.currency as string | undefined,
         currencyColumn: params.currency_column as string | undefined,
         references: column.type === 'reference' ? String(column.table) : undefined,
+        dependsOn: columnDependencies(params),
         key:
           column.type === 'id'
             ? { prefix: String(params.prefix), tableSeed: this.seed, rowOf: (index: number) => index }
@@ -359,10 +361,11 @@ function unsetComputed(column: string): Sampler {
  * nothing from the row's stream, so leaving them to the writer (`forOutput`) changes no other value.
  */
 function compileCompletion(columns: CompiledColumn[], forOutput: boolean): (row: Row, rng: Rng, index: number) => void {
-  const fills = columns.map((column) => column.fill);
+  const ordered = drawOrder(columns);
+  const fills = ordered.map((column) => column.fill);
   const rates = columns.map((column) => column.nullRate);
   const body = [
-    ...columns.flatMap((column, i) =>
+    ...ordered.flatMap((column, i) =>
       forOutput && column.key
         ? []
         : [

@@ -6,6 +6,20 @@
 
 const DAY_MS = 86_400_000;
 
+/**
+ * A drawn day kept on or before `latest` (the as-of date): a day drawn later is wrapped into [earliest, latest] by
+ * how far it overshoots, so a window drawn uniformly past `latest` stays about uniform up to it (clamping would
+ * pile the overshoot on `latest`). `earliest` later than `latest` gives `latest`.
+ */
+export function onOrBefore(date: string, earliest: string, latest: string): string {
+  if (date <= latest) return date;
+  const from = Date.parse(earliest);
+  const days = (Date.parse(latest) - from) / DAY_MS + 1;
+  if (!(days > 0)) return latest;
+  const overshoot = (Date.parse(date) - from) / DAY_MS;
+  return new Date(from + (overshoot % days) * DAY_MS).toISOString().slice(0, 10);
+}
+
 /** `date` plus `days` (negative: before). */
 export function addDays(date: string, days: number): string {
   return dayText(dayNumber(date) + days);

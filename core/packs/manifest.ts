@@ -5,6 +5,7 @@ import { parentsOf } from '../generation/pack-definition.js';
 import { dataTypes } from '../generation/types/index.js';
 import type { PackDefinition } from './sdk.js';
 import { ownMember } from '../own-member.js';
+import { COLUMN_DEPENDENCY_PARAMS } from '../generation/types/column-dependencies.js';
 
 /**
  * The manifest schema every pack passes at load, then the checks a schema cannot express (column
@@ -111,7 +112,7 @@ export function checkManifest(candidate: unknown): string[] {
         else if (!Object.values(target.columns).some((c) => c.type === 'id'))
           reasons.push(`${where}: "${String(column.table)}" has no id column to reference`);
       }
-      for (const dependency of ['currency_column', 'iban_column', 'network_column', 'country_column', 'name_column']) {
+      for (const dependency of COLUMN_DEPENDENCY_PARAMS) {
         const named = column[dependency];
         if (named !== undefined && !ownMember(table.columns, String(named)))
           reasons.push(`${where}: ${dependency} names no column of the table ("${String(named)}")`);

@@ -33,6 +33,7 @@ export {
   isBusinessDay,
   monthlySchedule,
   monthsBetween,
+  onOrBefore,
   payDay,
 } from './dates.js';
 

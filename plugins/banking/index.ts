@@ -101,7 +101,7 @@ function drawAmount(ctx: RowContext<unknown>, kind: BookingKind, account: Accoun
 
 export default definePack({
   name: 'banking',
-  version: '1.0.0',
+  version: '1.1.0',
   description:
     'Retail banking: customers, current and savings accounts (valid IBANs with national check digits, ' +
     "the BIC of the IBAN's bank, local currency) and booked transactions with running balances that add up per " +
@@ -115,16 +115,24 @@ export default definePack({
         customer_id: { type: 'id', prefix: 'cus', description: 'Key of the customer.' },
         name: {
           type: 'person_name',
+          country_column: 'country',
           description: 'Full name of the customer (the account holder).',
           example: 'Amelia Clarke',
         },
         email: {
           type: 'email',
+          country_column: 'country',
           name_column: 'name',
           description: 'E-mail address.',
           example: 'amelia.clarke@outlook.com',
         },
-        phone: { type: 'phone', description: 'Phone number, international format.', nullable: true, null_rate: 0.04 },
+        phone: {
+          type: 'phone',
+          country_column: 'country',
+          description: 'Phone number, international format.',
+          nullable: true,
+          null_rate: 0.04,
+        },
         date_of_birth: { type: 'date', from: '1940-01-01', to: '2006-12-31', description: 'Date of birth.' },
         country: {
           type: 'country',
@@ -133,9 +141,9 @@ export default definePack({
           description: 'Country of residence (ISO 3166-1 alpha-2); the accounts are held there.',
           example: 'GB',
         },
-        street_address: { type: 'street_address', description: 'Street address.' },
-        city: { type: 'city', description: 'City.' },
-        postcode: { type: 'postcode', description: 'Postal code.' },
+        street_address: { type: 'street_address', country_column: 'country', description: 'Street address.' },
+        city: { type: 'city', country_column: 'country', description: 'City.' },
+        postcode: { type: 'postcode', country_column: 'country', description: 'Postal code.' },
         segment: {
           type: 'enum',
           values: ['retail', 'premier', 'private', 'small_business'],

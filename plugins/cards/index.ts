@@ -140,21 +140,28 @@ export default definePack({
       credits_per_1000_rows: 1,
       columns: {
         cardholder_id: { type: 'id', prefix: 'chd', description: 'Key of the cardholder.' },
-        name: { type: 'person_name', description: 'Full name.', example: 'Olivia Hughes' },
+        name: { type: 'person_name', country_column: 'country', description: 'Full name.', example: 'Olivia Hughes' },
         email: {
           type: 'email',
+          country_column: 'country',
           name_column: 'name',
           description: 'E-mail address.',
           example: 'olivia.hughes42@gmail.com',
         },
-        phone: { type: 'phone', description: 'Phone number, international format.', nullable: true, null_rate: 0.05 },
+        phone: {
+          type: 'phone',
+          country_column: 'country',
+          description: 'Phone number, international format.',
+          nullable: true,
+          null_rate: 0.05,
+        },
         country: {
           type: 'country',
           codes: homeCountries,
           weights: HOME_COUNTRIES,
           description: 'Country of residence (ISO 3166-1 alpha-2).',
         },
-        city: { type: 'city', description: 'City of residence.' },
+        city: { type: 'city', country_column: 'country', description: 'City of residence.' },
         date_of_birth: { type: 'date', from: '1945-01-01', to: '2006-12-31', description: 'Date of birth.' },
         created_at: {
           type: 'timestamp',
@@ -247,7 +254,7 @@ export default definePack({
       credits_per_1000_rows: 1,
       columns: {
         merchant_id: { type: 'id', prefix: 'mer', description: 'Key of the merchant.' },
-        name: { type: 'company', description: 'Trading name.' },
+        name: { type: 'company', country_column: 'country', description: 'Trading name.' },
         mcc: { type: 'mcc', description: 'ISO 18245 merchant category code.' },
         category: {
           type: 'string',
@@ -260,7 +267,7 @@ export default definePack({
           weights: merchantCountries,
           description: 'Country of the merchant (ISO 3166-1 alpha-2).',
         },
-        city: { type: 'city', description: 'City of the merchant.' },
+        city: { type: 'city', country_column: 'country', description: 'City of the merchant.' },
       },
       row: (ctx) => {
         const mcc = String(ctx.draw.mcc());

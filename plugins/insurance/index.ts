@@ -3,12 +3,12 @@ import {
   definePack,
   defineInvariant,
   drawOnOrAfter,
+  onOrBefore,
   type Rng,
   type RowContext,
 } from '../../core/packs/sdk.js';
 import { claimCount } from './claim-count.js';
 import { expectedClaimCost } from './expected-claim-cost.js';
-import { onOrBefore } from './on-or-before.js';
 import {
   CLAIM_ASSUMPTIONS,
   INSURANCE_PRODUCTS,
@@ -108,9 +108,15 @@ export default definePack({
       credits_per_1000_rows: 1,
       columns: {
         policyholder_id: { type: 'id', prefix: 'ph', description: 'Key of the policyholder.' },
-        name: { type: 'person_name', description: 'Full name.', example: 'Grace Turner' },
-        email: { type: 'email', name_column: 'name', description: 'E-mail address.' },
-        phone: { type: 'phone', description: 'Phone number, international format.', nullable: true, null_rate: 0.06 },
+        name: { type: 'person_name', country_column: 'country', description: 'Full name.', example: 'Grace Turner' },
+        email: { type: 'email', country_column: 'country', name_column: 'name', description: 'E-mail address.' },
+        phone: {
+          type: 'phone',
+          country_column: 'country',
+          description: 'Phone number, international format.',
+          nullable: true,
+          null_rate: 0.06,
+        },
         date_of_birth: {
           type: 'date',
           from: BORN_FROM,
@@ -124,9 +130,9 @@ export default definePack({
           description: 'Country of residence (ISO 3166-1 alpha-2); policies are in its currency.',
           example: 'GB',
         },
-        street_address: { type: 'street_address', description: 'Street address.' },
-        city: { type: 'city', description: 'City.' },
-        postcode: { type: 'postcode', description: 'Postal code.' },
+        street_address: { type: 'street_address', country_column: 'country', description: 'Street address.' },
+        city: { type: 'city', country_column: 'country', description: 'City.' },
+        postcode: { type: 'postcode', country_column: 'country', description: 'Postal code.' },
       },
       row: (ctx) => ({
         date_of_birth: onOrBefore(String(ctx.draw.date_of_birth()), BORN_FROM, birthday(ctx.asOf, -18)),

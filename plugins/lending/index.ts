@@ -1,7 +1,13 @@
-import { birthday, definePack, defineInvariant, drawOnOrAfter, type RowContext } from '../../core/packs/sdk.js';
+import {
+  birthday,
+  definePack,
+  defineInvariant,
+  drawOnOrAfter,
+  onOrBefore,
+  type RowContext,
+} from '../../core/packs/sdk.js';
 import { levelPayment, nextInstalment } from './annuity.js';
 import { lendingLimit } from './lending-limit.js';
-import { onOrBefore } from './on-or-before.js';
 import { probabilityOfDefault } from './probability-of-default.js';
 import {
   BORROWER_COUNTRIES,
@@ -69,8 +75,8 @@ export default definePack({
       credits_per_1000_rows: 1,
       columns: {
         borrower_id: { type: 'id', prefix: 'bor', description: 'Key of the borrower.' },
-        name: { type: 'person_name', description: 'Full name.', example: 'Thomas Reid' },
-        email: { type: 'email', name_column: 'name', description: 'E-mail address.' },
+        name: { type: 'person_name', country_column: 'country', description: 'Full name.', example: 'Thomas Reid' },
+        email: { type: 'email', country_column: 'country', name_column: 'name', description: 'E-mail address.' },
         date_of_birth: {
           type: 'date',
           from: BORN_FROM,
@@ -84,7 +90,7 @@ export default definePack({
           description: 'Country of residence (ISO 3166-1 alpha-2); loans are in its currency.',
           example: 'GB',
         },
-        city: { type: 'city', description: 'City of residence.' },
+        city: { type: 'city', country_column: 'country', description: 'City of residence.' },
         employment_status: {
           type: 'enum',
           values: ['employed', 'self_employed', 'retired', 'unemployed', 'student'],

@@ -17,5 +17,7 @@ export interface CompiledColumn {
    * values a generator sets itself, are as before).
    */
   key?: { prefix: string; tableSeed: number; rowOf: (index: number) => number };
+  /** The columns of the row this one's parameters name (country_column, name_column, ...): drawn before it. */
+  dependsOn: readonly string[];
   fill: Sampler;
 }

@@ -16,7 +16,8 @@ export type PoolName = keyof Omit<LocalePools, 'locale'>;
 /**
  * A pool of the row's country: the pools of each country a sampler meets are looked up once, and the last
  * one is kept at hand, so the cost per row is a comparison (rows of a country often come together) or one
- * Map lookup. The country must be drawn before the column: declared before it, or set by the row function.
+ * Map lookup. The engine draws the country before the columns that follow it; a generator drawing one itself
+ * passes the row that holds the country.
  */
 export function poolOfRowCountry(
   countryColumn: string,
@@ -33,8 +34,8 @@ export function poolOfRowCountry(
     if (values === undefined) {
       if (country === undefined)
         throw new Error(
-          `country_column "${countryColumn}" has no value yet: draw it first (declare it before the columns ` +
-            "that follow it, or set it in the table's row function)",
+          `country_column "${countryColumn}" has no value yet: draw it first (a row function that draws a ` +
+            'following column itself passes it the row holding the country)',
         );
       values = ((typeof country === 'string' ? countryPools(country) : undefined) ?? env.pools)[pool];
       byCountry.set(country, values);

@@ -10,6 +10,7 @@ import {
   isBusinessDay,
   monthlySchedule,
   monthsBetween,
+  onOrBefore,
   payDay,
 } from '../../../core/packs/sdk.js';
 
@@ -58,5 +59,19 @@ describe('the SDK date helpers', () => {
     expect(payDay('2025-02', 30)).to.equal('2025-02-28');
     expect(() => payDay('2025-13', 1)).to.throw(RangeError);
     expect(() => addDays('tomorrow', 1)).to.throw(RangeError);
+  });
+
+  it('keeps a day on or before the latest, wrapping an overshoot into the window rather than piling it on the end', () => {
+    expect(onOrBefore('2025-06-01', '2025-01-01', '2025-12-31')).to.equal('2025-06-01');
+    expect(onOrBefore('2025-12-31', '2025-01-01', '2025-12-31')).to.equal('2025-12-31');
+    // 2026-01-01 overshoots by one day past a 365-day window: the window's first day.
+    expect(onOrBefore('2026-01-01', '2025-01-01', '2025-12-31')).to.equal('2025-01-01');
+    expect(onOrBefore('2026-02-10', '2025-01-01', '2025-12-31')).to.equal('2025-02-10');
+    expect(onOrBefore('2026-02-10', '2026-01-05', '2025-12-31')).to.equal('2025-12-31');
+    // Overshoots spread evenly: a year drawn day by day past a 100-day window lands on every day of it.
+    const landed = new Set<string>();
+    for (let day = 0; day < 400; day++) landed.add(onOrBefore(addDays('2025-04-11', day), '2025-01-01', '2025-04-10'));
+    expect(landed.size).to.equal(100);
+    for (const day of landed) expect(day >= '2025-01-01' && day <= '2025-04-10', day).to.equal(true);
   });
 });

@@ -198,21 +198,21 @@ describe('quick generation over HTTP', () => {
   });
 
   it('takes per-column overrides in each table, as a config does, and says where a wrong one is', async () => {
-    // Without fraud, whose patterns draw amounts of their own (card testing, large purchases).
+    // Without fraud, whose patterns pick entry modes of their own (card testing is online).
     const table = (columns: unknown) => ({
       sector: 'cards',
       seed: 4,
       tables: [{ name: 'transactions', rows: 400, columns }],
       options: { transactions: { fraud_rate: 0 } },
     });
-    // The distribution is of euro amounts; other currencies are converted at the pack's rates.
-    const amounts = (body: { tables: { transactions: { amount: number; currency: string }[] } }) =>
-      body.tables.transactions.filter((row) => row.currency === 'EUR').map((row) => row.amount);
+    const modes = (body: { tables: { transactions: { entry_mode: string }[] } }) =>
+      new Set(body.tables.transactions.map((row) => row.entry_mode));
     const plain = await quick(account.test, table(undefined));
-    const cheap = await quick(account.test, table({ amount: { distribution: 'uniform', min: 1, max: 2 } }));
-    expect(cheap.status, cheap.text).to.equal(200);
-    expect(amounts(cheap.body).every((amount) => amount >= 1 && amount <= 2)).to.equal(true);
-    expect(amounts(plain.body).some((amount) => amount > 2)).to.equal(true);
+    const weights = { chip: 0, contactless: 0, online: 0, magstripe: 1 };
+    const swiped = await quick(account.test, table({ entry_mode: { weights } }));
+    expect(swiped.status, swiped.text).to.equal(200);
+    expect([...modes(swiped.body)]).to.deep.equal(['magstripe']);
+    expect(modes(plain.body).size).to.be.above(2);
     const unknown = await quick(account.test, table({ nope: { null_rate: 0.5 } }));
     expect(unknown.status).to.equal(400);
     expect(unknown.body.errors[0]).to.include({ pointer: '/tables/0/columns/nope' });

@@ -41,7 +41,15 @@ function fileOf(requests: RowGroupRequest[], encoder: Encoder): Buffer {
 
 /** A column of the given type, as the engine compiles one, for requests built by hand. */
 function column(name: string, type: string, nullable = false, key?: CompiledColumn['key']): CompiledColumn {
-  return { name, type: dataTypeByName.get(type)!, nullable, nullRate: 0, fill: () => null, ...(key ? { key } : {}) };
+  return {
+    name,
+    type: dataTypeByName.get(type)!,
+    nullable,
+    nullRate: 0,
+    dependsOn: [],
+    fill: () => null,
+    ...(key ? { key } : {}),
+  };
 }
 
 /** A request of rows made by `rowOf(i)`, one row group. */
