@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../json-schema.js';
 import { distributionSchema } from '../generation/random/distributions.js';
 import { dataTypes } from '../generation/types/index.js';
-import { AS_OF_MAX, AS_OF_MIN, DEFAULT_AS_OF } from '../generation/as-of.js';
+import { AS_OF_MAX, AS_OF_MIN, AS_OF_PATTERN, DEFAULT_AS_OF } from '../generation/as-of.js';
 
 /**
  * The generation config (docs/configs.md) as JSON Schema 2020-12: the one document that ajv
@@ -93,12 +93,13 @@ export const columnOverrideSchema: JsonSchema = {
 export const asOfSchema: JsonSchema = {
   type: 'string',
   format: 'date',
-  formatMinimum: AS_OF_MIN,
-  formatMaximum: AS_OF_MAX,
+  // The years 2000 to 2100 (AS_OF_MIN to AS_OF_MAX) as a pattern: plain JSON Schema, which OpenAPI tools read,
+  // where ajv-formats' formatMinimum would not be.
+  pattern: AS_OF_PATTERN,
   description:
-    'The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later ' +
-    `are scheduled. A fixed default (${DEFAULT_AS_OF}), not today, so that a config and seed give the same bytes ` +
-    'on any day.',
+    `The as-of date of the dataset (YYYY-MM-DD, from ${AS_OF_MIN} to ${AS_OF_MAX}): no event falls after it, ` +
+    `and instalments or payments due later are scheduled. A fixed default (${DEFAULT_AS_OF}), not today, so ` +
+    'that a config and seed give the same bytes on any day.',
 };
 
 export const identifierPattern = '^[a-z][a-z0-9_]{0,62}$';

@@ -8,6 +8,8 @@ export const DEFAULT_AS_OF = '2025-12-31';
 /** The range a config may set, as the config schema states it. */
 export const AS_OF_MIN = '2000-01-01';
 export const AS_OF_MAX = '2100-12-31';
+/** The same range as a pattern on a calendar date: the years 2000 to 2100. */
+export const AS_OF_PATTERN = '^(20[0-9]{2}|2100)-';
 
 const DAY = 86_400_000;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;

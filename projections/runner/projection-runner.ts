@@ -116,14 +116,17 @@ export class ProjectionRunner {
     this.loop = { controller, done: this.follow(controller.signal) };
   }
 
-  /** Stops following and writes the snapshots of everything applied. */
+  /**
+   * Stops following and writes the snapshots of everything applied. A store that cannot take them is reported,
+   * not thrown: snapshots only shorten the next start's catch-up, and shutdown must finish during an outage.
+   */
   async stop(): Promise<void> {
     if (this.loop) {
       this.loop.controller.abort();
       await this.loop.done;
       this.loop = undefined;
     }
-    await this.serial(() => this.saveSnapshots());
+    await this.serial(() => this.saveSnapshots()).catch((error: unknown) => this.onError(error));
   }
 
   state<S>(name: string): S {

@@ -4940,9 +4940,8 @@ export interface operations {
               as_of: {
                 type: 'string';
                 format: 'date';
-                formatMinimum: '2000-01-01';
-                formatMaximum: '2100-12-31';
-                description: 'The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.';
+                pattern: '^(20[0-9]{2}|2100)-';
+                description: 'The as-of date of the dataset (YYYY-MM-DD, from 2000-01-01 to 2100-12-31): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.';
               };
               tables: {
                 type: 'array';
@@ -5452,7 +5451,7 @@ export interface operations {
               locale?: string;
               /**
                * Format: date
-               * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+               * @description The as-of date of the dataset (YYYY-MM-DD, from 2000-01-01 to 2100-12-31): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
                */
               as_of?: string;
               tables: {
@@ -5641,7 +5640,7 @@ export interface operations {
               locale?: string;
               /**
                * Format: date
-               * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+               * @description The as-of date of the dataset (YYYY-MM-DD, from 2000-01-01 to 2100-12-31): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
                */
               as_of?: string;
               tables: {
@@ -5812,7 +5811,7 @@ export interface operations {
                 locale?: string;
                 /**
                  * Format: date
-                 * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+                 * @description The as-of date of the dataset (YYYY-MM-DD, from 2000-01-01 to 2100-12-31): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
                  */
                 as_of?: string;
                 tables: {
@@ -6240,7 +6239,7 @@ export interface operations {
               locale?: string;
               /**
                * Format: date
-               * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+               * @description The as-of date of the dataset (YYYY-MM-DD, from 2000-01-01 to 2100-12-31): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
                */
               as_of?: string;
               tables: {
@@ -6952,7 +6951,7 @@ export interface operations {
               locale?: string;
               /**
                * Format: date
-               * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+               * @description The as-of date of the dataset (YYYY-MM-DD, from 2000-01-01 to 2100-12-31): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
                */
               as_of?: string;
               tables: {
@@ -7346,7 +7345,7 @@ export interface operations {
                 locale?: string;
                 /**
                  * Format: date
-                 * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+                 * @description The as-of date of the dataset (YYYY-MM-DD, from 2000-01-01 to 2100-12-31): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
                  */
                 as_of?: string;
                 tables: {
@@ -7692,7 +7691,7 @@ export interface operations {
               locale?: string;
               /**
                * Format: date
-               * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+               * @description The as-of date of the dataset (YYYY-MM-DD, from 2000-01-01 to 2100-12-31): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
                */
               as_of?: string;
               tables: {
@@ -8066,7 +8065,7 @@ export interface operations {
               locale?: string;
               /**
                * Format: date
-               * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+               * @description The as-of date of the dataset (YYYY-MM-DD, from 2000-01-01 to 2100-12-31): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
                */
               as_of?: string;
               tables: {
@@ -8418,7 +8417,7 @@ export interface operations {
               locale?: string;
               /**
                * Format: date
-               * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+               * @description The as-of date of the dataset (YYYY-MM-DD, from 2000-01-01 to 2100-12-31): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
                */
               as_of?: string;
               tables: {
@@ -11383,7 +11382,7 @@ export interface operations {
           locale?: string;
           /**
            * Format: date
-           * @description The as-of date of the dataset (YYYY-MM-DD): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
+           * @description The as-of date of the dataset (YYYY-MM-DD, from 2000-01-01 to 2100-12-31): no event falls after it, and instalments or payments due later are scheduled. A fixed default (2025-12-31), not today, so that a config and seed give the same bytes on any day.
            */
           as_of?: string;
           /** @description The pack's table options by table name, e.g. `{ "transactions": { "fraud_rate": 0.01 } }`. */

@@ -37,8 +37,8 @@ describe('store outages, over HTTP (PostgreSQL behind a proxy)', function () {
   });
 
   after(async () => {
-    await proxy?.close();
     await app?.close();
+    await proxy?.close();
     if (schema) await dropPostgresSchema(url, schema);
   });
 

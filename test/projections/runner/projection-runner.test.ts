@@ -304,6 +304,27 @@ describe('ProjectionRunner snapshots', () => {
   });
 });
 
+describe('ProjectionRunner stopping while the store is down', () => {
+  it('reports the snapshots it could not write and stops all the same', async () => {
+    const store = new MemoryEventStore();
+    const failing: SnapshotStore = {
+      load: async () => undefined,
+      save: async () => {
+        throw new Error('the store cannot be reached');
+      },
+    };
+    const errors: unknown[] = [];
+    const runner = new ProjectionRunner(store, registry, [counter], failing, {
+      snapshotIntervalMs: 60_000,
+      onError: (error) => errors.push(error),
+    });
+    await runner.start();
+    await runner.waitFor((await store.append('acc-a', [deposit(1)])).position);
+    await runner.stop();
+    expect(errors.map(String)).to.deep.equal(['Error: the store cannot be reached']);
+  });
+});
+
 describe('ProjectionRunner during a store outage', () => {
   it('reports the first failed catch-up of an outage, not every poll, and the first of the next outage again', async () => {
     let down = false;
