@@ -35,10 +35,28 @@ export interface CardLife {
 /** The card of row `index` of `cards`, from any table of the pack. */
 export function cardLife(ctx: RowContext<unknown>, index: number): CardLife {
   const first = index - (index % CARDS_PER_BLOCK);
-  let life = firstCard(ctx, first);
+  let life = firstCardOf(ctx, first);
   for (let row = first + 1; row <= index; row++)
-    life = life.renewal <= ctx.asOf ? reissue(life, row - 1) : firstCard(ctx, row);
-  life.replaced = index + 1 < first + CARDS_PER_BLOCK && index + 1 < ctx.rowsOf('cards') && life.renewal <= ctx.asOf;
+    life = life.renewal <= ctx.asOf ? reissue(life, row - 1) : firstCardOf(ctx, row);
+  const replaced = index + 1 < first + CARDS_PER_BLOCK && index + 1 < ctx.rowsOf('cards') && life.renewal <= ctx.asOf;
+  return { ...life, replaced };
+}
+
+/** First cards of recent rows, per table context: the rows of a block, and their transactions, walk the same ones. */
+const FIRST_CARD_SLOTS = 16;
+const firstCards = new WeakMap<object, { rows: Float64Array; lives: CardLife[] }>();
+
+function firstCardOf(ctx: RowContext<unknown>, row: number): CardLife {
+  let cache = firstCards.get(ctx);
+  if (cache === undefined) {
+    cache = { rows: new Float64Array(FIRST_CARD_SLOTS).fill(-1), lives: new Array<CardLife>(FIRST_CARD_SLOTS) };
+    firstCards.set(ctx, cache);
+  }
+  const slot = row & (FIRST_CARD_SLOTS - 1);
+  if (cache.rows[slot] === row) return cache.lives[slot];
+  const life = firstCard(ctx, row);
+  cache.rows[slot] = row;
+  cache.lives[slot] = life;
   return life;
 }
 
