@@ -348,7 +348,8 @@ function storesAt(bytes: Uint8Array, base: string): string {
 /**
  * Statements that write `prefix` and the string `v` after checking room for it and `need` bytes more:
  * copied while it has nothing to escape (JSON: printable ASCII but for quote and backslash; CSV: ASCII
- * but for comma, quote and line breaks), else through the sink by the general rule.
+ * but for comma, quote and line breaks) or is a character of the Basic Multilingual Plane encoded in place,
+ * else through the sink by the general rule.
  */
 function inlineString(prefix: Uint8Array, need: number, quoted: boolean): string {
   const p = prefix.length;
@@ -361,7 +362,17 @@ function inlineString(prefix: Uint8Array, need: number, quoted: boolean): string
     `    if (buffer.length - at < n + ${p + 2 * q + need}) { out.length = at; ` +
       `out.reserve(n + ${p + 2 * q + need}); ${RELOAD} }`,
     `    ${storesAt(prefix, 'at')}${quoted ? ` buffer[at + ${p}] = 34;` : ''}`,
-    `    for (i = 0, j = at + ${p + q}; i < n; i++) { c = v.charCodeAt(i); if (!(${plain})) break; buffer[j++] = c; }`,
+    `    for (i = 0, j = at + ${p + q}; i < n; i++) {`,
+    `      c = v.charCodeAt(i);`,
+    `      if (${plain}) { buffer[j++] = c; continue; }`,
+    // Other text of the Basic Multilingual Plane (accented names, streets) as UTF-8 in the same pass, where the
+    // room reserved holds it; surrogates (emoji) and escapes take the general rule.
+    `      if (c < 128 || (c >= 0xd800 && c <= 0xdfff) || buffer.length - j < (n - i) * 3 + ${q + need}) break;`,
+    `      if (c < 0x800) { buffer[j++] = 0xc0 | (c >> 6); buffer[j++] = 0x80 | (c & 63); }`,
+    `      else {`,
+    `        buffer[j++] = 0xe0 | (c >> 12); buffer[j++] = 0x80 | ((c >> 6) & 63); buffer[j++] = 0x80 | (c & 63);`,
+    `      }`,
+    `    }`,
     `    if (i === n) { ${quoted ? 'buffer[j] = 34; at = j + 1;' : 'at = j;'} } else {`,
     `      out.length = at + ${p}; out.text(${quoted ? 'jsonStringSlow(v)' : 'csvField(v)'});`,
     resumed(need).replace(/^/gm, '  '),

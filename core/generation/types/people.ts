@@ -1,9 +1,12 @@
 import { defineDataType, type CompileEnv, type Row, type Sampler } from './data-type.js';
+import { cachedLocalPartOf } from './email-local-part.js';
 import { countryColumnParam, poolOfRowCountry, type PoolName } from './country-column.js';
 
 interface CountryParams {
   country_column?: string;
 }
+
+const NO_NAMES: readonly string[] = [];
 
 const SOURCE = "from the plan's locale, or the locale of the row's `country_column`, through @faker-js/faker's data";
 
@@ -64,11 +67,43 @@ export const personName = defineDataType<CountryParams>({
   example: 'Olivia Hughes',
   compile: ({ country_column }, env) => {
     const { firstNames, lastNames } = namePools(country_column, env);
-    return (rng, row) => `${rng.pick(firstNames(row))} ${rng.pick(lastNames(row))}`;
+    return (rng, row) => {
+      const firsts = firstNames(row);
+      const first = Math.floor(rng.next() * firsts.length);
+      const lasts = lastNames(row);
+      const last = Math.floor(rng.next() * lasts.length);
+      const name = `${firsts[first]} ${lasts[last]}`;
+      lastDrawn.name = name;
+      lastDrawn.firsts = firsts;
+      lastDrawn.first = first;
+      lastDrawn.lasts = lasts;
+      lastDrawn.last = last;
+      return name;
+    };
   },
 });
 
-const ASCII_LOCAL_PART = /[^a-z0-9]+/g;
+/**
+ * The name person_name drew last in this thread, with its pools and positions: an e-mail built from it in the same
+ * row (`name_column`) joins the local parts of the two pool entries, computed once per pool, instead of
+ * normalising the name again. Any other name is normalised; both give the same local part.
+ */
+const lastDrawn = { name: '', firsts: NO_NAMES, first: 0, lasts: NO_NAMES, last: 0 };
+
+function localPartOfName(name: string): string {
+  if (name !== lastDrawn.name) return cachedLocalPartOf(name);
+  const first = localPartsOf(lastDrawn.firsts)[lastDrawn.first];
+  const last = localPartsOf(lastDrawn.lasts)[lastDrawn.last];
+  return first && last ? `${first}.${last}` : first || last;
+}
+
+/** Each pool entry's local part (cachedLocalPartOf), computed on first use of the pool. */
+function localPartsOf(pool: readonly string[]): readonly string[] {
+  let parts = localParts.get(pool);
+  if (parts === undefined) localParts.set(pool, (parts = pool.map(cachedLocalPartOf)));
+  return parts;
+}
+const localParts = new WeakMap<readonly string[], readonly string[]>();
 
 export const email = defineDataType<CountryParams & { name_column?: string }>({
   name: 'email',
@@ -93,12 +128,7 @@ export const email = defineDataType<CountryParams & { name_column?: string }>({
       const name = name_column
         ? String(row[name_column] ?? '')
         : `${rng.pick(firstNames(row))} ${rng.pick(lastNames(row))}`;
-      const local =
-        name
-          .normalize('NFD')
-          .toLowerCase()
-          .replace(ASCII_LOCAL_PART, '.')
-          .replace(/^\.|\.$/g, '') || 'user';
+      const local = (name_column ? localPartOfName(name) : cachedLocalPartOf(name)) || 'user';
       return `${local}${rng.int(1, 99)}@${rng.pick(domainsOf(row))}`;
     };
   },

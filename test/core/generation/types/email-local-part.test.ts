@@ -1,0 +1,26 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { cachedLocalPartOf, localPartOf } from '../../../../core/generation/types/email-local-part.js';
+
+describe("an e-mail address's local part from a name", () => {
+  it('drops accents, spells out the Latin letters without a decomposition, and joins words with dots', () => {
+    expect(localPartOf('José María García')).to.equal('jose.maria.garcia');
+    expect(localPartOf('Jürgen Müller-Lüdenscheidt')).to.equal('jurgen.muller.ludenscheidt');
+    expect(localPartOf("Øyvind Strauß O'Neil")).to.equal('oyvind.strauss.o.neil');
+    expect(localPartOf('Łukasz Wójcik')).to.equal('lukasz.wojcik');
+    expect(localPartOf('İlkay Şahin')).to.equal('ilkay.sahin');
+    expect(localPartOf('  Anne  ')).to.equal('anne');
+    expect(localPartOf('山田 太郎')).to.equal('');
+  });
+
+  it('is the same word by word through the cache as on the whole name', () => {
+    const letters = fc.constantFrom(..."aZéÉßøØłŁ İı-.'’ 0山ё\u0301".split(''));
+    const names = fc.array(letters, { maxLength: 24 }).map((chars) => chars.join(''));
+    fc.assert(
+      fc.property(fc.oneof(names, fc.string()), (name) => {
+        expect(cachedLocalPartOf(name), JSON.stringify(name)).to.equal(localPartOf(name));
+      }),
+      { numRuns: 2000, seed: 20_261_127 },
+    );
+  });
+});
