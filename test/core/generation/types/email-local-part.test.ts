@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { cachedLocalPartOf, localPartOf } from '../../../../core/generation/types/email-local-part.js';
+import banking from '../../../../plugins/banking/index.js';
+import { generateInline, planFor, rowsOf } from '../support.js';
 
 describe("an e-mail address's local part from a name", () => {
   it('drops accents, spells out the Latin letters without a decomposition, and joins words with dots', () => {
@@ -22,5 +24,16 @@ describe("an e-mail address's local part from a name", () => {
       }),
       { numRuns: 2000, seed: 20_261_127 },
     );
+  });
+
+  it("is what the addresses of generated people hold, each from its row's name", () => {
+    for (const seed of [1, 2, 3]) {
+      const plan = planFor(banking, { seed, tables: [{ name: 'customers', rows: 3000 }] });
+      for (const row of rowsOf(generateInline(banking, plan, 'customers'))) {
+        if (row.email === null) continue;
+        const local = String(row.email).split('@')[0].replace(/\d+$/, '');
+        expect(local, JSON.stringify(row)).to.equal(localPartOf(String(row.name)) || 'user');
+      }
+    }
   });
 });
