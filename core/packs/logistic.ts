@@ -58,15 +58,17 @@ export function meanProbability(xs: ArrayLike<number>, intercept: number): numbe
 
 /**
  * `calibrateIntercept` over fixed `xs`, remembered per target: a generator asks for the intercept of its table's
- * option on every parent, and this computes it once per option value (per worker).
+ * option on every parent, and this computes it once per option value (per worker). At most `limit` targets are
+ * kept, since each request may set another: past it, the memory starts afresh.
  */
-export function interceptCalibrator(xs: ArrayLike<number>): (target: number) => number {
+export function interceptCalibrator(xs: ArrayLike<number>, limit = 256): (target: number) => number {
   const sample = Float64Array.from(xs);
   const intercepts = new Map<number, number>();
   return (target) => {
     let intercept = intercepts.get(target);
     if (intercept === undefined) {
       intercept = calibrateIntercept(sample, target);
+      if (intercepts.size >= limit) intercepts.clear();
       intercepts.set(target, intercept);
     }
     return intercept;

@@ -208,17 +208,24 @@ export function holidaysIn(rules: readonly HolidayRule[], year: number): Set<num
 export class TradingCalendar {
   private readonly years = new Map<number, Set<number>>();
   private lastYear = Number.NaN;
-  private lastHolidays = new Set<number>();
+  private lastHolidays: ReadonlySet<number> = new Set<number>();
   private lastStart = 0;
   private lastEnd = -1;
 
   constructor(readonly rules: readonly HolidayRule[]) {}
 
-  /** The public holidays of a year that fall on weekdays (the venue's closures besides weekends). */
+  /**
+   * The public holidays observed in a calendar year on weekdays (the venue's closures besides weekends), with those
+   * a neighbouring year's rules move into it: 1 January on a Saturday, observed on the Friday before.
+   */
   holidays(year: number): ReadonlySet<number> {
     let days = this.years.get(year);
     if (!days) {
-      days = holidaysIn(this.rules, year);
+      const first = dayNumberOf(year, 1, 1);
+      const last = dayNumberOf(year, 12, 31);
+      days = new Set<number>();
+      for (const ruleYear of [year - 1, year, year + 1])
+        for (const day of holidaysIn(this.rules, ruleYear)) if (day >= first && day <= last) days.add(day);
       this.years.set(year, days);
     }
     return days;
@@ -229,7 +236,7 @@ export class TradingCalendar {
     if (weekday === 0 || weekday === 6) return false;
     if (day < this.lastStart || day > this.lastEnd) {
       this.lastYear = yearOf(day);
-      this.lastHolidays = this.holidays(this.lastYear) as Set<number>;
+      this.lastHolidays = this.holidays(this.lastYear);
       this.lastStart = dayNumberOf(this.lastYear, 1, 1);
       this.lastEnd = dayNumberOf(this.lastYear, 12, 31);
     }

@@ -3,6 +3,7 @@ import {
   definePack,
   defineInvariant,
   drawOnOrAfter,
+  onOrBefore,
   type Rng,
   type Row,
   type RowContext,
@@ -99,6 +100,9 @@ function drawAmount(ctx: RowContext<unknown>, kind: BookingKind, account: Accoun
   return Math.max(1, ctx.helpers.toMinor(rounded, account.currency));
 }
 
+/** The earliest birth date drawn; a birth drawn too late for the as-of date wraps back towards it. */
+const BORN_FROM = '1940-01-01';
+
 export default definePack({
   name: 'banking',
   version: '1.1.0',
@@ -133,7 +137,7 @@ export default definePack({
           nullable: true,
           null_rate: 0.04,
         },
-        date_of_birth: { type: 'date', from: '1940-01-01', to: '2006-12-31', description: 'Date of birth.' },
+        date_of_birth: { type: 'date', from: BORN_FROM, to: '2006-12-31', description: 'Date of birth.' },
         country: {
           type: 'country',
           codes: COUNTRIES,
@@ -163,9 +167,14 @@ export default definePack({
           description: "When the relationship began: on or after the customer's 18th birthday.",
         },
       },
+      // Of age by the as-of date, and a customer since a day from the 18th birthday to it.
       row: (ctx) => {
-        const born = String(ctx.draw.date_of_birth());
-        return { date_of_birth: born, customer_since: drawOnOrAfter(ctx.draw.customer_since, birthday(born, 18)) };
+        const born = onOrBefore(String(ctx.draw.date_of_birth()), BORN_FROM, birthday(ctx.asOf, -18));
+        const adult = birthday(born, 18);
+        return {
+          date_of_birth: born,
+          customer_since: onOrBefore(drawOnOrAfter(ctx.draw.customer_since, adult), adult, ctx.asOf),
+        };
       },
     },
     accounts: {
@@ -268,7 +277,7 @@ export default definePack({
           bank_name: bank.bank_name,
           currency,
           account_type: type,
-          opened_on: drawnOpening < since ? since : drawnOpening,
+          opened_on: onOrBefore(drawnOpening < since ? since : drawnOpening, since, ctx.asOf),
           overdraft_limit:
             savings || rng.chance(0.35)
               ? 0
@@ -312,8 +321,8 @@ export default definePack({
       options: {
         start_date: {
           description:
-            'First day of the period the transactions cover (YYYY-MM-DD, 1970 to 2100); ' +
-            'an account opened later starts on its opening date.',
+            'First day of the period the transactions cover (YYYY-MM-DD, 1970 to 2100); an account opened later ' +
+            "starts on its opening date, and a start after the dataset's as-of date covers the days before it.",
           schema: { type: 'string', format: 'date', formatMinimum: '1970-01-01', formatMaximum: '2100-12-31' },
           default: '2025-10-03',
         },

@@ -53,10 +53,12 @@ export function datasetSeed(ctx: RowContext<unknown>): number {
 
 /** The transactions' period: from the option's start (or the account's opening) to its end or the as-of day. */
 export function periodOf(ctx: RowContext<TransferOptions>, openedOn: string): { start: number; end: number } {
-  const from = Date.parse(ctx.options.start_date);
+  let from = Date.parse(ctx.options.start_date);
+  // A period that would begin after the as-of day covers the days before it instead: an earlier as_of keeps data.
+  if (from >= ctx.asOfEnd) from = ctx.asOfEnd - ctx.options.days * DAY;
   const end = Math.min(from + ctx.options.days * DAY, ctx.asOfEnd);
   const start = Math.max(from, Date.parse(openedOn));
-  // An account opened after the period (or a period after the as-of day) books its rows in the period's last day.
+  // An account opened after the period books its rows in the period's last day.
   return { start: Math.min(start, end - DAY), end };
 }
 

@@ -6,6 +6,7 @@ import {
   definePack,
   instantOf,
   defineInvariant,
+  onOrBefore,
   type Helpers,
   type Row,
   type RowContext,
@@ -127,6 +128,9 @@ function findMerchant(ctx: RowContext<unknown>, fits: (merchant: Row) => boolean
   return index;
 }
 
+/** The earliest birth date drawn; a birth drawn too late for the as-of date wraps back towards it. */
+const BORN_FROM = '1945-01-01';
+
 export default definePack({
   name: 'cards',
   version: '1.1.0',
@@ -162,7 +166,7 @@ export default definePack({
           description: 'Country of residence (ISO 3166-1 alpha-2).',
         },
         city: { type: 'city', country_column: 'country', description: 'City of residence.' },
-        date_of_birth: { type: 'date', from: '1945-01-01', to: '2006-12-31', description: 'Date of birth.' },
+        date_of_birth: { type: 'date', from: BORN_FROM, to: '2006-12-31', description: 'Date of birth.' },
         created_at: {
           type: 'timestamp',
           from: '2015-01-01T00:00:00Z',
@@ -171,7 +175,8 @@ export default definePack({
         },
       },
       row: (ctx) => {
-        const born = String(ctx.draw.date_of_birth());
+        // Of age by the as-of date: a birth drawn later wraps back into the column's range before it.
+        const born = onOrBefore(String(ctx.draw.date_of_birth()), BORN_FROM, birthday(ctx.asOf, -18));
         return { date_of_birth: born, created_at: drawWithin(ctx, ctx.draw.created_at, birthday(born, 18)) };
       },
     },

@@ -20,6 +20,9 @@ export function varint(out: ByteSink, value: number): void {
   out.length = at;
 }
 
+/** The largest magnitude whose zigzag mapping a number holds exactly (a negative one's is odd and twice as large). */
+const ZIGZAG_EXACT = 2 ** 52;
+
 /** A signed value zigzag-mapped (0, -1, 1, -2, … to 0, 1, 2, 3, …), as Thrift and the delta encoding store it. */
 export const zigzag = (value: number): number => (value >= 0 ? value * 2 : -value * 2 - 1);
 
@@ -117,9 +120,11 @@ const MINIBLOCK_VALUES = BLOCK_VALUES / MINIBLOCKS;
  * DELTA_BINARY_PACKED of `count` safe integers: each block of 128 deltas stores its least delta and its
  * four miniblocks of 32 bit-packed at the width their largest needs. Timestamps in time order and amounts
  * of similar size store in a few bytes each instead of eight. Returns false, writing nothing the caller
- * keeps, when a delta is not exact as a number (values 2^53 apart): the caller writes PLAIN instead.
+ * keeps, when a delta is not exact as a number (values 2^53 apart), or the first value or a block's least delta
+ * is beyond 2^52, where its zigzag form is not: the caller writes PLAIN instead.
  */
 export function deltaBinaryPacked(out: ByteSink, values: Float64Array, count: number): boolean {
+  if (count > 0 && !(Math.abs(values[0]) <= ZIGZAG_EXACT)) return false;
   const deltas = new Float64Array(BLOCK_VALUES);
   varint(out, BLOCK_VALUES);
   varint(out, MINIBLOCKS);
@@ -145,6 +150,7 @@ export function deltaBinaryPacked(out: ByteSink, values: Float64Array, count: nu
       }
       widths[m] = bitWidth(max);
     }
+    if (!(Math.abs(least) <= ZIGZAG_EXACT)) return false;
     varint(out, zigzag(least));
     out.reserve(MINIBLOCKS + BLOCK_VALUES * 8);
     for (let m = 0; m < MINIBLOCKS; m++) out.buffer[out.length++] = widths[m];

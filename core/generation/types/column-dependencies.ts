@@ -15,7 +15,8 @@ export function columnDependencies(params: Record<string, unknown>): string[] {
 /**
  * The order to draw a table's columns in: as declared, but a column after every column it depends on, so that
  * `country_column: country` works on a name declared before the country. Stable: a table whose columns already
- * follow their dependencies keeps its declared order (and its bytes). A cycle keeps the declared order.
+ * follow their dependencies keeps its declared order (and its bytes). A cycle is cut where it is met: each
+ * column is placed once.
  */
 export function drawOrder<T extends { name: string; dependsOn: readonly string[] }>(columns: readonly T[]): T[] {
   const byName = new Map(columns.map((column) => [column.name, column]));

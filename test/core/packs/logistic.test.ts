@@ -74,4 +74,12 @@ describe('the SDK logistic link', () => {
     expect(calibrator(0.2)).to.be.greaterThan(calibrator(0.05));
     expect(calibrateIntercept(predictors(3, 1000, 1), 0.05)).to.equal(calibrateIntercept(xs, 0.05));
   });
+
+  it('answers as calibrating afresh would for more targets than it keeps', () => {
+    const xs = predictors(3, 200, 1);
+    const calibrator = interceptCalibrator(xs, 4);
+    for (const round of [1, 2])
+      for (let i = 1; i <= 10; i++)
+        expect(calibrator(i / 100), `round ${round}, target ${i / 100}`).to.equal(calibrateIntercept(xs, i / 100));
+  });
 });

@@ -130,4 +130,14 @@ describe('the SDK trading calendar', () => {
     expect(calendar.count(day('2024-01-01'), day('2024-01-31'))).to.equal(21);
     expect(calendar.count(day('2024-02-01'), day('2024-01-31'))).to.equal(0);
   });
+
+  it("closes on a holiday another year's rule moves across New Year: 1 January 2022, a Saturday, on 31 December", () => {
+    const federal = new TradingCalendar([
+      { name: "New Year's Day", kind: 'fixed', month: 1, day: 1, observance: 'nearest' },
+    ]);
+    expect(federal.isTradingDay(day('2021-12-31'))).to.equal(false);
+    expect(federal.isTradingDay(day('2021-12-30'))).to.equal(true);
+    expect([...federal.holidays(2021)].map(text)).to.deep.equal(['2021-01-01', '2021-12-31']);
+    expect([...federal.holidays(2022)].map(text)).to.deep.equal([]);
+  });
 });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pack from '../../../plugins/banking/index.js';
 import { PRICE_LEVEL } from '../../../plugins/banking/reference-data.js';
 import { helpers } from '../../../core/generation/helpers.js';
-import { payDay } from '../../../core/packs/sdk.js';
+import { birthday, payDay } from '../../../core/packs/sdk.js';
 import { generateTables, groupBy, minor, type Rows } from '../support/rows.js';
 
 /**
@@ -191,6 +191,35 @@ describe('banking pack: realism', function () {
         'transfer_id',
       ))
         expect(pair).to.have.length(2);
+    }
+  });
+});
+
+describe('banking pack: an as-of date years before the defaults', function () {
+  this.timeout(60_000);
+
+  it('has customers born and of age by it, relationships and accounts begun by it, and the 90 days before it', () => {
+    const as_of = '2012-03-31';
+    for (const seed of SEEDS.slice(0, 3)) {
+      const { customers, accounts, transactions } = generateTables(pack, {
+        seed,
+        as_of,
+        tables: [
+          { name: 'customers', rows: 800 },
+          { name: 'accounts', rows: 1200 },
+          { name: 'transactions', rows: 6000 },
+        ],
+      });
+      for (const customer of customers) {
+        const born = String(customer.date_of_birth);
+        const since = String(customer.customer_since);
+        expect(birthday(born, 18) <= as_of, born).to.equal(true);
+        expect(since >= birthday(born, 18) && since <= as_of, `${born} ${since}`).to.equal(true);
+      }
+      for (const account of accounts) expect(String(account.opened_on) <= as_of).to.equal(true);
+      const days = new Set(transactions.map((t) => String(t.booked_at).slice(0, 10)));
+      for (const day of days) expect(day >= '2012-01-01' && day <= as_of, day).to.equal(true);
+      expect(days.size, 'days with bookings').to.be.above(60);
     }
   });
 });

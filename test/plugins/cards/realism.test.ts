@@ -3,6 +3,7 @@ import cards from '../../../plugins/cards/index.js';
 import { UNITS_PER_EURO } from '../../../plugins/cards/euro-rates.js';
 import { AMOUNT_BY_MCC, UTC_OFFSET_MINUTES } from '../../../plugins/cards/reference-data.js';
 import { generateTables, type Rows } from '../support/rows.js';
+import { birthday } from '../../../core/packs/sdk.js';
 
 const SEEDS = [1, 2, 3];
 const HOUR = 3_600_000;
@@ -173,6 +174,18 @@ describe('the cards pack, as real card data behaves', function () {
       }
       expect(late, `seed ${seed}`).to.deep.equal([]);
       expect(onReissues, `seed ${seed}: transactions on reissued cards`).to.be.above(2000);
+    }
+  });
+
+  it('has holders of age by an as-of date years before the defaults, customers from their 18th birthday to it', () => {
+    const as_of = '2012-06-30';
+    for (const seed of SEEDS.slice(0, 3)) {
+      const { cardholders } = generateTables(cards, { seed, as_of, tables: [{ name: 'cardholders', rows: 1000 }] });
+      for (const holder of cardholders) {
+        const adult = birthday(String(holder.date_of_birth), 18);
+        const since = String(holder.created_at).slice(0, 10);
+        expect(adult <= as_of && since >= adult && since <= as_of, JSON.stringify(holder)).to.equal(true);
+      }
     }
   });
 

@@ -202,6 +202,7 @@ describe("the direct Parquet encoder against hyparquet-writer's", function () {
         column('label', 'string', true),
         column('state', 'enum'),
         column('owner', 'reference', false, KEY),
+        column('edge', 'integer'),
       ];
       const params = [
         { min: -10, max: 10 },
@@ -213,6 +214,7 @@ describe("the direct Parquet encoder against hyparquet-writer's", function () {
         {},
         { values: ['a', 'b'] },
         { table: 'accounts' },
+        { min: -9e15, max: 9e15 },
       ];
       for (const rows of [1, 7, 8, 9, 33, 129, 1000]) {
         const rowOf = (i: number): Row => ({
@@ -225,6 +227,8 @@ describe("the direct Parquet encoder against hyparquet-writer's", function () {
           flag: i % 7 === 0 ? null : i % 11 < 9,
           label: i % 9 === 0 ? null : i < rows / 3 ? 'run' : `text ${i} ✓`,
           state: i % 3 ? 'a' : 'b',
+          // Small steps from beyond -2^52, where a negative value's zigzag form is no longer a number's.
+          edge: -(2 ** 52) - 7 - i,
         });
         for (const compression of COMPRESSIONS) {
           const group = request(columns, params, rows, rowOf, compression);
