@@ -130,6 +130,7 @@ export class TableRuntime {
         type,
         nullable: Boolean(column.nullable) || nullRate > 0,
         nullRate,
+        ownNullRate: Math.min(nullRate, Number(column.null_rate ?? 0)),
         currency: params.currency as string | undefined,
         currencyColumn: params.currency_column as string | undefined,
         references: column.type === 'reference' ? String(column.table) : undefined,
@@ -363,7 +364,8 @@ function unsetComputed(column: string): Sampler {
 function compileCompletion(columns: CompiledColumn[], forOutput: boolean): (row: Row, rng: Rng, index: number) => void {
   const ordered = drawOrder(columns);
   const fills = ordered.map((column) => column.fill);
-  const rates = columns.map((column) => column.nullRate);
+  // Rows looked up by other tables take only the pack's own nulls: a config's null_rate marks the output alone.
+  const rates = columns.map((column) => (forOutput ? column.nullRate : column.ownNullRate));
   const body = [
     ...ordered.flatMap((column, i) =>
       forOutput && column.key

@@ -6,6 +6,12 @@ export interface CompiledColumn {
   type: DataType;
   nullable: boolean;
   nullRate: number;
+  /**
+   * The share of the pack's own nulls (its declared null_rate, never above `nullRate`): all that tables reading
+   * the row see, since a config's null_rate override marks the table's output, not the data other tables derive
+   * from it. Drawn with the same number as the output's, so a null they see is a null of the output too.
+   */
+  ownNullRate: number;
   /** Money columns: the fixed currency, or the column holding the row's currency. */
   currency?: string;
   currencyColumn?: string;

@@ -46,6 +46,7 @@ function column(name: string, type: string, nullable = false, key?: CompiledColu
     type: dataTypeByName.get(type)!,
     nullable,
     nullRate: 0,
+    ownNullRate: 0,
     dependsOn: [],
     fill: () => null,
     ...(key ? { key } : {}),

@@ -57,6 +57,7 @@ describe('parquet files of the engine', function () {
         type: dataTypeByName.get('money')!,
         nullable: false,
         nullRate: 0,
+        ownNullRate: 0,
         dependsOn: [],
         fill: () => 0,
       },
