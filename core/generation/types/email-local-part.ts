@@ -14,25 +14,11 @@ export function localPartOf(name: string): string {
 }
 
 /**
- * The same, word by word through a cache: names are drawn from pools of a few thousand words, and the
- * normalisation and four replacements cost more than the rest of a row. Equal to `localPartOf` because a run of
- * characters that are not letters or digits (a space among them) becomes one dot either way.
+ * The local part of `${first} ${last}` from those of its two parts: a run of characters that are not letters or
+ * digits (the space among them) becomes one dot either way.
  */
-export function cachedLocalPartOf(name: string): string {
-  let local = '';
-  let start = 0;
-  for (;;) {
-    const space = name.indexOf(' ', start);
-    const word = space < 0 ? name.slice(start) : name.slice(start, space);
-    let part = words.get(word);
-    if (part === undefined) {
-      if (words.size >= WORD_CACHE_LIMIT) words.clear();
-      words.set(word, (part = localPartOf(word)));
-    }
-    if (part) local = local ? `${local}.${part}` : part;
-    if (space < 0) return local;
-    start = space + 1;
-  }
+export function joinedLocalParts(first: string, last: string): string {
+  return first && last ? `${first}.${last}` : first || last;
 }
 
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
@@ -50,5 +36,3 @@ const SPELT_OUT: Record<string, string> = {
 const LETTERS_WITHOUT_DECOMPOSITION = /[ßæœøłđðþı]/g;
 const NOT_LOCAL = /[^a-z0-9]+/g;
 const EDGE_DOTS = /^\.+|\.+$/g;
-const WORD_CACHE_LIMIT = 100_000;
-const words = new Map<string, string>();

@@ -1,5 +1,6 @@
 import { defineDataType, type CompileEnv, type Row, type Sampler } from './data-type.js';
-import { cachedLocalPartOf } from './email-local-part.js';
+import type { Rng } from '../random/prng.js';
+import { joinedLocalParts, localPartOf } from './email-local-part.js';
 import { countryColumnParam, poolOfRowCountry, type PoolName } from './country-column.js';
 
 interface CountryParams {
@@ -67,40 +68,42 @@ export const personName = defineDataType<CountryParams>({
   example: 'Olivia Hughes',
   compile: ({ country_column }, env) => {
     const { firstNames, lastNames } = namePools(country_column, env);
-    return (rng, row) => {
-      const firsts = firstNames(row);
-      const first = Math.floor(rng.next() * firsts.length);
-      const lasts = lastNames(row);
-      const last = Math.floor(rng.next() * lasts.length);
-      const name = `${firsts[first]} ${lasts[last]}`;
-      lastDrawn.name = name;
-      lastDrawn.firsts = firsts;
-      lastDrawn.first = first;
-      lastDrawn.lasts = lasts;
-      lastDrawn.last = last;
-      return name;
-    };
+    return (rng, row) => drawFullName(rng, firstNames(row), lastNames(row));
   },
 });
 
 /**
  * The name person_name drew last in this thread, with its pools and positions: an e-mail built from it in the same
- * row (`name_column`) joins the local parts of the two pool entries, computed once per pool, instead of
- * normalising the name again. Any other name is normalised; both give the same local part.
+ * row joins the local parts of the two pool entries, computed once per pool, instead of normalising the name again.
  */
 const lastDrawn = { name: '', firsts: NO_NAMES, first: 0, lasts: NO_NAMES, last: 0 };
 
-function localPartOfName(name: string): string {
-  if (name !== lastDrawn.name) return cachedLocalPartOf(name);
-  const first = localPartsOf(lastDrawn.firsts)[lastDrawn.first];
-  const last = localPartsOf(lastDrawn.lasts)[lastDrawn.last];
-  return first && last ? `${first}.${last}` : first || last;
+/** A given name then a family name from the pools, remembered for the e-mail that may follow. */
+function drawFullName(rng: Rng, firsts: readonly string[], lasts: readonly string[]): string {
+  const first = Math.floor(rng.next() * firsts.length);
+  const last = Math.floor(rng.next() * lasts.length);
+  const name = `${firsts[first]} ${lasts[last]}`;
+  lastDrawn.name = name;
+  lastDrawn.firsts = firsts;
+  lastDrawn.first = first;
+  lastDrawn.lasts = lasts;
+  lastDrawn.last = last;
+  return name;
 }
 
-/** Each pool entry's local part (cachedLocalPartOf), computed on first use of the pool. */
+/** The local part of a name: from its pool entries' when it is the name just drawn (the same text either way). */
+function localPartOfName(name: string): string {
+  if (name !== lastDrawn.name) return localPartOf(name);
+  return joinedLocalParts(
+    localPartsOf(lastDrawn.firsts)[lastDrawn.first],
+    localPartsOf(lastDrawn.lasts)[lastDrawn.last],
+  );
+}
+
+/** Each pool entry's local part, computed on first use of the pool. */
 function localPartsOf(pool: readonly string[]): readonly string[] {
   let parts = localParts.get(pool);
-  if (parts === undefined) localParts.set(pool, (parts = pool.map(cachedLocalPartOf)));
+  if (parts === undefined) localParts.set(pool, (parts = pool.map(localPartOf)));
   return parts;
 }
 const localParts = new WeakMap<readonly string[], readonly string[]>();
@@ -125,10 +128,8 @@ export const email = defineDataType<CountryParams & { name_column?: string }>({
     const domainsOf: (row: Row) => readonly string[] =
       country_column === undefined ? () => localeDomains : poolOfRowCountry(country_column, 'email_domains', env);
     return (rng, row: Row) => {
-      const name = name_column
-        ? String(row[name_column] ?? '')
-        : `${rng.pick(firstNames(row))} ${rng.pick(lastNames(row))}`;
-      const local = (name_column ? localPartOfName(name) : cachedLocalPartOf(name)) || 'user';
+      const name = name_column ? String(row[name_column] ?? '') : drawFullName(rng, firstNames(row), lastNames(row));
+      const local = localPartOfName(name) || 'user';
       return `${local}${rng.int(1, 99)}@${rng.pick(domainsOf(row))}`;
     };
   },
