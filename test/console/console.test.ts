@@ -429,6 +429,7 @@ describe('the web console in a browser', function () {
           if (name === 'configs') await page.locator('.cm-content').waitFor();
           if (name === 'usage') await page.locator('canvas').first().waitFor();
           if (name === 'billing') await page.getByRole('table', { name: 'Billing history' }).waitFor();
+          if (name === 'keys') await page.getByRole('table', { name: 'Keys, newest first' }).waitFor();
           if (name === 'audit') await page.getByRole('table', { name: 'Credit movements' }).waitFor();
           expect(await page.evaluate('document.documentElement.scrollWidth'), name).to.be.at.most(PHONE.width);
           await screenshot(page, `console-phone-${name}`);
