@@ -16,6 +16,15 @@ import type { StoreStorage } from './storage.js';
 import { checkExpectedRevision, sealEvents } from './seal.js';
 import { pollingSubscription } from './polling-subscription.js';
 import { wakeOrTimeout } from './wake-or-timeout.js';
+import {
+  EVENT_COLUMNS,
+  EVENT_ROW,
+  eventFromColumns,
+  eventFromRow,
+  positionOfRow,
+  SEPARATOR,
+  type EventColumns,
+} from './sqlite-event-row.js';
 
 /**
  * Positions are SQLite rowids. SQLite has one writer at a time and a reader only ever sees committed
@@ -41,27 +50,15 @@ const SCHEMA = `
 const COLUMNS = 'position, id, stream, revision, type, version, data, metadata, recorded_at, hash';
 
 /**
- * The columns of a read in order, the text ones joined into one by a control character that canonical
- * JSON always escapes. better-sqlite3 spends more per column handed back than per byte, so one text
- * value instead of seven makes reading a row measurably cheaper (see docs/performance.md). A row whose
- * text holds the separator itself is read again column by column.
- */
-const SEPARATOR = '\x1f';
-const JOINED_COLUMNS =
-  'position, revision, version, concat_ws(char(31), id, stream, type, data, metadata, recorded_at, hash)';
-const TEXT_COLUMNS = 7;
-/**
  * A read as stored (the audit's) hands back one value per row, its numbers joined in too: better-sqlite3
  * builds no array per row for a plucked column, which makes a row cheaper again (see docs/performance.md).
  */
 const STORED_ROW =
   'concat_ws(char(31), position, revision, version, id, stream, type, data, metadata, recorded_at, hash)';
-const STORED_COLUMNS = 3 + TEXT_COLUMNS;
+const STORED_COLUMNS = 10;
 
 /** Another process (the CLI) may append to the same file; a subscription looks for its events this often. */
 const POLL_INTERVAL_MS = 100;
-
-type JoinedRow = [number, number, number, string];
 
 interface PendingAppend {
   stream: string;
@@ -108,18 +105,27 @@ export class SqliteEventStore implements EventStore {
       head: this.db.prepare('SELECT revision, hash FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1'),
       insert: this.db.prepare(`INSERT INTO events (${COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       forwards: this.db
-        .prepare(`SELECT ${JOINED_COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`)
-        .raw(),
-      backwards: this.db
-        .prepare(
-          `SELECT ${JOINED_COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+        .prepare<[string, number, number], string>(
+          `SELECT ${EVENT_ROW} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
         )
-        .raw(),
-      all: this.db.prepare(`SELECT ${JOINED_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(),
+        .pluck(),
+      backwards: this.db
+        .prepare<[string, number, number], string>(
+          `SELECT ${EVENT_ROW} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+        )
+        .pluck(),
+      all: this.db
+        .prepare<[number, number], string>(
+          `SELECT ${EVENT_ROW} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+        )
+        .pluck(),
       allStored: this.db
         .prepare(`SELECT ${STORED_ROW} FROM events WHERE position > ? ORDER BY position LIMIT ?`)
         .pluck(),
       hashes: this.db.prepare('SELECT position, hash FROM events WHERE position > ? ORDER BY position LIMIT ?').raw(),
+      columnsAt: this.db
+        .prepare<[number], EventColumns>(`SELECT ${EVENT_COLUMNS} FROM events WHERE position = ?`)
+        .raw(),
       textAt: this.db
         .prepare(`SELECT id, stream, type, data, metadata, recorded_at, hash FROM events WHERE position = ?`)
         .raw(),
@@ -204,14 +210,11 @@ export class SqliteEventStore implements EventStore {
       options.direction === 'backwards'
         ? this.statements.backwards.all(stream, options.fromRevision ?? Number.MAX_SAFE_INTEGER, limit)
         : this.statements.forwards.all(stream, options.fromRevision ?? 0, limit);
-    return this.toEvents(rows as JoinedRow[], toRecordedEvent);
+    return this.toEvents(rows);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    return this.toEvents(
-      this.statements.all.all(options.after ?? 0, options.maxCount ?? -1) as JoinedRow[],
-      toRecordedEvent,
-    );
+    return this.toEvents(this.statements.all.all(options.after ?? 0, options.maxCount ?? -1));
   }
 
   /**
@@ -236,19 +239,18 @@ export class SqliteEventStore implements EventStore {
     );
   }
 
-  private toEvents<Event>(
-    rows: JoinedRow[],
-    toEvent: (position: number, revision: number, version: number, text: string[]) => Event,
-  ): Event[] {
-    return rows.map(([position, revision, version, joined]) => {
-      const text = joined.split(SEPARATOR);
-      return toEvent(
-        position,
-        revision,
-        version,
-        text.length === TEXT_COLUMNS ? text : (this.statements.textAt.get(position) as string[]),
-      );
-    });
+  /** A loop rather than `map`: this runs for every event read. */
+  private toEvents(rows: string[]): RecordedEvent[] {
+    const events = new Array<RecordedEvent>(rows.length);
+    for (let i = 0; i < rows.length; i++) events[i] = eventFromRow(rows[i]) ?? this.eventAt(positionOfRow(rows[i]));
+    return events;
+  }
+
+  /** An event read column by column: for a row whose text holds the separator its reads join columns with. */
+  private eventAt(position: number): RecordedEvent {
+    const columns = this.statements.columnsAt.get(position);
+    if (!columns) throw new Error(`no event at position ${position}, which a read has just handed back`);
+    return eventFromColumns(...columns);
   }
 
   async headPosition(): Promise<number> {
@@ -287,21 +289,5 @@ function toStoredEvent(columns: string[]): StoredEvent {
     metadata: columns[7],
     recorded_at: columns[8],
     hash: columns[9],
-  };
-}
-
-function toRecordedEvent(position: number, revision: number, version: number, text: string[]): RecordedEvent {
-  const metadata = text[4];
-  return {
-    position,
-    id: text[0],
-    stream: text[1],
-    revision,
-    type: text[2],
-    version,
-    data: JSON.parse(text[3]),
-    metadata: metadata === '{}' ? {} : JSON.parse(metadata),
-    recorded_at: text[5],
-    hash: text[6],
   };
 }
