@@ -39,3 +39,12 @@ export function eventLeafHash(eventHashHex: string): Hash {
     return leafHash(Buffer.from(eventHashHex, 'hex'));
   return hash('sha256', leafInput, 'buffer');
 }
+
+/**
+ * eventLeafHash of an event hash given as its 32 bytes in latin1, the leaf in latin1 too: a hash's bytes as a
+ * string cost a third of what a Buffer does to get from `hash` (measured), and the bundle's checker works in them.
+ */
+export function leafHashOfBytes(eventHash: string): string {
+  leafInput.write(eventHash, 1, HASH_SIZE, 'latin1');
+  return hash('sha256', leafInput, 'binary');
+}

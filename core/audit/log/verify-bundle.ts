@@ -7,7 +7,8 @@ import { openCheckpoint, type SignedCheckpoint } from './checkpoint.js';
 import { HASH_SIZE, type Hash } from './hashes.js';
 import { strictBase64, type NoteVerifier } from './note.js';
 import { verifyConsistency } from './verify.js';
-import { verifyRange, type RangeResult, type RangeTask } from './verify-range.js';
+import { parseEntry } from './bundle-entry.js';
+import { RangeChecker, verifyRange, type RangeResult, type RangeStart, type RangeTask } from './verify-range.js';
 
 export interface BundleVerificationOptions {
   verifier: NoteVerifier;
@@ -121,35 +122,24 @@ export async function verifyBundle(
     treeRoot: checkpoint.root.toString('base64'),
   });
   const bodyStart = headerEnd === -1 ? bytes.length : headerEnd + 1;
-  const first = { previousHash: GENESIS_HASH, revision: 0, previousLeaf: -1, previousProof: [] };
-  const split = worker && bytes.length >= parallelFrom ? splitAt(bytes, bodyStart) : null;
-  let ranges: RangeResult[];
-  if (split) {
-    // The second half's bytes shared with the worker, which decodes and checks them while this thread does the first.
-    const shared = new SharedArrayBuffer(bytes.length - split.at);
-    bytes.copy(new Uint8Array(shared), 0, split.at);
-    // Started before this thread's own range, which holds the event loop until it is done.
-    const second = await startedInWorker(
-      worker!,
-      task({ shared, from: 0, to: shared.byteLength }, split.firstLine, split.start),
-    );
-    ranges = [verifyRange(task(bytes.subarray(bodyStart, split.at), 2, first)), await second.result];
-  } else ranges = [verifyRange(task(bytes.subarray(bodyStart), 2, first))];
+  const first: RangeStart = { previousHash: GENESIS_HASH, revision: 0, previousLeaf: -1, previousProof: [] };
+  const ranges = worker
+    ? await checkedOnTwoThreads(bytes, bodyStart, first, worker, task)
+    : [verifyRange(task(bytes.subarray(bodyStart), 2, first))];
   const balance: BundleBalance = { credits_available: 0, credits_reserved: 0 };
-  let negativeReported = false;
+  // The lowest the available credits go over all ranges, first where they do: what one range over all would find.
+  let lowest: { available: number; line: number } | null = null;
   for (const range of ranges) {
     for (const failure of range.failures) failures.push(failure.text);
-    if (!negativeReported && range.lowest && !(balance.credits_available + range.lowest.available >= 0)) {
-      negativeReported = true;
-      failures.push(
-        `BALANCE    line ${range.lowest.line}: the replayed balance goes below zero ` +
-          `(${balance.credits_available + range.lowest.available} credits)`,
-      );
-    }
+    const low = range.lowest && balance.credits_available + range.lowest.available;
+    if (range.lowest && low !== null && (lowest === null || !(low >= lowest.available)))
+      lowest = { available: low, line: range.lowest.line };
     balance.credits_available += range.available;
     balance.credits_reserved += range.reserved;
     result.events += range.events;
   }
+  if (lowest && !(lowest.available >= 0))
+    failures.push(`BALANCE    line ${lowest.line}: the replayed balance goes below zero (${lowest.available} credits)`);
   result.balance = balance;
   if (result.events === 0) failures.push('FORMAT     the bundle holds no event');
   if (
@@ -274,61 +264,108 @@ function parseLine(line: string, number: number, failures: string[]): unknown {
   return value;
 }
 
+/** A range's lines, from `from` to `to` of the bundle's bytes, given where the one before them ended. */
+type Task = (lines: RangeTask['lines'], firstLine: number, start: RangeStart) => RangeTask;
+
 /**
- * Where the second half of the event lines starts: at a line past the middle whose proof is written whole
- * (`shared` 0: the export writes one every 1,024 lines), with what the line before it leaves. Null when there is
- * no such line, or the line before it is not one to start from: then one thread checks them all.
+ * The event lines checked on two threads: this one checks them from the first, a chunk at a time while the worker
+ * is bundled and starts; once the worker is ready it takes the later part of what is left. Ranges start only where
+ * `boundaryFrom` allows, so that every range's verdict is the one a single range would give there.
  */
-function splitAt(
+async function checkedOnTwoThreads(
   bytes: Buffer,
   bodyStart: number,
-): { at: number; firstLine: number; start: RangeTask['start'] } | null {
-  // A little past the middle: the worker starts later than this thread, and takes the smaller part.
-  const end = bytes.indexOf(WHOLE_PROOF_END, bodyStart + Math.floor((bytes.length - bodyStart) * 0.55));
-  if (end === -1) return null;
-  const at = bytes.lastIndexOf(NEWLINE, end) + 1;
-  if (at <= bodyStart) return null;
-  const before = Math.max(bytes.lastIndexOf(NEWLINE, at - 2) + 1, bodyStart);
-  let previous: { event?: { hash?: unknown; revision?: unknown }; leaf_index?: unknown };
-  try {
-    previous = JSON.parse(bytes.toString('utf8', before, at - 1)) as typeof previous;
-  } catch {
-    return null;
-  }
-  const { hash, revision } = previous.event ?? {};
-  if (typeof hash !== 'string' || !Number.isSafeInteger(revision) || !Number.isSafeInteger(previous.leaf_index))
-    return null;
-  let lines = 0;
-  for (let from = bytes.indexOf(NEWLINE, bodyStart); from !== -1 && from < at; from = bytes.indexOf(NEWLINE, from + 1))
-    lines += 1;
-  return {
-    at,
-    firstLine: 2 + lines,
-    start: {
-      previousHash: hash,
-      revision: (revision as number) + 1,
-      previousLeaf: previous.leaf_index as number,
-      previousProof: [],
+  first: RangeStart,
+  worker: Promise<URL>,
+  task: Task,
+): Promise<RangeResult[]> {
+  const state: { worker: Worker | null; ready: boolean; done: boolean } = { worker: null, ready: false, done: false };
+  worker.then(
+    (url) => {
+      if (state.done) return;
+      const started = new Worker(url);
+      state.worker = started;
+      started.once('message', () => (state.ready = true));
+      started.once('error', () => (state.worker = null));
     },
-  };
+    () => undefined,
+  );
+  const checker = new RangeChecker(task(bytes.subarray(bodyStart), 2, first));
+  let handed: Promise<RangeResult> | null = null;
+  for (;;) {
+    const { at, line } = checker.position;
+    if (state.ready && state.worker && handed === null) {
+      const split = boundaryFrom(
+        bytes,
+        bodyStart + at + Math.floor((bytes.length - bodyStart - at) * (1 - WORKER_SHARE)),
+        bodyStart,
+      );
+      if (split) {
+        const lines = sharedCopy(bytes, split.at, bytes.length);
+        handed = inWorker(state.worker, task(lines, line + linesIn(bytes, bodyStart + at, split.at), split.start));
+        checker.endAt(split.at - bodyStart);
+      }
+    }
+    // Once the worker has its range, the rest of this thread's is checked at once.
+    if (checker.checkUntil(handed ? Infinity : at + STEP_BYTES)) break;
+    // Lets the worker's bundling (its steps call back into this thread) and start be heard of.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  state.done = true;
+  const ranges = [checker.result];
+  if (handed) ranges.push(await handed);
+  await state.worker?.terminate();
+  return ranges;
+}
+
+/** The worker's share of what is left when it is ready: a little less than half, since its code starts cold. */
+const WORKER_SHARE = 0.45;
+/** How much this thread checks between looks at whether the worker is ready. */
+const STEP_BYTES = 256 * 1024;
+
+function linesIn(bytes: Buffer, from: number, to: number): number {
+  let lines = 0;
+  for (let at = bytes.indexOf(NEWLINE, from); at !== -1 && at < to; at = bytes.indexOf(NEWLINE, at + 1)) lines += 1;
+  return lines;
+}
+
+/** The bytes from `from` to `to` in memory the worker shares: copied there, unless they are already. */
+function sharedCopy(bytes: Buffer, from: number, to: number): RangeTask['lines'] {
+  if (bytes.buffer instanceof SharedArrayBuffer)
+    return { shared: bytes.buffer, from: bytes.byteOffset + from, to: bytes.byteOffset + to };
+  const shared = new SharedArrayBuffer(to - from);
+  bytes.copy(new Uint8Array(shared), 0, from, to);
+  return { shared, from: 0, to: shared.byteLength };
 }
 
 /**
- * A range handed to a worker thread, started (its result to be awaited) once this returns; checked in this thread
- * instead if the worker cannot be had.
+ * The first line at or after `from` where a range may start, with what the line before it leaves: a line whose
+ * proof is written whole (`shared` 0: the export writes one every 1,024 lines) after a line that is an event of the
+ * bundle, so that the range starts from what checking every line before would have left. Null when there is none.
  */
-async function startedInWorker(entry: Promise<URL>, task: RangeTask): Promise<{ result: Promise<RangeResult> }> {
-  let url: URL;
-  try {
-    url = await entry;
-  } catch {
-    return { result: Promise.resolve(verifyRange(task)) };
+function boundaryFrom(bytes: Buffer, from: number, bodyStart: number): { at: number; start: RangeStart } | null {
+  for (
+    let found = bytes.indexOf(WHOLE_PROOF_END, from);
+    found !== -1;
+    found = bytes.indexOf(WHOLE_PROOF_END, found + 1)
+  ) {
+    const at = bytes.lastIndexOf(NEWLINE, found) + 1;
+    const before = bytes.lastIndexOf(NEWLINE, at - 2) + 1;
+    if (at <= bodyStart || before < bodyStart) continue;
+    const previous = parseEntry(bytes.toString('utf8', before, at - 1));
+    if (previous === null || previous === 'not JSON') continue;
+    const { event, leaf_index: previousLeaf } = previous;
+    return { at, start: { previousHash: event.hash, revision: event.revision + 1, previousLeaf, previousProof: [] } };
   }
-  const worker = new Worker(url, { workerData: task });
-  const result = new Promise<RangeResult>((resolve, reject) => {
+  return null;
+}
+
+/** A range checked by the ready worker; by this thread instead if the worker fails. */
+function inWorker(worker: Worker, task: RangeTask): Promise<RangeResult> {
+  return new Promise<RangeResult>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the verifying worker exited with code ${code}`)));
-  }).finally(() => worker.terminate());
-  return { result };
+    worker.postMessage(task);
+  }).catch(() => verifyRange(task));
 }
