@@ -6,6 +6,7 @@
  * docs/pack-author-guide.md explains every member with a complete example.
  */
 import { Rng } from '../generation/random/prng.js';
+import { parseInstant } from './instant.js';
 import type { ColumnDefinition, InvariantDefinition, PackDefinition } from '../generation/pack-definition.js';
 
 export type { Row } from '../generation/types/data-type.js';
@@ -80,7 +81,7 @@ export function defineInvariant(invariant: InvariantDefinition): InvariantDefini
 
 /** An instant of a row, whether a generator gave it as an ISO string or as milliseconds since the epoch. */
 export function instantOf(value: unknown): number {
-  return typeof value === 'number' ? value : Date.parse(String(value));
+  return typeof value === 'number' ? value : parseInstant(String(value));
 }
 
 /**

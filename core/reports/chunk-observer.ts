@@ -1,4 +1,3 @@
-import { DDSketch } from '@datadog/sketches-js';
 import type { ChunkSpec } from '../generation/chunk-spec.js';
 import type { CompiledColumn } from '../generation/codegen/compiled-column.js';
 import { generatedFactory } from '../generation/codegen/generated-code.js';
@@ -6,10 +5,11 @@ import type { InvariantDefinition } from '../generation/pack-definition.js';
 import type { PlanRuntime, TableRuntime } from '../generation/runtime.js';
 import type { Row } from '../generation/types/index.js';
 import { columnKind, timeOrigin } from './column-kind.js';
+import { parseInstant } from '../packs/instant.js';
 import { HyperLogLog } from './statistics/hyperloglog.js';
+import { sketchOf } from './statistics/value-sketch.js';
 import {
   MAX_CATEGORIES,
-  QUANTILE_RELATIVE_ACCURACY,
   type ChunkStatistics,
   type ColumnChunkStatistics,
   type RuleBreaks,
@@ -30,14 +30,14 @@ export function observeChunk(runtime: PlanRuntime, table: string, chunk: ChunkSp
       string,
       unknown
     >;
-    const observer = columnObserver(column, runtime, params, checked);
+    const observer = columnObserver(column, runtime, params, checked, chunk.rows);
     if (chunk.index === 0) observer.configured(overrides[column.name] ?? {});
     return observer;
   });
-  const invariants = new InvariantObserver(generator, checked);
+  const invariants = new InvariantObserver(generator);
   const planned = runtime.plan.tables.find((entry) => entry.name === table);
   let rows = 0;
-  const visitColumns = columnVisitor(generator.columns.map((column) => column.name))(columns) as Visit;
+  const visitColumns = columnVisitor(generator.columns)(columns) as Visit;
   return {
     visit(row: Row, index: number): void {
       rows++;
@@ -46,6 +46,7 @@ export function observeChunk(runtime: PlanRuntime, table: string, chunk: ChunkSp
     },
     finish(): ChunkStatistics {
       if (rows !== chunk.rows) throw new Error(`statistics saw ${rows} rows of a chunk of ${chunk.rows}`);
+      invariants.count(checked);
       const statistics: ChunkStatistics = { rows, checked, columns: columns.map((column) => column.finish()) };
       if (invariants.findings) statistics.invariants = invariants.findings;
       const targets = generator.definition.rate_targets ?? [];
@@ -62,11 +63,20 @@ export function observeChunk(runtime: PlanRuntime, table: string, chunk: ChunkSp
 type Visit = (row: Row, index: number) => void;
 
 /**
- * A table's visit of its columns as generated code, each value read by its constant name: a read by a variable
- * name per cell (megamorphic) cost a third of the row writer's time. Compiled once per table's columns.
+ * A table's visit of its columns as generated code, each value read by its constant name (an amount's currency
+ * too): a read by a variable name per cell (megamorphic) cost a third of the row writer's time. Compiled once per
+ * table's columns.
  */
-function columnVisitor(names: string[]): (columns: ColumnObserver[]) => unknown {
-  const body = names.map((name, i) => `c[${i}].take(row[${JSON.stringify(name)}], row, index);`).join('\n');
+function columnVisitor(columns: CompiledColumn[]): (observers: ColumnObserver[]) => unknown {
+  const read = (name: string) => `row[${JSON.stringify(name)}]`;
+  // A key column's observer takes nothing (its values are distinct by construction): it is not called.
+  const body = columns
+    .map(({ name, currencyColumn }, i) =>
+      columnKind(columns[i].type.name) === 'key'
+        ? ''
+        : `c[${i}].take(${read(name)}, index, ${currencyColumn ? read(currencyColumn) : 'undefined'});`,
+    )
+    .join('\n');
   return generatedFactory(['c'], `return function visit(row, index) {\n${body}\n};`) as never;
 }
 
@@ -80,14 +90,13 @@ const EXAMPLE_CHARS = 600;
 class InvariantObserver {
   findings?: Record<string, RuleBreaks>;
   private readonly invariants: InvariantDefinition[];
+  /** How many rows each invariant was checked on, added to the chunk's `checked` once it is finished. */
+  private checks = 0;
   private readonly parentKey?: CompiledColumn['key'];
   private previous: Row | undefined;
   private previousParent = -1;
 
-  constructor(
-    generator: TableRuntime,
-    private readonly checked: Record<string, number>,
-  ) {
+  constructor(generator: TableRuntime) {
     this.invariants = generator.definition.invariants ?? [];
     const parentColumn = generator.columns.find((column) => column.name === generator.parentColumn);
     this.parentKey = parentColumn?.key;
@@ -95,11 +104,10 @@ class InvariantObserver {
 
   visit(row: Row, index: number): void {
     if (this.invariants.length === 0) return;
+    this.checks++;
     const parent = this.parentKey ? this.parentKey.rowOf(index) : -1;
     const previous = this.parentKey && parent === this.previousParent ? this.previous : undefined;
     for (const invariant of this.invariants) {
-      const key = `\u0000${invariant.name}`;
-      this.checked[key] = (this.checked[key] ?? 0) + 1;
       let holds: boolean;
       let example: string;
       try {
@@ -120,6 +128,12 @@ class InvariantObserver {
       this.previous = row;
       this.previousParent = parent;
     }
+  }
+
+  /** Adds the rows checked to each invariant's count in `checked`. */
+  count(checked: Record<string, number>): void {
+    if (this.checks === 0) return;
+    for (const { name } of this.invariants) checked[`\u0000${name}`] = (checked[`\u0000${name}`] ?? 0) + this.checks;
   }
 }
 
@@ -154,20 +168,21 @@ abstract class ColumnObserver {
     this.name = column.name;
   }
 
-  abstract take(value: unknown, row: Row, index: number): void;
+  /** One row's value; an amount's with the row's currency (`currencyColumn`), else undefined. */
+  abstract take(value: unknown, index: number, currency: unknown): void;
 
   configured(overrides: Record<string, unknown>): void {
     this.configuredAs = { type: this.column.type.name, params: overrides };
   }
 
-  /** A value that breaks `rule` of check `slot`: counted, and kept as the example if it is the chunk's first. */
-  protected broken(slot: number, rule: string, index: number, value: unknown): void {
+  /** `count` values breaking `rule` of check `slot`: counted, the first kept as the example if the chunk's first. */
+  protected broken(slot: number, rule: string, index: number, value: unknown, count = 1): void {
     const findings = (this.findings ??= {});
     const found = findings[rule];
-    if (found) found.count++;
+    if (found) found.count += count;
     else {
       const check = slot === VALUE ? this.column.type.name : CHECKS[slot];
-      findings[rule] = { check, count: 1, row: index, value: String(value) };
+      findings[rule] = { check, count, row: index, value: String(value) };
     }
   }
 
@@ -198,6 +213,8 @@ class KeyObserver extends ColumnObserver {
 
 class ReferenceObserver extends ColumnObserver {
   private readonly parentRows: number;
+  /** The parent row of the row before: a per-parent table repeats it, which the distinct count need not see again. */
+  private lastParent = -1;
   private readonly parentKey?: { prefix: string; tableSeed: number };
 
   constructor(column: CompiledColumn, checked: Record<string, number>, runtime: PlanRuntime) {
@@ -207,13 +224,15 @@ class ReferenceObserver extends ColumnObserver {
     if (parent.keyPrefix) this.parentKey = { prefix: parent.keyPrefix, tableSeed: parent.seed };
   }
 
-  take(value: unknown, _row: Row, index: number): void {
+  take(value: unknown, index: number): void {
     if (value === undefined && this.column.key) {
       const parent = this.column.key.rowOf(index);
       this.checkedBy[REFERENCE]++;
+      if (parent === this.lastParent) return;
       if (!(parent >= 0 && parent < this.parentRows && Number.isInteger(parent)))
         this.broken(REFERENCE, 'reference-orphan', index, parent);
       this.hll.addNumber(parent);
+      this.lastParent = parent;
       return;
     }
     if (value === null || value === undefined) {
@@ -230,11 +249,15 @@ class ReferenceObserver extends ColumnObserver {
   }
 }
 
-/** Numbers and times (times as milliseconds since the epoch); amounts as written, in their minor units. */
+/**
+ * Numbers and times (times as milliseconds since the epoch); amounts as written, in their minor units. The values
+ * are kept, and hashed and sketched at the chunk's end in one pass (value-sketch.ts).
+ */
 class NumberObserver extends ColumnObserver {
   private readonly time: boolean;
   private readonly money: boolean;
-  private readonly sketch = new DDSketch({ relativeAccuracy: QUANTILE_RELATIVE_ACCURACY });
+  /** The chunk's values, as many as its rows at most. */
+  private readonly values: Float64Array;
   private count = 0;
   private sum = 0;
   private min = Infinity;
@@ -246,13 +269,15 @@ class NumberObserver extends ColumnObserver {
     column: CompiledColumn,
     checked: Record<string, number>,
     private readonly origin: number,
+    rows: number,
   ) {
     super(column, checked);
+    this.values = new Float64Array(rows);
     this.time = columnKind(column.type.name) === 'time';
     this.money = column.type.name === 'money';
   }
 
-  take(value: unknown, row: Row, index: number): void {
+  take(value: unknown, index: number, currency: unknown): void {
     if (value === null || value === undefined) {
       this.nulls++;
       return;
@@ -264,29 +289,25 @@ class NumberObserver extends ColumnObserver {
           ? Math.floor(value)
           : value
         : this.time
-          ? isoMs(String(value))
+          ? parseInstant(String(value))
           : Number(value);
     if (!Number.isFinite(number)) {
       this.checkedBy[TYPE]++;
       this.broken(TYPE, 'value-type', index, value);
       return;
     }
-    if (this.money) number = this.asWritten(number, row, index);
-    this.hll.addNumber(number);
-    this.count++;
+    if (this.money) number = this.asWritten(number, this.column.currency ?? currency, index);
+    this.values[this.count++] = number;
     this.sum += number;
     if (number < this.min) this.min = number;
     if (number > this.max) this.max = number;
-    this.sketch.accept(number - this.origin);
   }
 
   /**
    * The writer rounds an amount to its currency's minor units (two for an unknown one), so the currency is what
    * must be known, and the statistics are of the amounts as written.
    */
-  private asWritten(amount: number, row: Row, index: number): number {
-    const { column } = this;
-    const currency = column.currency ?? (column.currencyColumn ? row[column.currencyColumn] : undefined);
+  private asWritten(amount: number, currency: unknown, index: number): number {
     // Rows of a table repeat a few currencies: the last one's minor units are kept at hand.
     if (currency !== this.lastCurrency) {
       this.lastCurrency = currency;
@@ -299,15 +320,33 @@ class NumberObserver extends ColumnObserver {
   }
 
   protected override addTo(out: ColumnChunkStatistics): void {
+    this.hll.addNumbers(this.values, this.count);
     super.addTo(out);
     Object.assign(out, { count: this.count, sum: this.sum, origin: this.origin });
-    if (this.count > 0) Object.assign(out, { min: this.min, max: this.max, sketch: this.sketch.toProto() });
+    if (this.count > 0)
+      Object.assign(out, {
+        min: this.min,
+        max: this.max,
+        sketch: sketchOf(this.values, this.count, this.origin).toProto(),
+      });
   }
 }
 
-/** Categories, counted exactly while few: the distinct count is then the counts' size, and nothing is hashed. */
+/** A category's count in a chunk, the row it first appears in, and the rule its value breaks (null: none). */
+interface Tally {
+  count: number;
+  first: number;
+  broken: string | null;
+}
+
+/**
+ * Categories, counted exactly while few: the distinct count is then the counts' size, nothing is hashed, and each
+ * value is checked once, its rows counted as checked with it.
+ */
 class CategoryObserver extends ColumnObserver {
-  private counts?: Map<string, number> = new Map();
+  private tallies?: Map<string, Tally> = new Map();
+  private lastValue: unknown = undefined;
+  private lastTally: Tally | undefined;
   private readonly check?: ValueCheck;
 
   constructor(column: CompiledColumn, checked: Record<string, number>) {
@@ -315,31 +354,54 @@ class CategoryObserver extends ColumnObserver {
     this.check = VALUE_CHECKS[column.type.name];
   }
 
-  take(value: unknown, _row: Row, index: number): void {
+  take(value: unknown, index: number): void {
     if (value === null || value === undefined) {
       this.nulls++;
       return;
     }
+    // Most columns of categories repeat one value row after row (a currency, a status): it is counted at hand.
+    if (value === this.lastValue && this.lastTally) {
+      this.lastTally.count++;
+      return;
+    }
     const key = typeof value === 'string' ? value : String(value);
-    if (this.counts) {
-      this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-      if (this.counts.size > MAX_CATEGORIES) {
-        for (const seen of this.counts.keys()) this.hll.add(seen);
-        this.counts = undefined;
+    if (this.tallies) {
+      const tally = this.tallies.get(key);
+      this.lastValue = value;
+      this.lastTally = tally;
+      if (tally !== undefined) tally.count++;
+      else {
+        this.tallies.set(key, { count: 1, first: index, broken: this.check ? this.check(key) : null });
+        if (this.tallies.size > MAX_CATEGORIES) this.spill();
       }
-    } else this.hll.add(key);
+      return;
+    }
+    this.hll.add(key);
     if (this.check) {
       this.checkedBy[VALUE]++;
       const broken = this.check(key);
-      if (broken !== null) this.broken(VALUE, broken, index, value);
+      if (broken !== null) this.broken(VALUE, broken, index, key);
     }
   }
 
-  protected override addTo(out: ColumnChunkStatistics): void {
-    if (this.counts) {
-      out.counts = Object.fromEntries(this.counts);
-      for (const seen of this.counts.keys()) this.hll.add(seen);
+  /** Moves the tallies into the distinct-count sketch and the checks' counts, in the order the values came. */
+  private spill(): Map<string, Tally> | undefined {
+    const tallies = this.tallies;
+    this.tallies = undefined;
+    this.lastTally = undefined;
+    if (!tallies) return undefined;
+    for (const [key, tally] of tallies) {
+      this.hll.add(key);
+      if (!this.check) continue;
+      this.checkedBy[VALUE] += tally.count;
+      if (tally.broken !== null) this.broken(VALUE, tally.broken, tally.first, key, tally.count);
     }
+    return tallies;
+  }
+
+  protected override addTo(out: ColumnChunkStatistics): void {
+    const tallies = this.spill();
+    if (tallies) out.counts = Object.fromEntries([...tallies].map(([key, tally]) => [key, tally.count]));
     super.addTo(out);
   }
 }
@@ -353,7 +415,7 @@ class TextObserver extends ColumnObserver {
     this.check = VALUE_CHECKS[column.type.name];
   }
 
-  take(value: unknown, _row: Row, index: number): void {
+  take(value: unknown, index: number): void {
     if (value === null || value === undefined) {
       this.nulls++;
       return;
@@ -372,6 +434,7 @@ function columnObserver(
   runtime: PlanRuntime,
   params: Record<string, unknown>,
   checked: Record<string, number>,
+  rows: number,
 ): ColumnObserver {
   switch (columnKind(column.type.name)) {
     case 'key':
@@ -380,7 +443,7 @@ function columnObserver(
       return new ReferenceObserver(column, checked, runtime);
     case 'number':
     case 'time':
-      return new NumberObserver(column, checked, timeOrigin(column.type.name, params));
+      return new NumberObserver(column, checked, timeOrigin(column.type.name, params), rows);
     case 'category':
       return new CategoryObserver(column, checked);
     default:
@@ -389,19 +452,3 @@ function columnObserver(
 }
 
 const SCALES = [1, 10, 100, 1000, 10000];
-
-/** An ISO 8601 instant or date in the engine's forms (YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS.sssZ) without Date.parse. */
-export function isoMs(text: string): number {
-  const digit = (at: number) => text.charCodeAt(at) - 48;
-  const two = (at: number) => digit(at) * 10 + digit(at + 1);
-  if (text.length === 10 || (text.length === 24 && text.charCodeAt(23) === 90)) {
-    const year = two(0) * 100 + two(2);
-    const day = Date.UTC(year, two(5) - 1, two(8));
-    const ms =
-      text.length === 10
-        ? day
-        : day + two(11) * 3_600_000 + two(14) * 60_000 + two(17) * 1000 + digit(20) * 100 + two(21);
-    if (Number.isFinite(ms)) return ms;
-  }
-  return Date.parse(text);
-}

@@ -45,6 +45,15 @@ export class HyperLogLog {
     this.addHash(fmix(words[0] ^ Math.imul(words[1], 0x9e3779b1)));
   }
 
+  /**
+   * The first `count` numbers of `values`, each hashed as addNumber hashes it, read as words of the array's own
+   * buffer rather than copied one by one through a scratch array.
+   */
+  addNumbers(values: Float64Array, count: number): void {
+    const bits = new Uint32Array(values.buffer, values.byteOffset, count * 2);
+    for (let i = 0; i < count * 2; i += 2) this.addHash(fmix(bits[i] ^ Math.imul(bits[i + 1], 0x9e3779b1)));
+  }
+
   private addHash(hash: number): void {
     const index = hash >>> (32 - HLL_PRECISION);
     // The rank of the first set bit of the remaining 20 bits (21 when none is set).

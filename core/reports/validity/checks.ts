@@ -1,4 +1,4 @@
-import { validateIban } from '../../generation/realism/iban.js';
+import { ibanNationalValid } from '../../generation/realism/iban.js';
 import { panNetwork } from '../../generation/realism/pan.js';
 import { validateIsin } from '../../generation/realism/isin.js';
 import { currencies } from '../../generation/reference-data/currencies.js';
@@ -43,7 +43,7 @@ export function luhnPasses(number: string): boolean {
 }
 
 export const VALUE_CHECKS: Readonly<Record<string, ValueCheck>> = {
-  iban: (value) => (!ibanChecksumValid(value) ? 'iban-iso-13616' : !validateIban(value) ? 'iban-national' : null),
+  iban: (value) => (!ibanChecksumValid(value) ? 'iban-iso-13616' : !ibanNationalValid(value) ? 'iban-national' : null),
   bic: (value) => (/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(value) ? null : 'bic-iso-9362'),
   pan: (value) => (!luhnPasses(value) ? 'pan-luhn' : panNetwork(value) === null ? 'pan-network-range' : null),
   isin: (value) => (validateIsin(value) ? null : 'isin-iso-6166'),

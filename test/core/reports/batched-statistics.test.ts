@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { DDSketch } from '@datadog/sketches-js';
+import { HyperLogLog } from '../../../core/reports/statistics/hyperloglog.js';
+import { sketchOf, sketchOfEach } from '../../../core/reports/statistics/value-sketch.js';
+
+/** Numbers as a chunk's columns hold them: amounts, times far from their origin, zeros, tiny and negative values. */
+const someValue = fc.oneof(
+  fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e13, max: 1e13 }).filter((value) => Math.abs(value) > 1e-6),
+  fc.integer({ min: -1_000_000, max: 1_000_000 }).map((cents) => cents / 100),
+  fc.constantFrom(0, -0, 1, -1),
+);
+
+/** Every rank's value and the stores' counts: what the report reads of a sketch. */
+function distribution(sketch: DDSketch) {
+  const { count } = sketch;
+  const ranks = Array.from({ length: count }, (_, i) => sketch.getValueAtQuantile(count > 1 ? i / (count - 1) : 0));
+  return { ranks, positive: sketch.store.count, negative: sketch.negativeStore.count, zeros: sketch.zeroCount, count };
+}
+
+describe('the statistics a chunk gathers in one pass at its end', () => {
+  it('sketch the values as accepting them one by one does, before and after the protobuf form', () => {
+    fc.assert(
+      fc.property(
+        fc.array(someValue, { maxLength: 300 }),
+        fc.constantFrom(0, 1_700_000_000_000, -5),
+        (list, origin) => {
+          const values = Float64Array.from(list);
+          const batched = sketchOf(values, values.length, origin);
+          const each = sketchOfEach(values, values.length, origin);
+          expect(distribution(batched)).to.deep.equal(distribution(each));
+          expect(distribution(DDSketch.fromProto(batched.toProto()))).to.deep.equal(
+            distribution(DDSketch.fromProto(each.toProto())),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('sketch values at the edges of the mapping (subnormal, next to zero, near the largest) as one by one', () => {
+    const values = Float64Array.from([5e-324, -5e-324, 1e-300, -1e-300, 0, 1e300, -1e300, 2.5]);
+    expect(distribution(sketchOf(values, values.length, 0))).to.deep.equal(
+      distribution(sketchOfEach(values, values.length, 0)),
+    );
+  });
+
+  it('sketch only the first `count` values of a larger buffer', () => {
+    const values = Float64Array.from([3, 4, 5, 1e9, -1e9]);
+    expect(distribution(sketchOf(values, 3, 0))).to.deep.equal(distribution(sketchOfEach(values.subarray(0, 3), 3, 0)));
+  });
+
+  it('count distinct numbers into the registers addNumber fills, one by one', () => {
+    fc.assert(
+      fc.property(fc.array(someValue, { maxLength: 2000 }), fc.nat({ max: 2000 }), (list, cut) => {
+        const values = Float64Array.from(list);
+        const count = Math.min(cut, values.length);
+        const batched = new HyperLogLog();
+        batched.addNumbers(values, count);
+        const each = new HyperLogLog();
+        for (let i = 0; i < count; i++) each.addNumber(values[i]);
+        expect(batched.registers).to.deep.equal(each.registers);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
