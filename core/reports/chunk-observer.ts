@@ -408,11 +408,16 @@ class CategoryObserver extends ColumnObserver {
 
 /** Any other value: its distinct count, and the validity of a financial type (IBAN, BIC, PAN, ISIN). */
 class TextObserver extends ColumnObserver {
-  private readonly check?: ValueCheck;
+  /**
+   * The type's check, and what it answered for the values seen so far in the chunk, while they are few: a value
+   * drawn again (a counterparty's IBAN) is neither checked nor hashed again, since neither answer would change.
+   */
+  private readonly checker?: { check: ValueCheck; answers: Map<string, string | null> };
 
   constructor(column: CompiledColumn, checked: Record<string, number>) {
     super(column, checked);
-    this.check = VALUE_CHECKS[column.type.name];
+    const check = VALUE_CHECKS[column.type.name];
+    if (check) this.checker = { check, answers: new Map() };
   }
 
   take(value: unknown, index: number): void {
@@ -420,14 +425,25 @@ class TextObserver extends ColumnObserver {
       this.nulls++;
       return;
     }
-    this.hll.add(value);
-    if (this.check) {
-      this.checkedBy[VALUE]++;
-      const broken = this.check(typeof value === 'string' ? value : String(value));
-      if (broken !== null) this.broken(VALUE, broken, index, value);
+    if (!this.checker) {
+      this.hll.add(value);
+      return;
     }
+    const { check, answers } = this.checker;
+    this.checkedBy[VALUE]++;
+    const text = typeof value === 'string' ? value : String(value);
+    let broken = answers.get(text);
+    if (broken === undefined) {
+      this.hll.add(value);
+      broken = check(text);
+      if (answers.size < MAX_ANSWERS) answers.set(text, broken);
+    }
+    if (broken !== null) this.broken(VALUE, broken, index, value);
   }
 }
+
+/** The most answers of a check a column keeps per chunk. */
+const MAX_ANSWERS = 4096;
 
 function columnObserver(
   column: CompiledColumn,

@@ -42,7 +42,7 @@ export function luhnPasses(number: string): boolean {
   return sum % 10 === 0;
 }
 
-export const VALUE_CHECKS: Readonly<Record<string, ValueCheck>> = {
+export const VALUE_CHECKS: Readonly<Partial<Record<string, ValueCheck>>> = {
   iban: (value) => (!ibanChecksumValid(value) ? 'iban-iso-13616' : !ibanNationalValid(value) ? 'iban-national' : null),
   bic: (value) => (/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(value) ? null : 'bic-iso-9362'),
   pan: (value) => (!luhnPasses(value) ? 'pan-luhn' : panNetwork(value) === null ? 'pan-network-range' : null),
