@@ -86,9 +86,9 @@ export class GenerationPool {
       minThreads: this.size,
       maxThreads: this.size,
       idleTimeout: 60_000,
-      // A small young generation per worker: a chunk's garbage is short-lived and small, and a larger one
-      // raised peak memory without raising throughput (see docs/performance.md).
-      resourceLimits: { maxOldGenerationSizeMb: workerMemoryMb, maxYoungGenerationSizeMb: 32 },
+      // A small young generation per worker: a chunk's garbage is short-lived and small; a larger one raised
+      // peak memory past the service's bound for a few per cent of throughput (see docs/performance.md).
+      resourceLimits: { maxOldGenerationSizeMb: workerMemoryMb, maxYoungGenerationSizeMb: 16 },
     });
     // Unheard, an 'error' event of the pool ends the process; each task's own failure reaches its caller.
     this.piscina.on('error', (error: unknown) => faults.report('generation-pool', error));

@@ -53,8 +53,12 @@ class KeyRange {
     return new Float64Array(this.highest >= this.lowest ? this.highest - this.lowest + 1 : 0);
   }
 
+  /** Adds the counts, the highest bucket first: the store then takes the whole range at once, not a step at a time. */
   addTo(store: DDSketch['store'], counts: Float64Array): void {
-    for (let at = 0; at < counts.length; at++) if (counts[at] > 0) store.add(at + this.lowest, counts[at]);
+    const last = counts.length - 1;
+    if (last < 0) return;
+    store.add(this.highest, counts[last]);
+    for (let at = 0; at < last; at++) if (counts[at] > 0) store.add(at + this.lowest, counts[at]);
   }
 }
 
