@@ -7,7 +7,7 @@ import type { Row } from '../generation/types/index.js';
 import { columnKind, timeOrigin } from './column-kind.js';
 import { parseInstant } from '../packs/instant.js';
 import { HyperLogLog } from './statistics/hyperloglog.js';
-import { sketchOf } from './statistics/value-sketch.js';
+import { bucketsOf } from './statistics/value-sketch.js';
 import {
   MAX_CATEGORIES,
   type ChunkStatistics,
@@ -272,7 +272,8 @@ class NumberObserver extends ColumnObserver {
     rows: number,
   ) {
     super(column, checked);
-    this.values = new Float64Array(rows);
+    this.values = SPARE_VALUES.pop() ?? new Float64Array(rows);
+    if (this.values.length < rows) this.values = new Float64Array(rows);
     this.time = columnKind(column.type.name) === 'time';
     this.money = column.type.name === 'money';
   }
@@ -321,13 +322,15 @@ class NumberObserver extends ColumnObserver {
 
   protected override addTo(out: ColumnChunkStatistics): void {
     this.hll.addNumbers(this.values, this.count);
+    const buckets = this.count > 0 ? bucketsOf(this.values, this.count, this.origin) : undefined;
+    if (SPARE_VALUES.length < MAX_SPARE_VALUES) SPARE_VALUES.push(this.values);
     super.addTo(out);
     Object.assign(out, { count: this.count, sum: this.sum, origin: this.origin });
     if (this.count > 0)
       Object.assign(out, {
         min: this.min,
         max: this.max,
-        sketch: sketchOf(this.values, this.count, this.origin).toProto(),
+        sketch: buckets,
       });
   }
 }
@@ -468,3 +471,7 @@ function columnObserver(
 }
 
 const SCALES = [1, 10, 100, 1000, 10000];
+
+/** Value arrays of finished chunks, which the next chunks' number columns take instead of allocating their own. */
+const SPARE_VALUES: Float64Array[] = [];
+const MAX_SPARE_VALUES = 16;

@@ -1,5 +1,6 @@
 import { DDSketch } from '@datadog/sketches-js';
 import { HyperLogLog } from './statistics/hyperloglog.js';
+import { addBuckets, newSketch } from './statistics/value-sketch.js';
 import type { ChunkStatistics, ColumnChunkStatistics, RuleBreaks } from './statistics/chunk-statistics.js';
 
 /** Quantiles every number and time column reports. */
@@ -123,11 +124,7 @@ function mergeColumn(into: MergedColumn, chunk: ColumnChunkStatistics): void {
     into.min = Math.min(into.min, chunk.min!);
     into.max = Math.max(into.max, chunk.max!);
   }
-  if (chunk.sketch) {
-    const sketch = DDSketch.fromProto(chunk.sketch);
-    if (into.sketch) into.sketch.merge(sketch);
-    else into.sketch = sketch;
-  }
+  if (chunk.sketch) addBuckets((into.sketch ??= newSketch()), chunk.sketch);
   if (into.categorical) {
     if (!chunk.counts || !into.counts) into.counts = undefined;
     else

@@ -11,14 +11,30 @@ export interface ColumnChunkStatistics {
   max?: number;
   /** Where a time column's sketch measures from (column-kind.ts, timeOrigin). */
   origin?: number;
-  /** The DDSketch of the values' distance from `origin`, protobuf-encoded. */
-  sketch?: Uint8Array;
+  /** The DDSketch of the values' distance from `origin`, as its buckets' counts (value-sketch.ts). */
+  sketch?: SketchBuckets;
   /** Categories: each value's rows, while there are at most MAX_CATEGORIES. */
   counts?: Record<string, number>;
   /** The column's type and what the config set on it (its overrides), sent with a table's first chunk. */
   configured?: { type: string; params: Record<string, unknown> };
   /** Rule → rows breaking it, with the first such row of the chunk. */
   findings?: Record<string, RuleBreaks>;
+}
+
+/** Values counted per bucket of one sign: `counts[i]` values fell in bucket `lowest + i`. */
+export interface BucketCounts {
+  lowest: number;
+  counts: Float64Array;
+}
+
+/**
+ * A chunk's DDSketch as its workers send it: the bucket counts of its positive and negative values under the
+ * sketch's mapping, and its zeros. Plain numbers clone cheaply, where a protobuf would be encoded and decoded.
+ */
+export interface SketchBuckets {
+  positive: BucketCounts;
+  negative: BucketCounts;
+  zeros: number;
 }
 
 export interface RuleBreaks {

@@ -1,17 +1,26 @@
 import { DDSketch } from '@datadog/sketches-js';
-import { QUANTILE_RELATIVE_ACCURACY } from './chunk-statistics.js';
+import { QUANTILE_RELATIVE_ACCURACY, type BucketCounts, type SketchBuckets } from './chunk-statistics.js';
+
+/** A DDSketch of the report's accuracy: every chunk's buckets are added to one. */
+export function newSketch(): DDSketch {
+  return new DDSketch({ relativeAccuracy: QUANTILE_RELATIVE_ACCURACY });
+}
+
+/** The mapping every sketch of the report shares: a value's bucket, as the sketch itself would find it. */
+const { mapping } = newSketch();
+
+/** Each value's bucket and sign, reused from chunk to chunk (a worker sketches one column at a time). */
+let scratch = { keys: new Int32Array(0), sides: new Int8Array(0) };
 
 /**
- * The DDSketch of a chunk's values' distances from `origin`, made in one pass over them: each value's bucket is
- * the sketch's own mapping of it, counted in a dense array and added to the sketch's stores once per bucket.
- * The same sketch as `sketchOfEach` (accepting each value), without a call and a range check per value.
+ * The buckets of a chunk's values' distances from `origin`, in one pass over them: each value's bucket is the
+ * sketch's own mapping of it, counted in a dense array. Added to a sketch (addBuckets), the same sketch as
+ * accepting each value (sketchOfEach), without a call and a range check per value.
  */
-export function sketchOf(values: Float64Array, count: number, origin: number): DDSketch {
-  const sketch = new DDSketch({ relativeAccuracy: QUANTILE_RELATIVE_ACCURACY });
-  const { mapping } = sketch;
+export function bucketsOf(values: Float64Array, count: number, origin: number): SketchBuckets {
   const least = mapping.minPossible;
-  const keys = new Int32Array(count);
-  const sides = new Int8Array(count);
+  if (scratch.keys.length < count) scratch = { keys: new Int32Array(count), sides: new Int8Array(count) };
+  const { keys, sides } = scratch;
   const positive = new KeyRange();
   const negative = new KeyRange();
   let zeros = 0;
@@ -23,25 +32,55 @@ export function sketchOf(values: Float64Array, count: number, origin: number): D
     } else if (value < -least) {
       keys[i] = negative.include(mapping.key(-value));
       sides[i] = -1;
-    } else zeros++;
+    } else {
+      sides[i] = 0;
+      zeros++;
+    }
   }
   const positiveCounts = positive.counts();
   const negativeCounts = negative.counts();
   for (let i = 0; i < count; i++) {
-    if (sides[i] > 0) positiveCounts[keys[i] - positive.lowest]++;
-    else if (sides[i] < 0) negativeCounts[keys[i] - negative.lowest]++;
+    if (sides[i] > 0) positiveCounts.counts[keys[i] - positiveCounts.lowest]++;
+    else if (sides[i] < 0) negativeCounts.counts[keys[i] - negativeCounts.lowest]++;
   }
-  positive.addTo(sketch.store, positiveCounts);
-  negative.addTo(sketch.negativeStore, negativeCounts);
-  sketch.zeroCount += zeros;
-  sketch.count += count;
+  return { positive: positiveCounts, negative: negativeCounts, zeros };
+}
+
+/** Adds a chunk's buckets to `sketch`, its count included, as accepting the chunk's values one by one would. */
+export function addBuckets(sketch: DDSketch, buckets: SketchBuckets): void {
+  const added = addTo(sketch.store, buckets.positive) + addTo(sketch.negativeStore, buckets.negative);
+  sketch.zeroCount += buckets.zeros;
+  sketch.count += added + buckets.zeros;
+}
+
+/** The plain version of bucketsOf and addBuckets: every value accepted by a new sketch, one by one. */
+export function sketchOfEach(values: Float64Array, count: number, origin: number): DDSketch {
+  const sketch = newSketch();
+  for (let i = 0; i < count; i++) sketch.accept(values[i] - origin);
   return sketch;
 }
 
-/** The lowest and highest buckets of one sign's values, and their counts in a dense array over that range. */
+/**
+ * Adds the counts to a store, the highest bucket first: the store then takes their whole range at once, not a
+ * step at a time. Answers how many values were added.
+ */
+function addTo(store: DDSketch['store'], { lowest, counts }: BucketCounts): number {
+  const last = counts.length - 1;
+  if (last < 0) return 0;
+  let added = counts[last];
+  store.add(lowest + last, counts[last]);
+  for (let at = 0; at < last; at++) {
+    if (counts[at] === 0) continue;
+    store.add(lowest + at, counts[at]);
+    added += counts[at];
+  }
+  return added;
+}
+
+/** The lowest and highest buckets of one sign's values. */
 class KeyRange {
-  lowest = Infinity;
-  highest = -Infinity;
+  private lowest = Infinity;
+  private highest = -Infinity;
 
   include(key: number): number {
     if (key < this.lowest) this.lowest = key;
@@ -49,22 +88,9 @@ class KeyRange {
     return key;
   }
 
-  counts(): Float64Array {
-    return new Float64Array(this.highest >= this.lowest ? this.highest - this.lowest + 1 : 0);
+  /** Zeroed counts over the range seen (none when no value was). */
+  counts(): BucketCounts {
+    if (this.highest < this.lowest) return { lowest: 0, counts: new Float64Array(0) };
+    return { lowest: this.lowest, counts: new Float64Array(this.highest - this.lowest + 1) };
   }
-
-  /** Adds the counts, the highest bucket first: the store then takes the whole range at once, not a step at a time. */
-  addTo(store: DDSketch['store'], counts: Float64Array): void {
-    const last = counts.length - 1;
-    if (last < 0) return;
-    store.add(this.highest, counts[last]);
-    for (let at = 0; at < last; at++) if (counts[at] > 0) store.add(at + this.lowest, counts[at]);
-  }
-}
-
-/** The plain version of sketchOf: every value accepted by the sketch, one by one. */
-export function sketchOfEach(values: Float64Array, count: number, origin: number): DDSketch {
-  const sketch = new DDSketch({ relativeAccuracy: QUANTILE_RELATIVE_ACCURACY });
-  for (let i = 0; i < count; i++) sketch.accept(values[i] - origin);
-  return sketch;
 }

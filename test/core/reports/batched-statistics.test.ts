@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { DDSketch } from '@datadog/sketches-js';
 import { HyperLogLog } from '../../../core/reports/statistics/hyperloglog.js';
-import { sketchOf, sketchOfEach } from '../../../core/reports/statistics/value-sketch.js';
+import { addBuckets, bucketsOf, newSketch, sketchOfEach } from '../../../core/reports/statistics/value-sketch.js';
+
+/** A sketch of the values made as a chunk makes it: their buckets, added to a new sketch. */
+function sketchOf(values: Float64Array, count: number, origin: number): DDSketch {
+  const sketch = newSketch();
+  addBuckets(sketch, bucketsOf(values, count, origin));
+  return sketch;
+}
 
 /** Numbers as a chunk's columns hold them: amounts, times far from their origin, zeros, tiny and negative values. */
 const someValue = fc.oneof(
@@ -19,7 +26,7 @@ function distribution(sketch: DDSketch) {
 }
 
 describe('the statistics a chunk gathers in one pass at its end', () => {
-  it('sketch the values as accepting them one by one does, before and after the protobuf form', () => {
+  it('sketch the values as accepting them one by one does', () => {
     fc.assert(
       fc.property(
         fc.array(someValue, { maxLength: 300 }),
@@ -42,6 +49,18 @@ describe('the statistics a chunk gathers in one pass at its end', () => {
     const values = Float64Array.from([5e-324, -5e-324, 1e-300, -1e-300, 0, 1e300, -1e300, 2.5]);
     expect(distribution(sketchOf(values, values.length, 0))).to.deep.equal(
       distribution(sketchOfEach(values, values.length, 0)),
+    );
+  });
+
+  it('merge chunk after chunk into the sketch of all their values', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(someValue, { maxLength: 100 }), { maxLength: 6 }), (chunks) => {
+        const merged = newSketch();
+        for (const chunk of chunks) addBuckets(merged, bucketsOf(Float64Array.from(chunk), chunk.length, 7));
+        const all = Float64Array.from(chunks.flat());
+        expect(distribution(merged)).to.deep.equal(distribution(sketchOfEach(all, all.length, 7)));
+      }),
+      { numRuns: 200 },
     );
   });
 
