@@ -6,7 +6,7 @@
  * docs/pack-author-guide.md explains every member with a complete example.
  */
 import { Rng } from '../generation/random/prng.js';
-import { parseInstant } from './instant.js';
+import { parseInstant } from '../generation/types/parse-instant.js';
 import type { ColumnDefinition, InvariantDefinition, PackDefinition } from '../generation/pack-definition.js';
 
 export type { Row } from '../generation/types/data-type.js';

@@ -5,7 +5,7 @@ import type { InvariantDefinition } from '../generation/pack-definition.js';
 import type { PlanRuntime, TableRuntime } from '../generation/runtime.js';
 import type { Row } from '../generation/types/index.js';
 import { columnKind, timeOrigin } from './column-kind.js';
-import { parseInstant } from '../packs/instant.js';
+import { parseInstant } from '../generation/types/parse-instant.js';
 import { HyperLogLog } from './statistics/hyperloglog.js';
 import { bucketsOf } from './statistics/value-sketch.js';
 import {

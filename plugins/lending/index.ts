@@ -394,7 +394,6 @@ export default definePack({
         const due = nextInstalment(opening, loan.payment, loan.monthly_rate, position === count - 1);
         loan.balance -= due.principal;
         const dueDate = addMonths(loan.first_due, position);
-        const money = (minor: number) => helpers.fromMinor(minor, loan.currency);
         const outcome = repayment(ctx, position - loan.default_from, position < loan.due_by_as_of);
         let paidOn: string | null = null;
         if (outcome.paid) {
@@ -412,14 +411,14 @@ export default definePack({
           instalments: count,
           due_date: helpers.isoDate(dueDate),
           currency: loan.currency,
-          opening_balance: money(opening),
-          payment: money(due.payment),
-          interest: money(due.interest),
-          principal: money(due.principal),
-          closing_balance: money(loan.balance),
+          opening_balance: helpers.fromMinor(opening, loan.currency),
+          payment: helpers.fromMinor(due.payment, loan.currency),
+          interest: helpers.fromMinor(due.interest, loan.currency),
+          principal: helpers.fromMinor(due.principal, loan.currency),
+          closing_balance: helpers.fromMinor(loan.balance, loan.currency),
           status: outcome.status,
           paid_on: paidOn,
-          amount_paid: outcome.paid ? money(due.payment) : 0,
+          amount_paid: outcome.paid ? helpers.fromMinor(due.payment, loan.currency) : 0,
           days_past_due: outcome.days_past_due,
         };
       },

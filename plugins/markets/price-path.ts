@@ -179,20 +179,19 @@ export class PricePath {
     const move = this.logAt(this.day) - this.previousLog;
     const closeExact = previous * Math.exp(move);
     const openExact = previous * Math.exp(0.3 * daySd * rng.normal());
-    const round = (value: number) => Math.max(tick, Math.round(value / tick) * tick);
-    const open = round(openExact);
-    const close = round(closeExact);
+    const open = toTick(openExact, tick);
+    const close = toTick(closeExact, tick);
     const high = Math.max(
       open,
       close,
-      round(Math.max(openExact, closeExact) * Math.exp(Math.abs(0.6 * daySd * rng.normal()))),
+      toTick(Math.max(openExact, closeExact) * Math.exp(Math.abs(0.6 * daySd * rng.normal())), tick),
     );
     const low = Math.min(
       open,
       close,
-      round(Math.min(openExact, closeExact) * Math.exp(-Math.abs(0.6 * daySd * rng.normal()))),
+      toTick(Math.min(openExact, closeExact) * Math.exp(-Math.abs(0.6 * daySd * rng.normal())), tick),
     );
-    const vwap = Math.min(high, Math.max(low, round((high + low + close) / 3)));
+    const vwap = Math.min(high, Math.max(low, toTick((high + low + close) / 3, tick)));
     // Log volume rises with the size of the day's move, in units of the instrument's usual daily volatility.
     const surprise = Math.min(MAX_MOVE_FOR_VOLUME, Math.abs(move - this.drift) / this.sd);
     const volume = Math.max(
@@ -284,3 +283,8 @@ export class PricePath {
 }
 
 export const dayOf = (date: string): number => Math.floor(Date.parse(date) / 86_400_000);
+
+/** A price on the instrument's tick grid, at least one tick. */
+function toTick(value: number, tick: number): number {
+  return Math.max(tick, Math.round(value / tick) * tick);
+}

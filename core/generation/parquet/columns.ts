@@ -1,5 +1,6 @@
 import type { ParquetWriter } from 'hyparquet-writer';
 import { currencyByCode } from '../reference-data/currencies.js';
+import { parseInstant } from '../types/parse-instant.js';
 
 /** A column of the Parquet schema as hyparquet-writer takes it. */
 export type SchemaElement = ConstructorParameters<typeof ParquetWriter>[0]['schema'][number];
@@ -90,7 +91,7 @@ export function parquetColumn(source: ParquetColumnSource): ParquetColumn {
     }
     case 'date': {
       const days = orNull((value) => {
-        const ms = typeof value === 'string' ? Date.parse(value) : NaN;
+        const ms = typeof value === 'string' ? parseInstant(value) : NaN;
         if (!Number.isFinite(ms)) throw new ParquetValueError(name, value, 'a date (YYYY-MM-DD)');
         return Math.floor(ms / DAY_MS);
       });
@@ -105,7 +106,7 @@ export function parquetColumn(source: ParquetColumnSource): ParquetColumn {
     case 'timestamp': {
       // Whole milliseconds, as the text formats print them: the same instant in every format.
       const micros = (value: unknown) => {
-        const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
+        const ms = typeof value === 'number' ? value : typeof value === 'string' ? parseInstant(value) : NaN;
         // Microseconds held exactly by a number: instants within about 285 years of 1970.
         if (!(Math.abs(ms) <= MAX_SAFE_MS))
           throw new ParquetValueError(name, value, 'an instant (ISO 8601 or milliseconds) before the year 2255');

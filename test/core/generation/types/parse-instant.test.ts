@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { parseInstant } from '../../../core/packs/instant.js';
+import { parseInstant } from '../../../../core/generation/types/parse-instant.js';
 
 /** Every instant from year 0000 to 9999, as the engine writes it. */
 const anyInstant = fc
