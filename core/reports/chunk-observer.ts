@@ -213,8 +213,12 @@ class KeyObserver extends ColumnObserver {
 
 class ReferenceObserver extends ColumnObserver {
   private readonly parentRows: number;
-  /** The parent row of the row before: a per-parent table repeats it, which the distinct count need not see again. */
-  private lastParent = -1;
+  /**
+   * The parent row of the row before, and whether it was an orphan: a per-parent table repeats it, which the
+   * distinct count need not see again (NaN: no row yet).
+   */
+  private lastParent = NaN;
+  private lastOrphan = false;
   private readonly parentKey?: { prefix: string; tableSeed: number };
 
   constructor(column: CompiledColumn, checked: Record<string, number>, runtime: PlanRuntime) {
@@ -228,11 +232,12 @@ class ReferenceObserver extends ColumnObserver {
     if (value === undefined && this.column.key) {
       const parent = this.column.key.rowOf(index);
       this.checkedBy[REFERENCE]++;
-      if (parent === this.lastParent) return;
-      if (!(parent >= 0 && parent < this.parentRows && Number.isInteger(parent)))
-        this.broken(REFERENCE, 'reference-orphan', index, parent);
-      this.hll.addNumber(parent);
-      this.lastParent = parent;
+      if (parent !== this.lastParent) {
+        this.lastOrphan = !(parent >= 0 && parent < this.parentRows && Number.isInteger(parent));
+        this.lastParent = parent;
+        this.hll.addNumber(parent);
+      }
+      if (this.lastOrphan) this.broken(REFERENCE, 'reference-orphan', index, parent);
       return;
     }
     if (value === null || value === undefined) {
