@@ -7,9 +7,8 @@ import { parseVerifierKey } from '../../../../core/audit/log/note.js';
 import { inclusionRanges, proofHashes } from '../../../../core/audit/log/proofs.js';
 import { nodeKey } from '../../../../core/audit/log/subtrees.js';
 import { verifyBundle } from '../../../../core/audit/log/verify-bundle.js';
-import { AuditLog } from '../../../../core/audit/log/audit-log.js';
 import { bundleLines } from '../../../../core/audit/log/bundle-export.js';
-import { MemoryTreeStorage } from '../../../../core/audit/log/tree-memory.js';
+import { startedLog } from './started-log.js';
 import { accountStream } from '../../../../core/accounts/account.js';
 import type { NewEvent } from '../../../../core/events/envelope.js';
 import { MemoryEventStore } from '../../../../core/store/memory-store.js';
@@ -145,18 +144,7 @@ describe('a large bundle, checked on two threads', function () {
       await store.append('account-acc_other', [{ type: 'Noted', data: { from } }]);
     }
     const dir = await mkdtemp(join(tmpdir(), 'finsynth-large-bundle-'));
-    const log = new AuditLog({
-      store,
-      storage: new MemoryTreeStorage(),
-      keyFile: join(dir, 'audit-signing.key'),
-      origin: 'example.test/audit',
-      checkpointIntervalMs: 1,
-      integrateIntervalMs: 3_600_000,
-      onError: (error) => {
-        throw error;
-      },
-    });
-    await log.start();
+    const log = await startedLog(store, dir);
     const recorded = await store.readStream(accountStream('acc_large'));
     const balance = { credits_available: 100_000 - 2_999 * 3, credits_reserved: 0 };
     let text = '';

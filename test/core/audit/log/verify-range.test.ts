@@ -3,9 +3,8 @@ import fc from 'fast-check';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuditLog } from '../../../../core/audit/log/audit-log.js';
 import { bundleLines } from '../../../../core/audit/log/bundle-export.js';
-import { MemoryTreeStorage } from '../../../../core/audit/log/tree-memory.js';
+import { startedLog } from './started-log.js';
 import { verifyRange, verifyRangePlain, type RangeTask } from '../../../../core/audit/log/verify-range.js';
 import { EventLineParts, scanEventLine } from '../../../../core/audit/log/event-line-scan.js';
 import { accountStream } from '../../../../core/accounts/account.js';
@@ -55,18 +54,7 @@ describe('an event line read by scanning its bytes', function () {
     const store = new MemoryEventStore();
     for (let i = 0; i < 4; i += 1) await store.append(accountStream(accountId), events);
     dir = await mkdtemp(join(tmpdir(), 'finsynth-scan-'));
-    const log = new AuditLog({
-      store,
-      storage: new MemoryTreeStorage(),
-      keyFile: join(dir, 'audit-signing.key'),
-      origin: 'example.test/audit',
-      checkpointIntervalMs: 1,
-      integrateIntervalMs: 3_600_000,
-      onError: (error) => {
-        throw error;
-      },
-    });
-    await log.start();
+    const log = await startedLog(store, dir);
     const recorded = await store.readStream(accountStream(accountId));
     const checkpoint = (await log.latestCheckpoint())!;
     let text = '';
