@@ -328,7 +328,8 @@ class NumberObserver extends ColumnObserver {
   protected override addTo(out: ColumnChunkStatistics): void {
     this.hll.addNumbers(this.values, this.count);
     const buckets = this.count > 0 ? bucketsOf(this.values, this.count, this.origin) : undefined;
-    if (SPARE_VALUES.length < MAX_SPARE_VALUES) SPARE_VALUES.push(this.values);
+    if (SPARE_VALUES.length < MAX_SPARE_VALUES && this.values.length <= MAX_SPARE_LENGTH)
+      SPARE_VALUES.push(this.values);
     super.addTo(out);
     Object.assign(out, { count: this.count, sum: this.sum, origin: this.origin });
     if (this.count > 0)
@@ -477,6 +478,10 @@ function columnObserver(
 
 const SCALES = [1, 10, 100, 1000, 10000];
 
-/** Value arrays of finished chunks, which the next chunks' number columns take instead of allocating their own. */
+/**
+ * Value arrays of finished chunks, which the next chunks' number columns take instead of allocating their own;
+ * the array of an unusually long chunk (a parent with many rows) is not kept.
+ */
 const SPARE_VALUES: Float64Array[] = [];
 const MAX_SPARE_VALUES = 16;
+const MAX_SPARE_LENGTH = 65_536;

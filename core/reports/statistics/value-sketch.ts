@@ -11,6 +11,15 @@ const { mapping } = newSketch();
 
 /** Each value's bucket and sign, reused from chunk to chunk (a worker sketches one column at a time). */
 let scratch = { keys: new Int32Array(0), sides: new Int8Array(0) };
+/** Longer than this, a chunk's scratch is its own: kept, it would hold its memory for good. */
+const MAX_KEPT_SCRATCH = 65_536;
+
+function scratchFor(count: number): typeof scratch {
+  if (scratch.keys.length >= count) return scratch;
+  const made = { keys: new Int32Array(count), sides: new Int8Array(count) };
+  if (count <= MAX_KEPT_SCRATCH) scratch = made;
+  return made;
+}
 
 /**
  * The buckets of a chunk's values' distances from `origin`, in one pass over them: each value's bucket is the
@@ -19,8 +28,7 @@ let scratch = { keys: new Int32Array(0), sides: new Int8Array(0) };
  */
 export function bucketsOf(values: Float64Array, count: number, origin: number): SketchBuckets {
   const least = mapping.minPossible;
-  if (scratch.keys.length < count) scratch = { keys: new Int32Array(count), sides: new Int8Array(count) };
-  const { keys, sides } = scratch;
+  const { keys, sides } = scratchFor(count);
   const positive = new KeyRange();
   const negative = new KeyRange();
   let zeros = 0;
