@@ -2,7 +2,7 @@ import { columnParams } from '../packs/manifest.js';
 import { checkColumnParams } from '../generation/types/param-checks.js';
 import type { PackRegistry } from '../packs/registry.js';
 import type { PackDefinition, TableDefinition } from '../packs/sdk.js';
-import { mergeParams, unrequestedTables } from '../generation/plan.js';
+import { mergeParams, ratedTables, unrequestedTables } from '../generation/plan.js';
 import { isComputed, overridableOf } from '../generation/types/params.js';
 import type { PackCatalog, PackColumn, PackTable } from '../configs/ports.js';
 
@@ -16,6 +16,7 @@ export function packCatalog(registry: Pick<PackRegistry, 'names' | 'require'>): 
     sectorNames: () => [...sectors.keys()],
     tables: (sector) => sectors.get(sector),
     referencedTables: (config) => unrequestedTables(registry, { ...config, seed: 0 }),
+    ratedTables: (config) => ratedTables(registry, { ...config, seed: 0 }),
   };
 }
 

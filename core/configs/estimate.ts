@@ -18,18 +18,21 @@ export interface ConfigEstimate {
 
 /**
  * What a valid config costs: the one price rule (core/pricing/table-credits.ts) per table delivered,
- * summed: the tables it lists and, unless `output.referenced_tables` is `omit`, those they reference.
+ * summed: the tables it lists (at the rows a rate option sets, where one does) and, unless
+ * `output.referenced_tables` is `omit`, those they reference.
  */
 export function estimateConfig(config: GenerationConfig, catalog: PackCatalog): ConfigEstimate {
+  const rated = new Map(catalog.ratedTables(config).map(({ name, rows }) => [name, rows]));
   const tables = withReferencedTables(config, catalog).tables.map((table) => {
+    const rows = rated.get(table.name) ?? table.rows;
     const packTable = findTable(catalog, config.sector, table.name);
     if (!packTable)
       throw new Error(`estimateConfig: ${config.sector}.${table.name} is not in the catalog; validate first`);
     return {
       name: table.name,
-      rows: table.rows,
+      rows,
       credits_per_1000_rows: packTable.weight,
-      credits: tableCredits(table.rows, packTable.weight),
+      credits: tableCredits(rows, packTable.weight),
     };
   });
   return {

@@ -36,6 +36,8 @@ export interface PackCatalog {
    * sizes it to so that every reference has a target (before any walk of parents grows one).
    */
   referencedTables(config: GenerationConfig): { name: string; rows: number }[];
+  /** The tables the config lists whose rows a rate option sets (motifs per 1,000 accounts), with those rows. */
+  ratedTables(config: GenerationConfig): { name: string; rows: number }[];
 }
 
 export function findTable(catalog: PackCatalog, sector: string, table: string): PackTable | undefined {

@@ -150,6 +150,19 @@ export interface RowContext<O = Record<string, unknown>> {
   readonly count: number;
 }
 
+/**
+ * A table's rows set by a rate (`rows_at_rate`): when the request gives the rate option, the table has
+ * `rate × rows of the base table ÷ per` rows, rounded down, at most the rows the request names.
+ */
+export interface RowsAtRate {
+  /** The table option holding the rate; the rate applies only when the request gives it a number. */
+  option: string;
+  /** The table the rate is of: one the table references. */
+  of: string;
+  /** The base the rate is per: 1,000 for a rate per thousand rows of `of`. */
+  per: number;
+}
+
 // A pack's tables share one record, yet each table's generators take options and state of their own types, and
 // `start` returns the state that `row` takes: only `any` lets every table fit the record's element type.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- per-table option and state types, see above
@@ -175,6 +188,11 @@ export interface TableDefinition<O = any, S = any> {
    * it, the engine spreads the requested rows over all the parents. See the guide, section 4.
    */
   rows_per_parent?: (ctx: RowContext<O>) => number;
+  /**
+   * Rows set by a rate of a parent table's rows when the request gives the option (motifs per 1,000
+   * accounts): the request's `rows` is then the most the table has. See the guide, section 4.
+   */
+  rows_at_rate?: RowsAtRate;
   start?: (ctx: RowContext<O>) => S;
   /**
    * Returns the row's values; columns it leaves out are drawn by their definitions, in declared order.

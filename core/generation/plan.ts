@@ -13,6 +13,7 @@ import { AS_OF_MAX, AS_OF_MIN, DEFAULT_AS_OF, isAsOfDate } from './as-of.js';
 import { dataTypeByName } from './types/index.js';
 import { fitParentRuns, fitParentRunsWith, type ParentWalk, type WalkOptions } from './parent-runs.js';
 import { ownMember } from '../own-member.js';
+import { activeRate, applyRowsAtRate, sizedByRate } from './rows-at-rate.js';
 import type { ColumnOverride, PackSource, Plan, PlanRequest, PlanTable } from './plan-types.js';
 
 export type { ColumnOverride, PackSource, Plan, PlanRequest, PlanTable } from './plan-types.js';
@@ -78,6 +79,14 @@ export function unrequestedTables(packs: PackSource, request: PlanRequest): { na
     .map(({ name, rows }) => ({ name, rows }));
 }
 
+/** The tables a request names whose rows a rate option sets (`rows_at_rate`), with those rows. */
+export function ratedTables(packs: PackSource, request: PlanRequest): { name: string; rows: number }[] {
+  const { pack, plan } = draftPlan(packs, request);
+  return plan.tables
+    .filter((table) => table.requested && activeRate(pack, table))
+    .map(({ name, rows }) => ({ name, rows }));
+}
+
 /** The plan but for the `rows_per_parent` walks, which may grow an unrequested parent table. */
 function draftPlan(packs: PackSource, request: PlanRequest): { pack: PackDefinition; plan: Plan } {
   const pack = packs.require(request.sector);
@@ -128,6 +137,8 @@ function draftPlan(packs: PackSource, request: PlanRequest): { pack: PackDefinit
   const tables = [...requested.values(), ...sizeParents(pack, requested)];
   for (const table of tables) {
     for (const parent of parentsOf(pack, table.name)) {
+      // A table at a rate of this parent has no rows when the parent has none.
+      if (sizedByRate(pack, table, parent)) continue;
       if (table.rows > 0 && tables.find((t) => t.name === parent)!.rows === 0) {
         throw problem(
           GenerationProblems.invalidPlan,
@@ -136,7 +147,10 @@ function draftPlan(packs: PackSource, request: PlanRequest): { pack: PackDefinit
       }
     }
   }
-  return { pack, plan: { sector: pack.name, pack_version: pack.version, seed, locale, as_of: asOf, tables } };
+  const plan = { sector: pack.name, pack_version: pack.version, seed, locale, as_of: asOf, tables };
+  // Rates apply to the rows sized here, before any walk, so that a config's estimate counts the same rows.
+  applyRowsAtRate(pack, plan);
+  return { pack, plan };
 }
 
 /**
@@ -154,7 +168,7 @@ function sizeParents(pack: PackDefinition, requested: Map<string, PlanTable>): P
     if (known !== undefined) return known;
     let largest = 0;
     for (const child of closure) {
-      if (!parentsOf(pack, child).includes(name)) continue;
+      if (!parentsOf(pack, child).includes(name) || sizedByRate(pack, requested.get(child), name)) continue;
       const ratio = pack.tables[name].default_rows / pack.tables[child].default_rows;
       largest = Math.max(largest, Math.ceil(size(child) * ratio), Math.min(size(child), SMALL_SAMPLE_PARENTS));
     }

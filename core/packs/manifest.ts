@@ -3,7 +3,7 @@ import { columnParams, isComputed } from '../generation/types/params.js';
 import { checkColumnParams } from '../generation/types/param-checks.js';
 import { parentsOf } from '../generation/pack-definition.js';
 import { dataTypes } from '../generation/types/index.js';
-import type { PackDefinition } from './sdk.js';
+import type { PackDefinition, RowsAtRate } from './sdk.js';
 import { ownMember } from '../own-member.js';
 import { COLUMN_DEPENDENCY_PARAMS } from '../generation/types/column-dependencies.js';
 
@@ -36,6 +36,16 @@ export const manifestSchema = {
           default_rows: { type: 'integer', minimum: 1 },
           credits_per_1000_rows: { type: 'number', exclusiveMinimum: 0 },
           per_parent: { type: 'string' },
+          rows_at_rate: {
+            type: 'object',
+            required: ['option', 'of', 'per'],
+            additionalProperties: false,
+            properties: {
+              option: { type: 'string' },
+              of: { type: 'string' },
+              per: { type: 'number', exclusiveMinimum: 0 },
+            },
+          },
           columns: {
             type: 'object',
             minProperties: 1,
@@ -93,6 +103,7 @@ export function checkManifest(candidate: unknown): string[] {
           `${at}: its parent "${table.per_parent}" is itself generated per parent; a parent must be a flat table`,
         );
     }
+    if (table.rows_at_rate) reasons.push(...rowsAtRateProblems(pack, tableName, table.rows_at_rate));
     const keys = Object.values(table.columns).filter((column) => column.type === 'id');
     if (keys.length > 1) reasons.push(`${at}: has ${keys.length} id columns; a table has at most one key`);
     for (const [columnName, column] of Object.entries(table.columns)) {
@@ -136,6 +147,19 @@ export function checkManifest(candidate: unknown): string[] {
     }
   }
   if (reasons.length === 0 && hasReferenceCycle(pack)) reasons.push('its tables reference each other in a cycle');
+  return reasons;
+}
+
+/** A rate is of a table the table references, held in an option of its own whose default sets no rate. */
+function rowsAtRateProblems(pack: PackDefinition, tableName: string, rate: RowsAtRate): string[] {
+  const at = `table "${tableName}", rows_at_rate`;
+  const table = pack.tables[tableName];
+  const reasons: string[] = [];
+  if (!parentsOf(pack, tableName).includes(rate.of)) reasons.push(`${at}: "${rate.of}" is not a table it references`);
+  const option = table.options ? ownMember(table.options, rate.option) : undefined;
+  if (!option) reasons.push(`${at}: "${rate.option}" is not one of its options`);
+  else if (typeof option.default === 'number')
+    reasons.push(`${at}: the default of "${rate.option}" must set no rate (null), so that rows mean rows`);
   return reasons;
 }
 

@@ -21,6 +21,7 @@ export type {
   RateTarget,
   RowContext,
   RowOf,
+  RowsAtRate,
   TableDefinition,
 } from '../generation/pack-definition.js';
 export {

@@ -19,6 +19,7 @@ import {
 } from './internal-transfers.js';
 import { recurringDues, type Dues } from './recurring.js';
 import {
+  AML,
   BALANCE_FACTOR,
   AML_TYPOLOGIES,
   BOOKING_KINDS,
@@ -105,7 +106,7 @@ const BORN_FROM = '1940-01-01';
 
 export default definePack({
   name: 'banking',
-  version: '1.1.0',
+  version: '1.2.0',
   description:
     'Retail banking: customers, current and savings accounts (valid IBANs with national check digits, ' +
     "the BIC of the IBAN's bank, local currency) and booked transactions with running balances that add up per " +
@@ -533,10 +534,21 @@ export default definePack({
     aml_motifs: {
       description:
         'Ground truth of the money-laundering motifs planted in the transactions, one per row: as many motifs as ' +
-        'rows are planted when a request asks for this table with the transactions (none otherwise). Each takes ' +
-        'a block of 16 accounts (at least 16 per motif are needed), within the 60 days before the as-of date.',
+        'rows (or, with per_1000_accounts, that many per 1,000 accounts, at most the rows) are planted when a ' +
+        'request asks for this table with the transactions (none otherwise). Each takes a block of 16 accounts ' +
+        '(at least 16 per motif are needed), within the 60 days before the as-of date.',
       default_rows: 20,
       credits_per_1000_rows: 1,
+      options: {
+        per_1000_accounts: {
+          description:
+            'Motifs planted per 1,000 accounts of the dataset, rounded down: the rate, instead of a count; the ' +
+            "table's rows are then the most it has. null (the default): as many motifs as rows.",
+          schema: { type: ['number', 'null'], minimum: 0, maximum: 1000 / AML.block },
+          default: null,
+        },
+      },
+      rows_at_rate: { option: 'per_1000_accounts', of: 'accounts', per: 1000 },
       columns: {
         motif_id: { type: 'id', prefix: 'aml', description: 'Key of the motif: the aml_motif_id of its bookings.' },
         first_account_id: {

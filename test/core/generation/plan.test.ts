@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { ProblemError } from '../../../core/problems.js';
+import banking from '../../../plugins/banking/index.js';
 import cards from '../../../plugins/cards/index.js';
 import { planFor } from './support.js';
-import { buildPlan } from '../../../core/generation/plan.js';
+import { buildPlan, ratedTables } from '../../../core/generation/plan.js';
 import { loadPacks } from '../../../core/packs/loader.js';
 
 function refusal(run: () => unknown): ProblemError {
@@ -131,5 +132,70 @@ describe('the plan builder', () => {
       expect(problem.type.slug).to.equal('invalid-column-override');
       expect(problem.detail).to.contain(message);
     }
+  });
+
+  describe('a table at a rate (rows_at_rate)', () => {
+    const rowsOf = (plan: { tables: { name: string; rows: number }[] }) =>
+      Object.fromEntries(plan.tables.map((table) => [table.name, table.rows]));
+
+    it('has rate × its base ÷ per rows, rounded down once binary fractions are forgiven, at most the rows named', () => {
+      // 0.29 × 100,000 ÷ 1,000 is 28.999999999999996 in binary floating point: 29 motifs, not 28.
+      const cases: [number, number, number, number][] = [
+        [0.29, 100_000, 1000, 29],
+        [1.13, 100_000, 1000, 113],
+        [4.9, 600, 1000, 2],
+        [50, 600, 12, 12],
+        [0, 600, 1000, 0],
+      ];
+      for (const [rate, accounts, rows, expected] of cases) {
+        const plan = planFor(banking, {
+          tables: [
+            { name: 'accounts', rows: accounts },
+            { name: 'aml_motifs', rows, options: { per_1000_accounts: rate } },
+          ],
+        });
+        expect(rowsOf(plan).aml_motifs, `${rate} per 1,000 of ${accounts}, at most ${rows}`).to.equal(expected);
+      }
+    });
+
+    it('keeps the rows named without the option, and never sizes its base from the rows it may have', () => {
+      const counted = planFor(banking, {
+        tables: [
+          { name: 'transactions', rows: 30_000 },
+          { name: 'aml_motifs', rows: 5_000 },
+        ],
+      });
+      const rated = planFor(banking, {
+        tables: [
+          { name: 'transactions', rows: 30_000 },
+          { name: 'aml_motifs', rows: 5_000, options: { per_1000_accounts: 10 } },
+        ],
+      });
+      const sizedByTransactions = rowsOf(planFor(banking, { tables: [{ name: 'transactions', rows: 30_000 }] }));
+      // 5,000 motifs by count size the accounts to hold them; at a rate, the accounts are the transactions'.
+      expect(rowsOf(counted).aml_motifs).to.equal(5_000);
+      expect(rowsOf(counted).accounts).to.be.above(sizedByTransactions.accounts);
+      expect(rowsOf(rated).accounts).to.equal(sizedByTransactions.accounts);
+      expect(rowsOf(rated).aml_motifs).to.equal(Math.floor(sizedByTransactions.accounts / 100));
+      const request = {
+        sector: 'banking',
+        tables: [
+          { name: 'transactions', rows: 30_000 },
+          { name: 'aml_motifs', rows: 5_000, options: { per_1000_accounts: 10 } },
+        ],
+      };
+      expect(ratedTables({ require: () => banking }, request)).to.deep.equal([
+        { name: 'aml_motifs', rows: rowsOf(rated).aml_motifs },
+      ]);
+      const withoutRate = { ...request, tables: [request.tables[0], { name: 'aml_motifs', rows: 5_000 }] };
+      expect(ratedTables({ require: () => banking }, withoutRate)).to.deep.equal([]);
+    });
+
+    it('refuses a rate its option schema refuses', () => {
+      const problem = refusal(() =>
+        planFor(banking, { tables: [{ name: 'aml_motifs', rows: 10, options: { per_1000_accounts: 63 } }] }),
+      );
+      expect(problem.type.slug).to.equal('invalid-table-options');
+    });
   });
 });

@@ -106,6 +106,39 @@ describe('the pack SDK', () => {
     expect(reasons).to.include('table "fruits": rows_per_parent must be a function');
   });
 
+  it('accepts rows_at_rate only of a table it references, in an option of its own whose default sets no rate', () => {
+    const { trees, visits } = orchard.tables;
+    const rate = (option: unknown, of = 'trees') => ({
+      ...orchard,
+      tables: {
+        trees,
+        visits: {
+          ...visits,
+          options: {
+            per_tree: { description: 'Visits per tree.', schema: { type: ['number', 'null'] }, default: option },
+          },
+          rows_at_rate: { option: 'per_tree', of, per: 1 },
+        },
+      },
+    });
+    expect(checkManifest(rate(null))).to.deep.equal([]);
+    expect(checkManifest(rate(2))).to.deep.equal([
+      'table "visits", rows_at_rate: the default of "per_tree" must set no rate (null), so that rows mean rows',
+    ]);
+    expect(checkManifest(rate(null, 'visits'))).to.deep.equal([
+      'table "visits", rows_at_rate: "visits" is not a table it references',
+    ]);
+    const { options: _options, ...withoutOption } = rate(null).tables.visits;
+    expect(checkManifest({ ...orchard, tables: { trees, visits: withoutOption } })).to.deep.equal([
+      'table "visits", rows_at_rate: "per_tree" is not one of its options',
+    ]);
+    const incomplete = { ...orchard, tables: { trees, visits: { ...visits, rows_at_rate: { of: 'trees' } } } };
+    expect(checkManifest(incomplete)).to.deep.equal([
+      "/tables/visits/rows_at_rate must have required property 'option'",
+      "/tables/visits/rows_at_rate must have required property 'per'",
+    ]);
+  });
+
   describe('rows_per_parent', () => {
     it("gives each parent the pack's count, parents in order, the table ending at the requested rows with the last run cut", () => {
       fc.assert(

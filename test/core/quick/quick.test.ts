@@ -129,6 +129,36 @@ describe('quick generation over HTTP', () => {
     expect((await quick(account.test, transactions(1), 'application/xml')).status).to.equal(406);
   });
 
+  it('plants laundering motifs at a rate of the accounts, answering and estimating the rows the rate sets', async () => {
+    const motifs = {
+      sector: 'banking',
+      seed: 3,
+      tables: [
+        { name: 'accounts', rows: 600 },
+        { name: 'transactions', rows: 3_000 },
+        { name: 'aml_motifs', rows: 1_000 },
+      ],
+      options: { aml_motifs: { per_1000_accounts: 10 } },
+    };
+    const response = await quick(account.test, motifs);
+    expect(response.status).to.equal(200);
+    // 10 per 1,000 of 600 accounts: 6 motifs, though the table may have up to 1,000 rows.
+    expect(response.body.tables.aml_motifs).to.have.length(6);
+    const [accounts, transactions, aml] = motifs.tables;
+    const config = {
+      version: 1,
+      sector: 'banking',
+      tables: [accounts, transactions, { ...aml, options: { per_1000_accounts: 10 } }],
+    };
+    const estimate = await request(app, 'POST', '/v1/configs/estimate', { key: account.test, body: { config } });
+    expect(estimate.status).to.equal(200);
+    expect(estimate.body.tables.find((table: { name: string }) => table.name === 'aml_motifs')).to.include({ rows: 6 });
+    expect(response.body.rows).to.equal(600 + 3_000 + 6);
+    const refused = await quick(account.test, { ...motifs, options: { aml_motifs: { per_1000_accounts: 100 } } });
+    expect(refused.status).to.equal(400);
+    expect(refused.body.type).to.equal(`${ERRORS}/invalid-config`);
+  });
+
   it('refuses more than 10,000 rows of a table with a 400 that points at the jobs API', async () => {
     const perTable = await quick(account.test, transactions(10_001));
     expect(perTable.status).to.equal(400);

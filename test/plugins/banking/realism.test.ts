@@ -407,6 +407,28 @@ describe('banking pack: laundering motifs (aml_motifs)', function () {
     }
   });
 
+  it('plants per_1000_accounts motifs per 1,000 accounts, at most the rows: the same motifs as that count', () => {
+    for (const seed of SEEDS.slice(0, 2)) {
+      const atRate = (perThousand: number, rows: number) =>
+        generateTables(pack, {
+          seed,
+          tables: [
+            { name: 'accounts', rows: 600 },
+            { name: 'transactions', rows: 30_000 },
+            { name: 'aml_motifs', rows, options: { per_1000_accounts: perThousand } },
+          ],
+        });
+      // 50 per 1,000 of 600 accounts is the 30 motifs of the count above, so the same bookings and ground truth.
+      const rated = atRate(50, 1000);
+      expect(rated.aml_motifs, `seed ${seed}`).to.deep.equal(withMotifs(seed).aml_motifs);
+      expect(rated.transactions).to.deep.equal(withMotifs(seed).transactions);
+      // 4.9 per 1,000 of 600 accounts is 2.94 motifs, rounded down.
+      expect(atRate(4.9, 1000).aml_motifs).to.have.length(2);
+      expect(atRate(50, 12).aml_motifs).to.have.length(12);
+      expect(atRate(0, 1000).aml_motifs).to.have.length(0);
+    }
+  });
+
   it('keeps balances, floors and the as-of date with motifs, and labels nothing without the aml_motifs table', () => {
     for (const seed of SEEDS.slice(0, 3)) {
       const { accounts, transactions } = withMotifs(seed);
