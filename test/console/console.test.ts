@@ -196,7 +196,7 @@ describe('the web console in a browser', function () {
     );
   });
 
-  it('runs a job to success with live progress and downloads its result, checked against its SHA-256', async () => {
+  it('runs a job to success with live progress, downloads its result checked against its SHA-256, and its report', async () => {
     await browser.visit(
       app.url,
       'console-job',
@@ -218,6 +218,17 @@ describe('the web console in a browser', function () {
         const bytes = await readFile((await download.path())!);
         expect(sha256(bytes)).to.equal(listed);
         await row.getByText('SHA-256 checked').waitFor();
+        // The example config asks for the conformance report: its score, and its page to keep.
+        await page.getByRole('heading', { level: 2, name: /^Conformance report: score \d/ }).waitFor();
+        await page.getByText(/^transactions: score [\d.]+ · 500 rows · /).waitFor();
+        const [reportPage] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByRole('button', { name: 'Download the report page' }).click(),
+        ]);
+        expect(reportPage.suggestedFilename()).to.match(/^job_\w+-report\.html$/);
+        const html = await readFile((await reportPage.path())!, 'utf8');
+        expect(html).to.match(/^<!doctype html>/i);
+        expect(html).to.contain('transactions');
         await open(page, 'jobs', 'Jobs');
         await page.getByRole('table', { name: 'Jobs' }).getByText('succeeded').first().waitFor();
         await screenshot(page, 'console-jobs');

@@ -41,6 +41,7 @@ export {
   type Job,
   type JobState,
   type CreateJobBody,
+  type JobReport,
   type WaitOptions,
 } from './resources/jobs.js';
 export type { DownloadOptions, DownloadResult } from './jobs/download-result.js';

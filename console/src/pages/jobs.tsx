@@ -97,7 +97,13 @@ function CreateJob({ onCreated }: { onCreated(job: Job): void }) {
   const { session } = useSession();
   const configs = useLoad(() => session.client.configs.list({ limit: 100 }), []);
   const [source, setSource] = useState('yaml');
-  const [yaml, setYaml] = useState(EXAMPLE_CONFIG.replace('rows: 1000\n', 'rows: 500\n'));
+  // The example asks for the conformance report, so that a first job shows what the report says.
+  const [yaml, setYaml] = useState(
+    EXAMPLE_CONFIG.replace('rows: 1000\n', 'rows: 500\n').replace(
+      'compression: gzip }',
+      'compression: gzip, report: true }',
+    ),
+  );
   const [created, setCreated] = useState<Job | undefined>(undefined);
   const create = useAction(async () => {
     const job = await session.client.jobs.create(source === 'yaml' ? yaml : { config_id: source });
@@ -171,6 +177,15 @@ function JobDetail({ id }: { id: string }) {
     async () => (job.data?.state === 'succeeded' ? session.client.jobs.results(id) : undefined),
     [id, job.data?.state],
   );
+  const report = useLoad(
+    async () =>
+      job.data?.state === 'succeeded' && job.data.output.report ? session.client.jobs.report(id) : undefined,
+    [id, job.data?.state],
+  );
+  const savePage = useAction(async () => {
+    const page = await session.client.jobs.reportPage(id);
+    saveFile(`${id}-report.html`, new Blob([page], { type: 'text/html' }));
+  });
   const cancel = useAction(async () => {
     await session.client.jobs.cancel(id);
     job.reload();
@@ -231,6 +246,28 @@ function JobDetail({ id }: { id: string }) {
         </section>
       )}
       {results.error !== undefined && <ProblemView error={results.error} />}
+      {report.error !== undefined && <ProblemView error={report.error} label="Report problem" />}
+      {report.data && (
+        <section aria-labelledby="report-heading">
+          <h2 id="report-heading">Conformance report: score {report.data.score}</h2>
+          <p class="muted">
+            Each table's score is the mean of its checks (validity, references, invariants, targets), the dataset's the
+            tables' weighted by their rows.
+          </p>
+          <ul class="plain">
+            {report.data.tables.map((table) => (
+              <li key={table.name}>
+                {table.name}: score {table.score} · {table.rows.toLocaleString('en')} rows ·{' '}
+                {table.findings.length === 0 ? 'no finding' : `${table.findings.length} findings`}
+              </li>
+            ))}
+          </ul>
+          <button type="button" class="secondary" onClick={() => savePage.run()} disabled={savePage.pending}>
+            Download the report page
+          </button>
+          {savePage.error !== undefined && <ProblemView error={savePage.error} label="Report problem" />}
+        </section>
+      )}
       {results.data && (
         <section aria-labelledby="results-heading">
           <h2 id="results-heading">Results</h2>

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { ConflictError, Finsynth, type Job } from '../../../clients/typescript/src/index.js';
+import { ConflictError, Finsynth, FinsynthError, type Job } from '../../../clients/typescript/src/index.js';
 import { openAccount, startTestApp, type TestAccount, type TestApp } from '../../support/app.js';
 import { startCuttingProxy, type CuttingProxy } from './support/cutting-proxy.js';
 import { recordingFetch } from './support/recording-fetch.js';
@@ -66,6 +66,24 @@ describe('@finsynth/client: a job end to end', function () {
     const results = await finsynth.jobs.results(job.id);
     expect(results.data.map((file) => file.table)).to.deep.equal(['transactions']);
     expect(results.data[0]).to.include({ format: 'csv', compression: 'none', rows: 20_000 });
+  });
+
+  it("reads a job's conformance report as JSON and as its HTML page, and a job without one as a problem", async () => {
+    // An account of its own, so that the other tests see only the one job of theirs.
+    const other = new Finsynth({ apiKey: (await openAccount(app)).test, baseUrl: app.url });
+    const reported = await other.jobs.create(
+      TRANSACTIONS_YAML.replace('rows: 20000', 'rows: 500').replace(' }', ', report: true }'),
+    );
+    await other.jobs.wait(reported.id, { intervalMs: 100 });
+    const report = await other.jobs.report(reported.id);
+    expect(report).to.include({ object: 'report', sector: 'cards', seed: 42 });
+    expect(report.tables.map((table) => [table.name, table.rows])).to.deep.equal([['transactions', 500]]);
+    const page = await other.jobs.reportPage(reported.id);
+    expect(page).to.match(/^<!doctype html>/i);
+    expect(page).to.contain('transactions');
+    const missing = await finsynth.jobs.report(job.id).catch((error: unknown) => error);
+    expect(missing).to.be.instanceOf(FinsynthError);
+    expect(missing).to.include({ status: 404, type: 'https://errors.finsynth.dev/job-report-not-found' });
   });
 
   it('downloads a result to a path: the bytes the service listed, renamed into place, no temporary file left', async () => {

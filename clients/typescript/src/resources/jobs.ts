@@ -7,6 +7,7 @@ import { configBody, type ConfigInput } from './config-input.js';
 export type Job = AnswerOf<'getJob'>;
 export type JobState = Job['state'];
 export type CreateJobBody = JsonBodyOf<'createJob'>;
+export type JobReport = AnswerOf<'getJobReport'>;
 
 /** States a job never leaves. */
 export const TERMINAL_JOB_STATES: readonly JobState[] = ['succeeded', 'failed', 'cancelled'];
@@ -56,6 +57,20 @@ export class Jobs {
   results(id: string, options?: RequestOptions) {
     const params = { path: { id } };
     return unwrap(this.requester.raw.GET('/v1/jobs/{id}/results', { params, ...this.requester.init(options) }));
+  }
+
+  /** The conformance report of a succeeded job whose config asked for one (`output.report: true`). */
+  report(id: string, options?: RequestOptions): Promise<JobReport> {
+    const params = { path: { id } };
+    return unwrap(this.requester.raw.GET('/v1/jobs/{id}/report', { params, ...this.requester.init(options) }));
+  }
+
+  /** The same report as its self-contained HTML page (no script, nothing loaded from elsewhere). */
+  reportPage(id: string, options?: RequestOptions): Promise<string> {
+    const init = this.requester.init(options);
+    const headers = { ...init.headers, Accept: 'text/html' };
+    const params = { path: { id } };
+    return unwrap(this.requester.raw.GET('/v1/jobs/{id}/report', { params, ...init, headers, parseAs: 'text' }));
   }
 
   /** Polls a job until it is succeeded, failed or cancelled, and returns it in that state. */
