@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { ProblemError } from '../core/problems.js';
 import { loadConfig } from '../core/settings/settings.js';
 import { createEngine, type Engine } from '../core/packs/engine.js';
@@ -10,8 +10,10 @@ import { requireValidConfig } from '../core/configs/validate.js';
 import { normaliseConfig } from '../core/configs/normalise.js';
 import { withReferencedTables } from '../core/configs/referenced-tables.js';
 import type { ConfigIssue } from '../core/configs/issues.js';
-import { fileCompression, resultFileName, writeResultFile } from '../core/jobs/result-files.js';
+import { fileCompression, REPORT_FILE, resultFileName, writeResultFile } from '../core/jobs/result-files.js';
 import type { Compression, OutputFormat } from '../core/jobs/events.js';
+import { ReportCollector, reportBytes } from '../core/reports/report-collector.js';
+import { reportPage } from '../core/reports/html.js';
 import { UsageError } from './options.js';
 import { Progress } from './progress.js';
 
@@ -90,6 +92,8 @@ async function generateWith(
     `${seeded.sector}: ${tables.join(', ')} with seed ${seeded.seed}${config.seed === undefined ? ' (drawn)' : ''}, ` +
       `${format}${compression === 'none' ? '' : `, ${compression}`}, into ${shown(directory)}/`,
   );
+  // The conformance report, when the config asks, is gathered from the workers' statistics as a job's is.
+  const reports = config.output.report ? new ReportCollector(plan) : undefined;
   for (const table of tables) {
     const rowsTotal = plan.tables.find((planned) => planned.name === table)!.rows;
     const file = resultFileName(table, format, compression);
@@ -107,13 +111,23 @@ async function generateWith(
         signal,
         recycle: true,
         onProgress: (rowsDone) => progress.update(rowsDone),
+        ...(reports ? { statistics: reports.statisticsFor(table) } : {}),
       }),
       signal,
     });
     progress.finish(shown(resolve(directory, file)), written.bytes);
   }
+  if (reports) {
+    const report = reports.report();
+    await writeFile(join(directory, REPORT_FILE), reportBytes(report));
+    await writeFile(join(directory, REPORT_PAGE), reportPage(report, `Conformance report of ${shown(configPath)}`));
+    progress.say(`report: score ${report.score} → ${shown(join(directory, REPORT_FILE))} and ${REPORT_PAGE}`);
+  }
   return 0;
 }
+
+/** The report's page beside its JSON (REPORT_FILE, the name a job stores it under): underscored, as no table is. */
+const REPORT_PAGE = '_report.html';
 
 /** Why generation stopped before the end: a signal from the terminal or the system. */
 class Interrupted extends Error {

@@ -73,6 +73,24 @@ describe('finsynth generate', function () {
         }
       });
     }
+
+    it('writes the conformance report a job of the same config makes: its JSON byte for byte, and its page', async () => {
+      const yaml = configYaml('csv', 'none').replace('compression: none }', 'compression: none, report: true }');
+      const created = await request(app, 'POST', '/v1/jobs', { key: account.test, body: { config_yaml: yaml } });
+      const done = await pollJob(app, account.test, created.body.id, ['succeeded', 'failed']);
+      expect(done.body.state, JSON.stringify(done.body.failure)).to.equal('succeeded');
+      const served = await download(app, account.test, `/v1/jobs/${created.body.id}/report`);
+      expect(served.status).to.equal(200);
+
+      await writeFile(join(dir, 'config.yaml'), yaml);
+      const generated = await finsynth(['generate', join(dir, 'config.yaml'), '--out', join(dir, 'out')]);
+      expect(generated.code, generated.stderr).to.equal(0);
+      expect(generated.stderr).to.match(/report: score [\d.]+ → .*_report\.json and _report\.html/);
+      expect((await readFile(join(dir, 'out', '_report.json'))).equals(served.bytes)).to.equal(true);
+      const page = await readFile(join(dir, 'out', '_report.html'), 'utf8');
+      expect(page).to.match(/^<!doctype html>/i);
+      expect(page).to.contain('transactions');
+    });
   });
 
   it('overrides the format, compression and seed on the command line, and draws and prints a seed when none is given', async () => {
