@@ -171,7 +171,7 @@ describe('the web console in a browser', function () {
     );
   });
 
-  it('shows generated strings that hold markup as text, never as HTML', async () => {
+  it("shows generated strings that hold markup as text, never as HTML, and sends a config's options and as-of date", async () => {
     await browser.visit(
       app.url,
       'console-playground',
@@ -191,6 +191,21 @@ describe('the web console in a browser', function () {
         expect(await cell.innerHTML()).to.equal('&lt;img src=x onerror=alert(1)&gt;');
         await screenshot(page, 'console-playground');
         expect(await page.locator('main img, main b, main script').count()).to.equal(0);
+        // A table's options and the as-of date reach the request: 50 motifs per 1,000 of 200 accounts are 10.
+        await page
+          .getByLabel('Config YAML')
+          .fill(
+            'version: 1\nsector: banking\nseed: 3\nas_of: 2024-06-30\ntables:\n  - name: accounts\n    rows: 200\n' +
+              '  - name: aml_motifs\n    rows: 100\n    options: { per_1000_accounts: 50 }\n',
+          );
+        await page.getByRole('button', { name: 'Generate' }).click();
+        const motifs = page.getByRole('table', { name: 'aml_motifs: 10 rows' });
+        await motifs.waitFor();
+        const opened = await page
+          .getByRole('table', { name: 'accounts: 200 rows' })
+          .locator('tbody tr')
+          .allTextContents();
+        expect(opened.join(' ')).to.not.match(/2024-(0[7-9]|1[0-2])-|202[5-9]-/);
       },
       { viewport: DESKTOP },
     );

@@ -16,8 +16,9 @@ tables:
 `;
 
 /**
- * The quick request a config asks for: its sector, seed, locale and tables with their overrides. The service
- * reads the YAML (POST /v1/configs/validate) and answers it as JSON, so the console parses no YAML itself.
+ * The quick request a config asks for: its sector, seed, locale, as-of date and tables with their overrides and
+ * options. The service reads the YAML (POST /v1/configs/validate) and answers it as JSON, so the console parses
+ * no YAML itself.
  */
 async function quickRequestOf(
   client: ReturnType<typeof useSession>['session']['client'],
@@ -29,13 +30,25 @@ async function quickRequestOf(
     sector: string;
     seed?: number;
     locale?: string;
-    tables: { name: string; rows: number; columns?: Record<string, Record<string, unknown>> }[];
+    as_of?: string;
+    tables: {
+      name: string;
+      rows: number;
+      columns?: Record<string, Record<string, unknown>>;
+      options?: Record<string, unknown>;
+    }[];
   };
+  // A quick request holds the tables' options by table name, beside the tables.
+  const options = Object.fromEntries(
+    config.tables.filter((table) => table.options).map(({ name, options }) => [name, options]),
+  );
   return {
     sector: config.sector,
     ...(config.seed === undefined ? {} : { seed: config.seed }),
     ...(config.locale === undefined ? {} : { locale: config.locale }),
+    ...(config.as_of === undefined ? {} : { as_of: config.as_of }),
     tables: config.tables.map(({ name, rows, columns }) => ({ name, rows, ...(columns ? { columns } : {}) })),
+    ...(Object.keys(options).length ? { options } : {}),
   } as QuickRequest;
 }
 
