@@ -5,6 +5,7 @@ import { noneMatchHolds } from '../http/conditional.js';
 import { defineRoute, type RouteGroup } from '../http/route.js';
 import { identifierPattern } from '../../core/configs/config-schema.js';
 import { LIMITS, type Catalog } from '../../core/catalog/catalog.js';
+import { publicRefusal } from '../../core/packs/public-refusal.js';
 
 /**
  * Catalog answers carry an ETag (a hash of the body) and `Cache-Control: private, no-cache`: clients
@@ -263,7 +264,9 @@ export const catalogRoutes: RouteGroup = {
         304: notModified,
       },
       handle(ctx) {
-        const refused_packs = ctx.services.packs.refused.map(({ name, reasons }) => ({ name, reasons }));
+        const refused_packs = ctx.services.packs.refused
+          .map(publicRefusal)
+          .map(({ name, reasons }) => ({ name, reasons }));
         cacheable(ctx, ctx.path, (catalog) => ({ ...catalog.overview(), refused_packs }));
       },
     }),

@@ -1,6 +1,7 @@
 import { HttpProblems } from '../http/problems.js';
 import { problem } from '../../core/problems.js';
 import { isStoreUnavailable } from '../../core/store/store-unavailable.js';
+import { publicRefusal } from '../../core/packs/public-refusal.js';
 import { defineRoute, type RouteGroup } from '../http/route.js';
 
 /** /readyz answers within about this long, whatever the store does: a probe must not hang on a frozen database. */
@@ -38,7 +39,7 @@ const statusSchema = {
       type: 'array',
       description:
         'Sector packs the instance refused at start (the others are served): where each came from, its name, the ' +
-        'file and line at fault when known, and why.',
+        "file and line at fault when known, and why; paths are shown within the pack (the server's log has them whole).",
       items: {
         type: 'object',
         required: ['source', 'name', 'file', 'line', 'reasons'],
@@ -113,13 +114,7 @@ export const serviceRoutes: RouteGroup = {
             { 'Retry-After': '1' },
           );
         }
-        const refused_packs = ctx.services.packs.refused.map(({ source, name, file, line, reasons }) => ({
-          source,
-          name,
-          file: file ?? null,
-          line: line ?? null,
-          reasons,
-        }));
+        const refused_packs = ctx.services.packs.refused.map(publicRefusal);
         ctx.body = { status: 'ready', projections, refused_packs };
       },
     }),
