@@ -39,7 +39,7 @@ const statusSchema = {
       type: 'array',
       description:
         'Sector packs the instance refused at start (the others are served): where each came from, its name, the ' +
-        "file and line at fault when known, and why; paths are shown within the pack (the server's log has them whole).",
+        'file and line at fault when known, and why; paths are shown within the pack (the log has them whole).',
       items: {
         type: 'object',
         required: ['source', 'name', 'file', 'line', 'reasons'],
