@@ -1144,7 +1144,7 @@ export interface operations {
           'application/json': {
             /** @enum {unknown} */
             status: 'ok' | 'ready';
-            /** @description Sector packs the instance refused at start (the others are served): where each came from, its name, the file and line at fault when known, and why. */
+            /** @description Sector packs the instance refused at start (the others are served): where each came from, its name, the file and line at fault when known, and why; paths are shown within the pack (the log has them whole). */
             refused_packs?: {
               source: string;
               name: string | null;
@@ -1249,7 +1249,7 @@ export interface operations {
           'application/json': {
             /** @enum {unknown} */
             status: 'ok' | 'ready';
-            /** @description Sector packs the instance refused at start (the others are served): where each came from, its name, the file and line at fault when known, and why. */
+            /** @description Sector packs the instance refused at start (the others are served): where each came from, its name, the file and line at fault when known, and why; paths are shown within the pack (the log has them whole). */
             refused_packs?: {
               source: string;
               name: string | null;
