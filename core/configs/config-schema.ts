@@ -169,8 +169,8 @@ export const configSchema: JsonSchema = {
         report: {
           type: 'boolean',
           description:
-            'true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while ' +
-            'it writes its files, which costs time on every row; false (default): no report.',
+            'true (default): the job also makes its conformance report (GET /v1/jobs/{id}/report, ' +
+            'docs/reports.md) while it writes its files, which costs time on every row; false: no report.',
         },
       },
       // snappy and zstd only for Parquet: a text file asks for none or gzip.

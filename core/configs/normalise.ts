@@ -6,7 +6,7 @@ export const DEFAULT_OUTPUT = {
   format: 'ndjson',
   compression: 'none',
   referenced_tables: 'include',
-  report: false,
+  report: true,
 } as const;
 /** Parquet readers expect snappy pages unless told otherwise: every major writer's default. */
 export const DEFAULT_PARQUET_COMPRESSION = 'snappy';

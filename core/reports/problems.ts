@@ -6,7 +6,7 @@ export const ReportProblems = {
     title: 'Not Found',
     status: 404,
     description:
-      'The job made no conformance report: its config did not ask for one (`output.report: true`), or it ' +
+      'The job made no conformance report: its config turned it off (`output.report: false`), or it ' +
       'succeeded before reports existed. It has its files.',
   }),
 };

@@ -63,7 +63,10 @@ describe('finsynth generate', function () {
         await writeFile(join(dir, 'config.yaml'), yaml);
         const generated = await finsynth(['generate', join(dir, 'config.yaml'), '--out', join(dir, 'out')]);
         expect(generated.code, generated.stderr).to.equal(0);
-        expect((await readdir(join(dir, 'out'))).sort()).to.deep.equal(files.map((file) => file.file).sort());
+        const reportFiles = ['_report.html', '_report.json'];
+        expect((await readdir(join(dir, 'out'))).sort()).to.deep.equal(
+          [...reportFiles, ...files.map((f) => f.file)].sort(),
+        );
         for (const { table, file } of files) {
           const served = await download(app, account.test, `/v1/jobs/${created.body.id}/results/${table}`);
           expect(served.status).to.equal(200);
@@ -74,8 +77,8 @@ describe('finsynth generate', function () {
       });
     }
 
-    it('writes the conformance report a job of the same config makes: its JSON byte for byte, and its page', async () => {
-      const yaml = configYaml('csv', 'none').replace('compression: none }', 'compression: none, report: true }');
+    it('writes the conformance report a job of the same config makes by default: its JSON byte for byte, and its page', async () => {
+      const yaml = configYaml('csv', 'none');
       const created = await request(app, 'POST', '/v1/jobs', { key: account.test, body: { config_yaml: yaml } });
       const done = await pollJob(app, account.test, created.body.id, ['succeeded', 'failed']);
       expect(done.body.state, JSON.stringify(done.body.failure)).to.equal('succeeded');
@@ -106,7 +109,12 @@ describe('finsynth generate', function () {
     const drawn = await finsynth(['generate', config, '--out', join(dir, 'c'), '--compression', 'gzip']);
     expect(drawn.code, drawn.stderr).to.equal(0);
     expect(drawn.stderr).to.match(/with seed \d+ \(drawn\)/);
-    expect(await readdir(join(dir, 'c'))).to.deep.equal(['merchants.ndjson.gz']);
+    // The conformance report beside the tables, as every job makes it unless the config turns it off.
+    expect((await readdir(join(dir, 'c'))).sort()).to.deep.equal([
+      '_report.html',
+      '_report.json',
+      'merchants.ndjson.gz',
+    ]);
   });
 
   it('prints plain progress lines when stderr is no terminal, and nothing with --quiet', async () => {

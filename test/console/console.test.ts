@@ -233,7 +233,7 @@ describe('the web console in a browser', function () {
         const bytes = await readFile((await download.path())!);
         expect(sha256(bytes)).to.equal(listed);
         await row.getByText('SHA-256 checked').waitFor();
-        // The example config asks for the conformance report: its score, and its page to keep.
+        // Every job makes its conformance report unless its config turns it off: its score, and its page to keep.
         await page.getByRole('heading', { level: 2, name: /^Conformance report: score \d/ }).waitFor();
         await page.getByText(/^transactions: score [\d.]+ · 500 rows · /).waitFor();
         const [reportPage] = await Promise.all([

@@ -30,8 +30,8 @@ export function reportRoute(jobId: Record<string, unknown>) {
       'Statistics of every column (rows, nulls, distinct, min, max, mean, quantiles, histograms, top values), ' +
       'invalid financial values and orphan references with an example row each, achieved against configured, ' +
       'and a score per table and for the dataset (docs/reports.md). `Accept: text/html` answers a ' +
-      'self-contained page of it. Made for a job whose config asks (`output.report: true`). 409 before the job ' +
-      'has succeeded, 410 once its results were removed.',
+      'self-contained page of it. Made for every job unless its config says `output.report: false`. 409 before ' +
+      'the job has succeeded, 410 once its results were removed.',
     scope: 'jobs:read',
     params: { id: jobId },
     responses: {

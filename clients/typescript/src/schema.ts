@@ -895,7 +895,7 @@ export interface paths {
     };
     /**
      * The conformance report of a job
-     * @description Statistics of every column (rows, nulls, distinct, min, max, mean, quantiles, histograms, top values), invalid financial values and orphan references with an example row each, achieved against configured, and a score per table and for the dataset (docs/reports.md). `Accept: text/html` answers a self-contained page of it. Made for a job whose config asks (`output.report: true`). 409 before the job has succeeded, 410 once its results were removed.
+     * @description Statistics of every column (rows, nulls, distinct, min, max, mean, quantiles, histograms, top values), invalid financial values and orphan references with an example row each, achieved against configured, and a score per table and for the dataset (docs/reports.md). `Accept: text/html` answers a self-contained page of it. Made for every job unless its config says `output.report: false`. 409 before the job has succeeded, 410 once its results were removed.
      *
      *     Scope: `jobs:read`.
      */
@@ -5243,7 +5243,7 @@ export interface operations {
                   };
                   report: {
                     type: 'boolean';
-                    description: 'true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report.';
+                    description: 'true (default): the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false: no report.';
                   };
                 };
                 if: {
@@ -5577,7 +5577,7 @@ export interface operations {
                  * @enum {unknown}
                  */
                 referenced_tables?: 'include' | 'omit';
-                /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                /** @description true (default): the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false: no report. */
                 report?: boolean;
               };
             } | null;
@@ -5766,7 +5766,7 @@ export interface operations {
                  * @enum {unknown}
                  */
                 referenced_tables?: 'include' | 'omit';
-                /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                /** @description true (default): the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false: no report. */
                 report?: boolean;
               };
             } | null;
@@ -5937,7 +5937,7 @@ export interface operations {
                    * @enum {unknown}
                    */
                   referenced_tables?: 'include' | 'omit';
-                  /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                  /** @description true (default): the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false: no report. */
                   report?: boolean;
                 };
               };
@@ -6365,7 +6365,7 @@ export interface operations {
                  * @enum {unknown}
                  */
                 referenced_tables?: 'include' | 'omit';
-                /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                /** @description true (default): the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false: no report. */
                 report?: boolean;
               };
             } | null;
@@ -7077,7 +7077,7 @@ export interface operations {
                  * @enum {unknown}
                  */
                 referenced_tables?: 'include' | 'omit';
-                /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                /** @description true (default): the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false: no report. */
                 report?: boolean;
               };
             } | null;
@@ -7471,7 +7471,7 @@ export interface operations {
                    * @enum {unknown}
                    */
                   referenced_tables?: 'include' | 'omit';
-                  /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                  /** @description true (default): the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false: no report. */
                   report?: boolean;
                 };
               };
@@ -7817,7 +7817,7 @@ export interface operations {
                  * @enum {unknown}
                  */
                 referenced_tables?: 'include' | 'omit';
-                /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                /** @description true (default): the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false: no report. */
                 report?: boolean;
               };
             };
@@ -8191,7 +8191,7 @@ export interface operations {
                  * @enum {unknown}
                  */
                 referenced_tables?: 'include' | 'omit';
-                /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                /** @description true (default): the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false: no report. */
                 report?: boolean;
               };
             };
@@ -8543,7 +8543,7 @@ export interface operations {
                  * @enum {unknown}
                  */
                 referenced_tables?: 'include' | 'omit';
-                /** @description true: the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false (default): no report. */
+                /** @description true (default): the job also makes its conformance report (GET /v1/jobs/{id}/report, docs/reports.md) while it writes its files, which costs time on every row; false: no report. */
                 report?: boolean;
               };
             };
@@ -13614,7 +13614,7 @@ export interface operations {
       /**
        * @description `job-not-found`: No job has this id, or it belongs to the other mode (test jobs are visible only to test keys, live jobs to live keys).
        *
-       *     `job-report-not-found`: The job made no conformance report: its config did not ask for one (`output.report: true`), or it succeeded before reports existed. It has its files.
+       *     `job-report-not-found`: The job made no conformance report: its config turned it off (`output.report: false`), or it succeeded before reports existed. It has its files.
        */
       404: {
         headers: {

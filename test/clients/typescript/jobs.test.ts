@@ -71,9 +71,7 @@ describe('@finsynth/client: a job end to end', function () {
   it("reads a job's conformance report as JSON and as its HTML page, and a job without one as a problem", async () => {
     // An account of its own, so that the other tests see only the one job of theirs.
     const other = new Finsynth({ apiKey: (await openAccount(app)).test, baseUrl: app.url });
-    const reported = await other.jobs.create(
-      TRANSACTIONS_YAML.replace('rows: 20000', 'rows: 500').replace(' }', ', report: true }'),
-    );
+    const reported = await other.jobs.create(TRANSACTIONS_YAML.replace('rows: 20000', 'rows: 500'));
     await other.jobs.wait(reported.id, { intervalMs: 100 });
     const report = await other.jobs.report(reported.id);
     expect(report).to.include({ object: 'report', sector: 'cards', seed: 42 });
@@ -81,7 +79,9 @@ describe('@finsynth/client: a job end to end', function () {
     const page = await other.jobs.reportPage(reported.id);
     expect(page).to.match(/^<!doctype html>/i);
     expect(page).to.contain('transactions');
-    const missing = await finsynth.jobs.report(job.id).catch((error: unknown) => error);
+    const turnedOff = await other.jobs.create(TRANSACTIONS_YAML.replace(' }', ', report: false }'));
+    await other.jobs.wait(turnedOff.id, { intervalMs: 100 });
+    const missing = await other.jobs.report(turnedOff.id).catch((error: unknown) => error);
     expect(missing).to.be.instanceOf(FinsynthError);
     expect(missing).to.include({ status: 404, type: 'https://errors.finsynth.dev/job-report-not-found' });
   });

@@ -58,7 +58,7 @@ describe('configuration API over HTTP', () => {
         sector: 'cards',
         seed: 42,
         locale: 'en_GB',
-        output: { format: 'ndjson', compression: 'none', referenced_tables: 'include', report: false },
+        output: { format: 'ndjson', compression: 'none', referenced_tables: 'include', report: true },
       });
       // 2,500 transactions (5 credits), and the cards, merchants and cardholders they reference (1 credit each).
       const tables: { name: string; rows: number }[] = response.body.estimate.tables;
@@ -296,7 +296,7 @@ describe('configuration API over HTTP', () => {
         { name: 'cards', rows: 500, options: {} },
         { name: 'merchants', rows: 20 },
       ],
-      output: { format: 'csv', compression: 'gzip', referenced_tables: 'include', report: false },
+      output: { format: 'csv', compression: 'gzip', referenced_tables: 'include', report: true },
     });
     expect(composed.body.sources).to.deep.equal({
       '/version': base.body.id,
@@ -428,7 +428,7 @@ describe('saved configs and overlays over HTTP: members in schema order in every
         options: { fraud_rate: 0.01 },
       },
     ],
-    output: { format: 'csv', compression: 'gzip', referenced_tables: 'include', report: false },
+    output: { format: 'csv', compression: 'gzip', referenced_tables: 'include', report: true },
   });
   const overlayInOrder = JSON.stringify({ seed: null, tables: [{ name: 'cards', rows: 5 }] });
   const everyAnswer = {

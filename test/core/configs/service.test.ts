@@ -48,7 +48,7 @@ describe('config service', () => {
       format: 'ndjson',
       compression: 'none',
       referenced_tables: 'include',
-      report: false,
+      report: true,
     });
     // 2,000 transactions (4 credits) and the cards and merchants they reference (sized to fit), delivered too.
     expect(fromJson.estimate.tables.map((table) => table.name)).to.deep.equal([

@@ -183,7 +183,7 @@ tables:
         { name: 'transactions', rows: 1500, options: {} },
         { name: 'cardholders', rows: 1, options: {} },
       ],
-      output: { format: 'ndjson', compression: 'none', referenced_tables: 'include', report: false },
+      output: { format: 'ndjson', compression: 'none', referenced_tables: 'include', report: true },
     });
     const listedOnly: GenerationConfig = { ...config, output: { referenced_tables: 'omit' } };
     expect(estimateConfig(listedOnly, fixtureCatalog)).to.deep.equal({

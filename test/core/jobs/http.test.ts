@@ -276,7 +276,7 @@ describe('jobs over HTTP', function () {
       'version: 1\nsector: cards\nseed: 3\ntables:\n  - name: merchants\n    rows: 50\noutput: { format: ndjson }\n';
     const created = await request(app, 'POST', '/v1/jobs', { key: account.test, body: { config_yaml: yaml } });
     expect(created.status, created.text).to.equal(202);
-    expect(created.body.output).to.deep.equal({ format: 'ndjson', compression: 'none' });
+    expect(created.body.output).to.deep.equal({ format: 'ndjson', compression: 'none', report: true });
 
     const invalid = documented(
       'POST',
@@ -362,7 +362,7 @@ describe('jobs over HTTP', function () {
       body: { config_id: saved.body.id, overlays: [first.body.id, second.body.id] },
     });
     expect(created.status, created.text).to.equal(202);
-    expect(created.body.output).to.deep.equal({ format: 'ndjson', compression: 'gzip' });
+    expect(created.body.output).to.deep.equal({ format: 'ndjson', compression: 'gzip', report: true });
     await pollJob(app, account.test, created.body.id, ['succeeded']);
     const [file] = (await request(app, 'GET', `/v1/jobs/${created.body.id}/results`, { key: account.test })).body.data;
     expect(

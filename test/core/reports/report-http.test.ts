@@ -34,8 +34,18 @@ describe('GET /v1/jobs/{id}/report: the conformance report of a job, over HTTP',
   });
   after(() => app?.close());
 
-  it('makes no report for a job that does not ask for one (output.report false, the default)', async () => {
-    const config = { version: 1, sector: 'cards', seed: 11, tables: [{ name: 'merchants', rows: 50 }] };
+  it('makes a report by default, and none for a job whose config turns it off (output.report false)', async () => {
+    const tables = [{ name: 'merchants', rows: 50 }];
+    const byDefault = await request(app, 'POST', '/v1/jobs', {
+      key: account.live,
+      body: { config: { version: 1, sector: 'cards', seed: 11, tables } },
+    });
+    expect(byDefault.body.output).to.deep.equal({ format: 'ndjson', compression: 'none', report: true });
+    await pollJob(app, account.live, byDefault.body.id, ['succeeded', 'failed']);
+    const made = await request(app, 'GET', `/v1/jobs/${byDefault.body.id}/report`, { key: account.live });
+    expect(made.status, made.text).to.equal(200);
+
+    const config = { version: 1, sector: 'cards', seed: 11, tables, output: { report: false } };
     const created = await request(app, 'POST', '/v1/jobs', { key: account.live, body: { config } });
     expect(created.body.output).to.deep.equal({ format: 'ndjson', compression: 'none' });
     const done = await pollJob(app, account.live, created.body.id, ['succeeded', 'failed']);
