@@ -2,7 +2,11 @@ import type { Mode, RecordedEvent } from '../../core/events/envelope.js';
 import { isEventOf } from '../../core/events/event-of.js';
 import type { DeliveryStatus } from '../../core/webhooks/delivery.js';
 import type { WebhookEventType } from '../../core/webhooks/event-types.js';
-import { webhookDeliveryEventTypes, type WebhookDeliveryEvent } from '../../core/webhooks/events.js';
+import {
+  webhookDeliveryEventTypes,
+  type WebhookDeliveryEvent,
+  type WebhookEndpointDeleted,
+} from '../../core/webhooks/events.js';
 import type { Projection } from '../runner/projection.js';
 
 export interface DeliveryRecord {
@@ -27,16 +31,45 @@ export interface DeliveryRecord {
 }
 
 /**
- * Every delivery by id, each endpoint's in the order scheduled, and the pending ones: what the deliveries
- * list shows and where the delivery loops find their work.
+ * The deliveries kept by id, each endpoint's in the order scheduled, and the pending ones: what the deliveries
+ * list shows and where the delivery loops find their work. An endpoint keeps its newest KEPT_FINISHED finished
+ * deliveries and every pending one; a deleted endpoint keeps none, its pending ones dropped as they are given up.
  */
 export interface WebhookDeliveriesModel {
   byId: Map<string, DeliveryRecord>;
   byEndpoint: Map<string, string[]>;
   pending: Set<string>;
+  /** Deleted endpoints that still have deliveries pending. */
+  deleted: Set<string>;
 }
 
+/** Finished deliveries an endpoint's list keeps, the newest: the read model stays bounded however long it runs. */
+export const KEPT_FINISHED = 1000;
+
 export const WEBHOOK_DELIVERIES_PROJECTION = 'webhook-deliveries';
+
+const handledTypes: readonly string[] = [...webhookDeliveryEventTypes, 'WebhookEndpointDeleted'];
+
+/** Drops an endpoint's oldest finished deliveries past KEPT_FINISHED, or all once the endpoint is deleted. */
+function trim(state: WebhookDeliveriesModel, endpointId: string): void {
+  const ids = state.byEndpoint.get(endpointId);
+  if (!ids) return;
+  const kept = state.deleted.has(endpointId) ? 0 : KEPT_FINISHED;
+  let finished = ids.length - ids.filter((id) => state.pending.has(id)).length;
+  if (finished <= kept) return;
+  const remaining: string[] = [];
+  for (const id of ids) {
+    if (finished > kept && !state.pending.has(id)) {
+      state.byId.delete(id);
+      finished--;
+    } else remaining.push(id);
+  }
+  if (remaining.length > 0) state.byEndpoint.set(endpointId, remaining);
+  else {
+    state.byEndpoint.delete(endpointId);
+    state.deleted.delete(endpointId);
+  }
+}
 
 function record(state: WebhookDeliveriesModel, id: string): DeliveryRecord {
   const found = state.byId.get(id);
@@ -46,10 +79,18 @@ function record(state: WebhookDeliveriesModel, id: string): DeliveryRecord {
 
 export const webhookDeliveriesProjection: Projection<WebhookDeliveriesModel> = {
   name: WEBHOOK_DELIVERIES_PROJECTION,
-  version: 1,
-  handles: webhookDeliveryEventTypes,
-  initialState: () => ({ byId: new Map(), byEndpoint: new Map(), pending: new Set() }),
+  version: 2,
+  handles: handledTypes,
+  initialState: () => ({ byId: new Map(), byEndpoint: new Map(), pending: new Set(), deleted: new Set() }),
   apply(state, event: RecordedEvent) {
+    if (isEventOf<WebhookEndpointDeleted>(event, ['WebhookEndpointDeleted'])) {
+      const { endpoint_id } = event.data;
+      if (state.byEndpoint.has(endpoint_id)) {
+        state.deleted.add(endpoint_id);
+        trim(state, endpoint_id);
+      }
+      return state;
+    }
     if (!isEventOf<WebhookDeliveryEvent>(event, webhookDeliveryEventTypes)) return state;
     switch (event.type) {
       case 'WebhookDeliveryScheduled': {
@@ -98,17 +139,21 @@ export const webhookDeliveriesProjection: Projection<WebhookDeliveriesModel> = {
         delivery.claim_expires_at = null;
         if (event.type === 'WebhookDeliveryFailed') delivery.failure_reason = event.data.reason;
         state.pending.delete(delivery.id);
+        trim(state, delivery.endpoint_id);
         break;
       }
     }
     return state;
   },
   toJSON(state) {
-    return [...state.byId.values()].sort((a, b) => a.created_position - b.created_position);
+    const deliveries = [...state.byId.values()].sort((a, b) => a.created_position - b.created_position);
+    return { deliveries, deleted: [...state.deleted] };
   },
   fromJSON(json) {
     const state = webhookDeliveriesProjection.initialState();
-    for (const delivery of json as DeliveryRecord[]) {
+    const { deliveries, deleted } = json as { deliveries: DeliveryRecord[]; deleted: string[] };
+    for (const endpoint of deleted) state.deleted.add(endpoint);
+    for (const delivery of deliveries) {
       state.byId.set(delivery.id, delivery);
       const ids = state.byEndpoint.get(delivery.endpoint_id) ?? [];
       ids.push(delivery.id);

@@ -3,6 +3,7 @@ import type { RecordedEvent } from '../../../core/events/envelope.js';
 import {
   dueDeliveries,
   endpointDeliveries,
+  KEPT_FINISHED,
   webhookDeliveriesProjection,
 } from '../../../projections/webhooks/deliveries.js';
 import { ownerEndpoint, ownerEndpoints, webhookEndpointsProjection } from '../../../projections/webhooks/endpoints.js';
@@ -89,5 +90,50 @@ describe('the webhook read models', () => {
       JSON.parse(JSON.stringify(webhookDeliveriesProjection.toJSON(state))),
     );
     expect(restored).to.deep.equal(state);
+  });
+
+  it('keeps an endpoint’s newest finished deliveries and every pending one, and none of a deleted endpoint', () => {
+    // given more finished deliveries than an endpoint keeps, and one still pending among the oldest
+    const log = new EventLog();
+    const total = KEPT_FINISHED + 5;
+    for (let i = 0; i < total; i++) scheduled(log, `wd_${i}`, i);
+    for (let i = 0; i < total; i++) {
+      if (i === 2) continue;
+      log.add(`webhook-delivery-wd_${i}`, 'WebhookDeliverySucceeded', {
+        delivery_id: `wd_${i}`,
+        attempts: 1,
+        succeeded_at: at(total + i),
+      });
+    }
+    // when they are applied
+    const state = log.events.reduce(webhookDeliveriesProjection.apply, webhookDeliveriesProjection.initialState());
+    // then the oldest finished ones are dropped, the pending one kept, and a snapshot restores the same state
+    const listed = endpointDeliveries(state, 'we_1').map((delivery) => delivery.id);
+    expect(listed).to.have.length(KEPT_FINISHED + 1);
+    expect(listed.at(0)).to.equal(`wd_${total - 1}`);
+    expect(listed).to.include('wd_2');
+    expect(listed).to.not.include.members(['wd_0', 'wd_1', 'wd_3', 'wd_4', 'wd_5']);
+    expect(listed).to.include('wd_6');
+    expect(state.byId.size).to.equal(KEPT_FINISHED + 1);
+    const restored = webhookDeliveriesProjection.fromJSON(
+      JSON.parse(JSON.stringify(webhookDeliveriesProjection.toJSON(state))),
+    );
+    expect(restored).to.deep.equal(state);
+
+    // when the endpoint is deleted, then its finished deliveries go at once, its pending one once it is given up
+    const deleted = webhookDeliveriesProjection.apply(state, log.deleteEndpoint('we_1'));
+    expect(endpointDeliveries(deleted, 'we_1').map((delivery) => delivery.id)).to.deep.equal(['wd_2']);
+    const givenUp = webhookDeliveriesProjection.apply(
+      deleted,
+      log.add('webhook-delivery-wd_2', 'WebhookDeliveryFailed', {
+        delivery_id: 'wd_2',
+        attempts: 0,
+        failed_at: at(3 * total),
+        reason: 'the endpoint was deleted',
+      }),
+    );
+    expect(givenUp.byId.size).to.equal(0);
+    expect(givenUp.byEndpoint.size).to.equal(0);
+    expect(givenUp.deleted.size).to.equal(0);
   });
 });
