@@ -46,8 +46,8 @@ export {
 } from './resources/jobs.js';
 export type { DownloadOptions, DownloadResult } from './jobs/download-result.js';
 export type { QuickRequest, QuickResult } from './resources/generate.js';
-export type { ConfigCheckBody, SaveConfigBody, ComposeBody } from './resources/configs.js';
-export type { SaveOverlayBody } from './resources/overlays.js';
+export type { ConfigCheckBody, SaveConfigBody, UpdateConfigBody, ComposeBody } from './resources/configs.js';
+export type { SaveOverlayBody, UpdateOverlayBody } from './resources/overlays.js';
 export type { Tier, PurchaseBody, PaymentMethodBody } from './resources/billing.js';
 export type { KeyInput } from './resources/keys.js';
 export type { paths, components, operations } from './schema.js';

@@ -4,6 +4,8 @@ import { configBody, type ConfigInput } from './config-input.js';
 
 export type ConfigCheckBody = JsonBodyOf<'validateConfig'>;
 export type SaveConfigBody = JsonBodyOf<'saveConfig'>;
+/** A saved config's new name, config, or both: a rename alone keeps its config. */
+export type UpdateConfigBody = JsonBodyOf<'updateConfig'>;
 export type ComposeBody = JsonBodyOf<'composeConfig'>;
 
 /** Generation configs: checked, estimated, saved, composed from overlays. */
@@ -27,8 +29,8 @@ export class Configs {
     return unwrap(this.requester.raw.POST('/v1/configs', { body, ...this.requester.init(options) }));
   }
 
-  /** Replaces a saved config (its version goes up by one). */
-  update(id: string, body: SaveConfigBody, options?: RequestOptions) {
+  /** Renames a saved config, replaces its config, or both (its version goes up by one). */
+  update(id: string, body: UpdateConfigBody, options?: RequestOptions) {
     const params = { path: { id } };
     return unwrap(this.requester.raw.POST('/v1/configs/{id}', { params, body, ...this.requester.init(options) }));
   }

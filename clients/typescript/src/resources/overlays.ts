@@ -2,6 +2,8 @@ import type { JsonBodyOf, QueryOf } from '../operation-types.js';
 import { unwrap, type Requester, type RequestOptions } from '../requester.js';
 
 export type SaveOverlayBody = JsonBodyOf<'saveOverlay'>;
+/** An overlay's new name, content, or both: a rename alone keeps its content. */
+export type UpdateOverlayBody = JsonBodyOf<'updateOverlay'>;
 
 /** Overlays: partial configs that composition applies over a base. */
 export class Overlays {
@@ -12,7 +14,8 @@ export class Overlays {
     return unwrap(this.requester.raw.POST('/v1/overlays', { body, ...this.requester.init(options) }));
   }
 
-  update(id: string, body: SaveOverlayBody, options?: RequestOptions) {
+  /** Renames an overlay, replaces its content, or both (its version goes up by one). */
+  update(id: string, body: UpdateOverlayBody, options?: RequestOptions) {
     const params = { path: { id } };
     return unwrap(this.requester.raw.POST('/v1/overlays/{id}', { params, body, ...this.requester.init(options) }));
   }
