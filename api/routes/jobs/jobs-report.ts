@@ -1,3 +1,4 @@
+import { visibleJob } from './visible-job.js';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { JobProblems } from '../../../core/jobs/job.js';
@@ -50,7 +51,8 @@ export function reportRoute(jobId: Record<string, unknown>) {
       NotAcceptable,
     ],
     async handle(ctx, { params }) {
-      const bytes = await readReport(ctx.services.jobs.reportPath(owner(ctx), params.id), params.id);
+      const path = await visibleJob(ctx, () => ctx.services.jobs.reportPath(owner(ctx), params.id));
+      const bytes = await readReport(path, params.id);
       const html = ctx.accepts('application/json', 'text/html');
       if (html === false)
         throw problem(NotAcceptable, `nothing here matches Accept: ${ctx.get('Accept')}`, {

@@ -7,6 +7,7 @@ import { GenerationProblems } from '../../../core/generation/problems.js';
 import type { JobView } from '../../../projections/jobs/jobs.js';
 import { jobMatches } from '../../../projections/jobs/jobs-queries.js';
 import type { ApiContext } from '../../http/context.js';
+import { visibleJob } from './visible-job.js';
 import { paginate } from '../../http/pagination.js';
 import { defineRoute, type RouteGroup } from '../../http/route.js';
 import { listQuery, pageSchema, problemSchema, type ListQuery } from '../../http/schemas.js';
@@ -283,8 +284,8 @@ export const jobsRoutes: RouteGroup = {
       params: { id: jobId },
       responses: { 200: { description: 'The job.', content: { 'application/json': jobSchema } } },
       problems: [JobProblems.notFound],
-      handle(ctx, { params }) {
-        ctx.body = jobView(ctx, ctx.services.jobs.get(owner(ctx), params.id));
+      async handle(ctx, { params }) {
+        ctx.body = jobView(ctx, await visibleJob(ctx, () => ctx.services.jobs.get(owner(ctx), params.id)));
       },
     }),
     defineRoute<{ id: string }>({
@@ -304,7 +305,7 @@ export const jobsRoutes: RouteGroup = {
       },
       problems: [JobProblems.notFound, JobProblems.finished],
       async handle(ctx, { params }) {
-        const job = await ctx.services.jobs.cancel(owner(ctx), params.id, metadataOf(ctx));
+        const job = await visibleJob(ctx, () => ctx.services.jobs.cancel(owner(ctx), params.id, metadataOf(ctx)));
         ctx.status = job.state === 'cancelled' ? 200 : 202;
         ctx.body = jobView(ctx, job);
       },
@@ -321,8 +322,8 @@ export const jobsRoutes: RouteGroup = {
       params: { id: jobId },
       responses: { 200: { description: 'The files.', content: { 'application/json': pageSchema(resultFileSchema) } } },
       problems: [JobProblems.notFound, JobProblems.notSucceeded, JobProblems.resultsExpired],
-      handle(ctx, { params }) {
-        const job = ctx.services.jobs.results(owner(ctx), params.id);
+      async handle(ctx, { params }) {
+        const job = await visibleJob(ctx, () => ctx.services.jobs.results(owner(ctx), params.id));
         const data = job.files.map(({ file: _file, ...file }) => ({
           ...file,
           download_url: `${path(job)}/results/${encodeURIComponent(file.table)}`,
@@ -368,7 +369,8 @@ export const jobsRoutes: RouteGroup = {
         RangeNotSatisfiable,
       ],
       async handle(ctx, { params }) {
-        await sendResultFile(ctx, ctx.services.jobs.resultFile(owner(ctx), params.id, params.table));
+        const file = await visibleJob(ctx, () => ctx.services.jobs.resultFile(owner(ctx), params.id, params.table));
+        await sendResultFile(ctx, file);
       },
     }),
     reportRoute(jobId),
