@@ -92,7 +92,7 @@ async function generateWith(
     `${seeded.sector}: ${tables.join(', ')} with seed ${seeded.seed}${config.seed === undefined ? ' (drawn)' : ''}, ` +
       `${format}${compression === 'none' ? '' : `, ${compression}`}, into ${shown(directory)}/`,
   );
-  // The conformance report, when the config asks, is gathered from the workers' statistics as a job's is.
+  // The conformance report, unless the config turns it off, is gathered from the workers' statistics as a job's is.
   const reports = config.output.report ? new ReportCollector(plan) : undefined;
   for (const table of tables) {
     const rowsTotal = plan.tables.find((planned) => planned.name === table)!.rows;

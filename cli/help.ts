@@ -97,8 +97,8 @@ config and seed. Nothing is stored and nothing is charged. Progress goes to stde
 The config is the format POST /v1/jobs takes (docs/configs.md); --format, --compression and --seed override
 its output and seed. A config without a seed gets one, printed so that the run can be repeated. Each table
 is written to <table>.<format>[.gz].part and renamed when complete: Ctrl-C leaves no partial file under a
-final name. A config with problems prints each with its line and column, and exits 2. A config with
-output.report: true also gets its conformance report: _report.json (the bytes a job stores) and _report.html.
+final name. A config with problems prints each with its line and column, and exits 2. The conformance report
+is written too, _report.json (the bytes a job stores) and _report.html, unless the config says report: false.
 
 example:
   finsynth generate cards.yaml --out data/ --format csv --seed 42

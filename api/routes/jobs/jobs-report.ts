@@ -1,4 +1,3 @@
-import { visibleJob } from './visible-job.js';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { JobProblems } from '../../../core/jobs/job.js';
@@ -11,6 +10,7 @@ import type { ApiContext } from '../../http/context.js';
 import { noneMatchHolds } from '../../http/conditional.js';
 import { defineRoute } from '../../http/route.js';
 import { NotAcceptable } from '../generation.js';
+import { visibleJob } from './visible-job.js';
 
 const headers = {
   ETag: { description: "The SHA-256 of the stored report, as in the job's success event.", schema: { type: 'string' } },

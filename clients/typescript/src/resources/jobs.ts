@@ -59,7 +59,7 @@ export class Jobs {
     return unwrap(this.requester.raw.GET('/v1/jobs/{id}/results', { params, ...this.requester.init(options) }));
   }
 
-  /** The conformance report of a succeeded job whose config asked for one (`output.report: true`). */
+  /** The conformance report of a succeeded job: every job makes one unless its config says `output.report: false`. */
   report(id: string, options?: RequestOptions): Promise<JobReport> {
     const params = { path: { id } };
     return unwrap(this.requester.raw.GET('/v1/jobs/{id}/report', { params, ...this.requester.init(options) }));
