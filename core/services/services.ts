@@ -106,6 +106,8 @@ export interface ServiceOverrides {
   background?: boolean;
   /** Where background failures (projections, renewals, jobs) are logged; JSON lines on stderr by default. */
   logger?: Logger;
+  /** How often the read models look for new events (100 ms); tests slow it to show what a lagging instance does. */
+  projectionPollMs?: number;
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -120,6 +122,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const logFailure = backgroundFailureLog(logger);
   const runner = new ProjectionRunner(store, registry, projections, undefined, {
     onError: logFailure('projection catch-up failed'),
+    ...(overrides.projectionPollMs !== undefined ? { pollIntervalMs: overrides.projectionPollMs } : {}),
   });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, faults) : undefined;
   try {

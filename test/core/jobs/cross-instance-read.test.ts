@@ -4,9 +4,9 @@ import { pricingWithoutRateLimits } from '../../support/pricing.js';
 import { cardsConfig } from './support/http.js';
 
 /**
- * Two instances of the real app on one data folder (one store), background work off, so that the second
- * instance's read models move only when a request makes them: a job created through the first is read through
- * the second at once, as a client behind a load balancer reads it.
+ * Two instances of the real app on one data folder (one store), background work off; the second's read models
+ * poll once a minute, so that they move only when a request makes them: a job created through the first is read
+ * through the second at once, as a client behind a load balancer reads it.
  */
 describe('a job read through another instance right after its creation', function () {
   this.timeout(120_000);
@@ -16,7 +16,7 @@ describe('a job read through another instance right after its creation', functio
   before(async () => {
     const services = { pricing: pricingWithoutRateLimits(), background: false };
     first = await startTestApp({ services });
-    second = await startTestApp({ services, dataDir: first.config.dataDir });
+    second = await startTestApp({ services: { ...services, projectionPollMs: 60_000 }, dataDir: first.config.dataDir });
   });
   after(async () => {
     await second?.close();
@@ -25,6 +25,8 @@ describe('a job read through another instance right after its creation', functio
 
   it('is found, and cancelled, through the other instance; a job that does not exist is still a 404', async () => {
     const account = await openAccount(first, { credits: 100 });
+    // The second instance knows the account's keys; from here on it reads nothing new until a request asks.
+    await second.services.projections.waitFor(await first.services.store.headPosition());
     const body = { config: cardsConfig({ merchants: 10 }, { format: 'csv' }) };
     const created = await request(first, 'POST', '/v1/jobs', { key: account.test, body });
     expect(created.status, created.text).to.equal(202);
