@@ -16,7 +16,11 @@ export function packCatalog(registry: Pick<PackRegistry, 'names' | 'require'>): 
     sectorNames: () => [...sectors.keys()],
     tables: (sector) => sectors.get(sector),
     referencedTables: (config) => unrequestedTables(registry, { ...config, seed: 0 }),
-    ratedTables: (config) => ratedTables(registry, { ...config, seed: 0 }),
+    // Planning again only for a config that lists a table whose rows a rate may set (laundering motifs).
+    ratedTables: (config) =>
+      config.tables.some((table) => registry.require(config.sector).tables[table.name]?.rows_at_rate)
+        ? ratedTables(registry, { ...config, seed: 0 })
+        : [],
   };
 }
 

@@ -6,7 +6,7 @@ export interface PublicRefusal {
   /** `builtin:<name>`, an npm package's name, or the pack folder's own name. */
   source: string;
   name: string | null;
-  /** The file at fault, relative to the folder of the pack's entry file. */
+  /** The file at fault, from the pack's folder (from its own folder for an npm or built-in pack). */
   file: string | null;
   line: number | null;
   reasons: string[];
@@ -23,7 +23,7 @@ const FILE_PATH = /(^|[\s(:'"])(?:file:\/\/)?(\/[^\s:'"()]*\.[A-Za-z0-9]+)(?=$|[
  * catalog answer anyone. Paths below the pack's folder are shown from it, any other path by its last name.
  */
 export function publicRefusal(refused: RefusedPack): PublicRefusal {
-  const folder = refused.file ? dirname(refused.file) : isAbsolute(refused.source) ? refused.source : undefined;
+  const folder = isAbsolute(refused.source) ? refused.source : refused.file ? dirname(refused.file) : undefined;
   const withinPack = (path: string): string =>
     folder !== undefined && path.startsWith(`${folder}/`) ? path.slice(folder.length + 1) : basename(path);
   const scrub = (text: string): string => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { publicRefusal } from '../../../core/packs/public-refusal.js';
 
 describe('a refused pack as the API shows it', () => {
-  it('shows paths within the pack from its folder and any other path by its last name, as plain paths or file URLs', () => {
+  it('shows paths within the pack from its folder, the folder by its name, any other path by its last name, plain or as file URLs', () => {
     const refusal = publicRefusal({
       source: '/srv/finsynth/packs/loyalty',
       name: 'loyalty',
@@ -10,16 +10,18 @@ describe('a refused pack as the API shows it', () => {
       line: 12,
       reasons: [
         'its module cannot be loaded: /srv/finsynth/packs/loyalty/src/tables.ts:12:3: TypeError: x is not a function',
+        'while loading /srv/finsynth/packs/loyalty',
         "at load (file:///srv/finsynth/node_modules/piscina/dist/index.js:40:2) ('/home/op/.cache/a.json')",
       ],
     });
     expect(refusal).to.deep.equal({
       source: 'loyalty',
       name: 'loyalty',
-      file: 'tables.ts',
+      file: 'src/tables.ts',
       line: 12,
       reasons: [
-        'its module cannot be loaded: tables.ts:12:3: TypeError: x is not a function',
+        'its module cannot be loaded: src/tables.ts:12:3: TypeError: x is not a function',
+        'while loading loyalty',
         "at load (index.js:40:2) ('a.json')",
       ],
     });
