@@ -4,6 +4,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { tuneV8 } from '../core/runtime/tune-v8.js';
 
 export interface BenchOptions {
   json: boolean;
@@ -20,6 +21,8 @@ if (!name || !available.includes(name)) {
   console.error(`usage: npm run bench -- <${available.join('|')}> [--json]`);
   process.exit(name ? 2 : 0);
 }
+// The service's V8 settings (bin/finsynth.js), so that a bench measures what it runs.
+tuneV8();
 const bench = (await import(`./${name}.ts`)) as { run(options: BenchOptions): Promise<unknown> };
 const result = await bench.run({ json: rest.includes('--json'), args: rest.filter((arg) => arg !== '--json') });
 if (rest.includes('--json')) process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -4,5 +4,7 @@
 import { register } from 'tsx/esm/api';
 
 register();
+const { tuneV8 } = await import('../core/runtime/tune-v8.ts');
+tuneV8();
 const { main } = await import('../cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));
