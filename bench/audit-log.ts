@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,7 @@ import { bundleLines } from '../core/audit/log/bundle-export.js';
 import { parseVerifierKey } from '../core/audit/log/note.js';
 import { treeStorageFor } from '../core/audit/log/tree-storage-for-store.js';
 import { verifyBundle } from '../core/audit/log/verify-bundle.js';
+import { readBundle } from '../core/audit/log/read-bundle.js';
 import { adapters, appendConcurrently, WRITERS } from './_stores.js';
 
 const BATCH_SIZE = 100;
@@ -161,7 +162,7 @@ async function measureVerify(count: number, log: (line: string) => void): Promis
     log(`bundle: ${count.toLocaleString('en')} events, ${(text.length / 1e6).toFixed(1)} MB`);
 
     const started = performance.now();
-    const report = await verifyBundle(await readFile(bundle), { verifier: parseVerifierKey(publicKey) });
+    const report = await verifyBundle(await readBundle(bundle), { verifier: parseVerifierKey(publicKey) });
     const inProcess = performance.now() - started;
     if (report.failures.length > 0) throw new Error(`the bundle does not verify: ${report.failures[0]}`);
 

@@ -1,6 +1,7 @@
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { LogClient } from '../core/audit/log/log-client.js';
 import { parseVerifierKey } from '../core/audit/log/note.js';
+import { readBundle } from '../core/audit/log/read-bundle.js';
 import { verifyBundle } from '../core/audit/log/verify-bundle.js';
 import { verifierKeyOption } from './audit-key.js';
 
@@ -20,7 +21,7 @@ export interface AuditVerifyOptions {
 export async function auditVerify(bundlePath: string, values: AuditVerifyOptions): Promise<number> {
   const verifier = parseVerifierKey(await verifierKeyOption(values.publicKey, 'audit verify'));
   const [bundle, saved] = await Promise.all([
-    readShared(bundlePath),
+    readBundle(bundlePath),
     values.checkpoint === undefined ? undefined : readFile(values.checkpoint, 'utf8'),
   ]);
   const client = values.url ? new LogClient(values.url, values.key ?? process.env.FINSYNTH_KEY) : undefined;
@@ -51,22 +52,4 @@ export async function auditVerify(bundlePath: string, values: AuditVerifyOptions
   );
   process.stdout.write(out.join(''));
   return report.failures.length === 0 ? 0 : 1;
-}
-
-/** The file read into memory a worker thread can share, so that verifyBundle hands a range over without a copy. */
-async function readShared(path: string): Promise<Uint8Array> {
-  const file = await open(path);
-  try {
-    const { size } = await file.stat();
-    const bytes = new Uint8Array(new SharedArrayBuffer(size));
-    let read = 0;
-    while (read < size) {
-      const { bytesRead } = await file.read(bytes, read, size - read, read);
-      if (bytesRead === 0) break;
-      read += bytesRead;
-    }
-    return bytes.subarray(0, read);
-  } finally {
-    await file.close();
-  }
 }

@@ -1,4 +1,3 @@
-import { Worker } from 'node:worker_threads';
 import type { Mode } from '../events/envelope.js';
 import type { Config } from '../settings/settings.js';
 import type { EventStore } from '../store/event-store.js';
@@ -18,7 +17,7 @@ import {
 } from './audit-range.js';
 import type { AuditSource } from './audit-worker-task.js';
 import type { Balance } from '../accounts/credits-service.js';
-import { bundledWorker } from '../workers/bundled-worker.js';
+import { bundledWorker, startBundled } from '../workers/bundled-worker.js';
 
 /** What the live read models say, per account: the audit's replay must find exactly the same. */
 export interface ProjectedTotals {
@@ -143,7 +142,7 @@ function sourceOf(store: EventStore, config: Config): AuditSource {
 
 function inWorker(entry: URL, source: AuditSource, range: ChunkedRange): Promise<ChunkAudit[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(entry, { workerData: { source, range } });
+    const worker = startBundled(entry, { workerData: { source, range } });
     worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => code !== 0 && reject(new Error(`an audit worker exited with code ${code}`)));

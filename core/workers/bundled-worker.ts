@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { exists, keepRecord, keptBundle, recordPath } from './bundle-record.js';
 
 /**
  * A worker thread's TypeScript entry as plain JavaScript, bundled by esbuild. A worker inherits no
@@ -13,12 +15,13 @@ import { build, type Plugin } from 'esbuild';
  * Packages stay outside the bundle, imported by absolute file URL, so that it can live in the temporary
  * directory; modules the entry imports dynamically still load only when asked for. It is built once per
  * process and entry into a directory named by its hash (never stale, shared by processes that build the
- * same bytes), inside a directory only this user may write to, since the code in it is run.
+ * same bytes), inside a directory only this user may write to, since the code in it is run; a record of
+ * its sources beside it lets later processes start it without building it again.
  */
 export function bundledWorker(entry: URL): Promise<URL> {
   let bundled = bundles.get(entry.href);
   if (!bundled) {
-    bundled = bundle(entry);
+    bundled = keptOrBuilt(entry);
     bundles.set(entry.href, bundled);
     bundled.catch(() => bundles.delete(entry.href));
   }
@@ -27,50 +30,48 @@ export function bundledWorker(entry: URL): Promise<URL> {
 
 const bundles = new Map<string, Promise<URL>>();
 
-async function bundle(entry: URL): Promise<URL> {
+/**
+ * A bundle's worker, started with none of this process's Node options: a worker inherits them, and with them
+ * the module loader of a process started as `node --import tsx` (mocha, the benches), which doubles its start.
+ * A bundle is plain JavaScript that needs neither; V8's flags are the process's, whatever a worker is given.
+ */
+export function startBundled(url: URL, options: Omit<WorkerOptions, 'execArgv'> = {}): Worker {
+  return new Worker(url, { ...options, execArgv: [] });
+}
+
+/** The entry's bundle as its record keeps it if every source is unchanged, else built now; not memoised. */
+export async function keptOrBuilt(entry: URL): Promise<URL> {
   const entryPath = fileURLToPath(entry);
-  const result = await build({
-    entryPoints: [entryPath],
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    outdir: '/',
-    write: false,
-    logLevel: 'silent',
-    plugins: [packagesByUrl],
-  });
+  const entryName = `${basename(entryPath).replace(/\.[cm]?ts$/, '')}.js`;
+  const bundlesDirectory = await privateDirectory();
+  const record = recordPath(bundlesDirectory, entryPath);
+  const esbuild = esbuildVersion();
+  const kept = await keptBundle(record, esbuild);
+  if (kept) return pathToFileURL(join(kept, entryName));
+  // esbuild is loaded only to build: a process that finds its bundles kept never loads it.
+  const { buildBundle } = await import('./bundle-build.js');
+  const built = await buildBundle(entryPath);
   const hash = createHash('sha256');
-  for (const file of result.outputFiles) hash.update(file.path).update(file.contents);
-  const directory = join(await privateDirectory(), hash.digest('hex').slice(0, 20));
-  const present = await Promise.all(result.outputFiles.map((file) => exists(join(directory, file.path))));
+  for (const file of built.files) hash.update(file.path).update(file.contents);
+  const name = hash.digest('hex').slice(0, 20);
+  const directory = join(bundlesDirectory, name);
+  const present = await Promise.all(built.files.map((file) => exists(join(directory, file.path))));
   if (!present.every(Boolean)) {
     await rm(directory, { recursive: true, force: true });
-    await writeAtomically(directory, result.outputFiles);
+    await writeAtomically(directory, built.files);
   }
-  const entryName = `${basename(entryPath).replace(/\.[cm]?ts$/, '')}.js`;
+  await keepRecord(record, {
+    esbuild,
+    sources: built.sources,
+    packages: built.packages,
+    directory: name,
+    files: built.files.map((file) => file.path),
+  });
   return pathToFileURL(join(directory, entryName));
 }
 
-/** Packages are imported where they are installed, by file URL (`node:` and other built-ins as they are). */
-const packagesByUrl: Plugin = {
-  name: 'packages-by-url',
-  setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, async (args) => {
-      if (args.pluginData === packagesByUrl) return undefined;
-      const resolved = await build.resolve(args.path, {
-        kind: args.kind,
-        resolveDir: args.resolveDir,
-        importer: args.importer,
-        pluginData: packagesByUrl,
-      });
-      if (resolved.errors.length > 0) return { errors: resolved.errors };
-      if (resolved.external) return { path: args.path, external: true };
-      return { path: pathToFileURL(resolved.path).href, external: true };
-    });
-  },
-};
+/** Read from its package file: esbuild itself is not loaded for it. */
+const esbuildVersion = (): string => String(createRequire(import.meta.url)('esbuild/package.json').version);
 
 /** This user's directory of bundles, refused if anyone else could have put code in it. */
 async function privateDirectory(): Promise<string> {
@@ -103,9 +104,3 @@ async function writeAtomically(directory: string, files: { path: string; content
     await rm(staging, { recursive: true, force: true });
   }
 }
-
-const exists = (path: string) =>
-  stat(path).then(
-    () => true,
-    () => false,
-  );

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { accountStream } from '../../accounts/account.js';
 import { canonicalJson } from '../../events/canonical-json.js';
 import { GENESIS_HASH } from '../../events/envelope.js';
@@ -73,7 +73,10 @@ export async function verifyBundle(
   // Loaded only then: the bundler is not what a small bundle's check should wait for.
   const worker =
     bytes.length >= parallelFrom
-      ? import('../../workers/bundled-worker.js').then(({ bundledWorker }) => bundledWorker(WORKER_ENTRY))
+      ? import('../../workers/bundled-worker.js').then(async ({ bundledWorker, startBundled }) => ({
+          url: await bundledWorker(WORKER_ENTRY),
+          startBundled,
+        }))
       : null;
   worker?.catch(() => undefined);
   const failures: string[] = [];
@@ -264,6 +267,12 @@ function parseLine(line: string, number: number, failures: string[]): unknown {
   return value;
 }
 
+/** The worker's bundle and what starts it, both loaded only for a bundle large enough to check on two threads. */
+interface BundledEntry {
+  url: URL;
+  startBundled: typeof import('../../workers/bundled-worker.js').startBundled;
+}
+
 /** A range's lines, from `from` to `to` of the bundle's bytes, given where the one before them ended. */
 type Task = (lines: RangeTask['lines'], firstLine: number, start: RangeStart) => RangeTask;
 
@@ -276,14 +285,14 @@ async function checkedOnTwoThreads(
   bytes: Buffer,
   bodyStart: number,
   first: RangeStart,
-  worker: Promise<URL>,
+  worker: Promise<BundledEntry>,
   task: Task,
 ): Promise<RangeResult[]> {
   const state: { worker: Worker | null; ready: boolean; done: boolean } = { worker: null, ready: false, done: false };
   worker.then(
-    (url) => {
+    ({ url, startBundled }) => {
       if (state.done) return;
-      const started = new Worker(url);
+      const started = startBundled(url);
       state.worker = started;
       started.once('message', () => (state.ready = true));
       started.once('error', () => (state.worker = null));
