@@ -13,8 +13,7 @@ import { EventRegistry } from '../core/events/registry.js';
 import { eventDefinitions } from '../core/services/event-definitions.js';
 import { projections } from '../projections/index.js';
 import { ProjectionRunner } from '../projections/runner/projection-runner.js';
-import { UsageRecords } from '../projections/usage/usage-records.js';
-import { usageRecordTableFor } from '../projections/usage/usage-records-for-store.js';
+import { usageRecordsFor } from '../projections/usage/usage-records-for-store.js';
 import { adapters, appendConcurrently, fillWithProductionHistory, payment, WRITERS, type Adapter } from './_stores.js';
 
 const SINGLE_EVENTS = 20_000;
@@ -108,7 +107,7 @@ async function measureRebuild(adapter: Adapter, total: number): Promise<RebuildF
     const fill_s = (performance.now() - started) / 1000;
     const registry = new EventRegistry(eventDefinitions);
     const runner = new ProjectionRunner(store, registry, projections);
-    const usageRecords = new UsageRecords(store, registry, usageRecordTableFor(store));
+    const usageRecords = usageRecordsFor(store, registry);
     started = performance.now();
     await Promise.all([runner.rebuild(), usageRecords.rebuild()]);
     const rebuild_s = (performance.now() - started) / 1000;

@@ -13,7 +13,7 @@ import { eventDefinitions } from './event-definitions.js';
 import { ProjectionRunner } from '../../projections/runner/projection-runner.js';
 import { projections } from '../../projections/index.js';
 import { UsageRecords } from '../../projections/usage/usage-records.js';
-import { usageRecordTableFor } from '../../projections/usage/usage-records-for-store.js';
+import { usageRecordsFor } from '../../projections/usage/usage-records-for-store.js';
 import { RateLimits } from '../rate-limits/rate-limits.js';
 import { CreditsService } from '../accounts/credits-service.js';
 import { RefundOutbox } from '../accounts/refund-outbox.js';
@@ -192,7 +192,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     checkpointIntervalMs: config.auditCheckpointIntervalMs,
     onError: logFailure('audit log failed'),
   });
-  const usageRecords = new UsageRecords(store, registry, usageRecordTableFor(store));
+  const usageRecords = usageRecordsFor(store, registry);
   if (background) usageRecords.start(1000, logFailure('usage records catch-up failed'));
   const services: Services = {
     config,

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RecordedEvent } from '../../core/events/envelope.js';
 import type { EventRegistry } from '../../core/events/registry.js';
 import type { EventStore } from '../../core/store/event-store.js';
@@ -199,6 +200,9 @@ export class ProjectionRunner {
       const events = await this.store.readAll({ after, maxCount: this.batchSize });
       for (const event of events) this.dispatch(event);
       if (events.length < this.batchSize) break;
+      // A synchronous store's read never leaves the event loop a turn: a long catch-up would hold up requests,
+      // timers and a worker's start (the usage records' rebuild) until it ended.
+      await nextTurn();
     }
     this.head = await this.store.headPosition();
     this.outage = false;

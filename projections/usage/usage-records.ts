@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Mode, RecordedEvent } from '../../core/events/envelope.js';
 import type { EventRegistry } from '../../core/events/registry.js';
 import type { EventStore } from '../../core/store/event-store.js';
@@ -129,12 +130,22 @@ export class UsageRecords {
   private queued: Promise<void> | null = null;
   private timer: NodeJS.Timeout | undefined;
 
+  private readonly batchSize: number;
+  private readonly rebuildApart: (() => Promise<void>) | undefined;
+
+  /**
+   * `batchSize`: events per read, and per transaction outside a rebuild. `rebuildApart`: the rebuild run by
+   * another thread over its own connection (sqlite: usage-records-for-store.ts), while this one goes on.
+   */
   constructor(
     private readonly store: EventStore,
     private readonly registry: EventRegistry,
     readonly table: UsageRecordTable,
-    private readonly batchSize = 1000,
-  ) {}
+    options: { batchSize?: number; rebuildApart?: () => Promise<void> } = {},
+  ) {
+    this.batchSize = options.batchSize ?? 1000;
+    this.rebuildApart = options.rebuildApart;
+  }
 
   /**
    * Applies every event written before the call. A pass starts after the one running (which may have
@@ -170,6 +181,7 @@ export class UsageRecords {
    */
   async rebuild(): Promise<void> {
     await this.serial(async () => {
+      if (this.rebuildApart) return this.rebuildApart();
       await this.table.reset();
       await this.pass(REBUILD_BATCH);
     });
@@ -203,6 +215,8 @@ export class UsageRecords {
             for (const change of usageChanges(this.registry.upcast(event))) changes.push(change);
         ended = events.length < this.batchSize;
         if (events.length > 0) checkpoint = events.at(-1)!.position;
+        // As the projection runner's pass: a synchronous store's read never leaves the event loop a turn.
+        if (!ended) await nextTurn();
       }
       if (checkpoint === after) return;
       // Refused: another writer moved the checkpoint; read again from where it is now.

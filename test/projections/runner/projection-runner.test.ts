@@ -254,6 +254,23 @@ for (const backend of backends) {
       expect(r2.status()[0].version).to.equal(2);
     });
 
+    it('leaves the event loop a turn between the pages of a catch-up', async () => {
+      for (let i = 0; i < 10; i += 1) await env.store.append(`acc-${i}`, [deposit(1)]);
+      const r = runner([counter], { batchSize: 2 });
+      let turns = 0;
+      let counting = true;
+      const count = () => {
+        turns += 1;
+        if (counting) setImmediate(count);
+      };
+      setImmediate(count);
+      await r.rebuild();
+      counting = false;
+      expect(r.state<{ events: number }>('counter').events).to.equal(10);
+      // Five full pages and an empty one: a turn after each full page, whatever the store's reads wait for.
+      expect(turns).to.be.at.least(5);
+    });
+
     it('rebuild replays from zero to the same model and clears a failure', async () => {
       let broken = true;
       await env.store.append('acc-a', [deposit(100), withdraw(30)]);

@@ -72,7 +72,8 @@ describe('the usage records table on postgres', () => {
     expect(expected).to.have.length(26);
 
     const writers = [0, 1].map(
-      () => new UsageRecords(store, registry, new PostgresUsageRecordTable(store.pool, store.schema, 4), 7),
+      () =>
+        new UsageRecords(store, registry, new PostgresUsageRecordTable(store.pool, store.schema, 4), { batchSize: 7 }),
     );
     await Promise.all(writers.map((writer) => writer.catchUp()));
     expect(await newest(writers[0]!.table)).to.deep.equal(expected);

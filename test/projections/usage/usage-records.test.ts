@@ -96,13 +96,13 @@ describe('the usage records table', () => {
     expect(
       await Promise.all(accounts.map((account) => allRecords(services.usageRecords.table, account.accountId))),
     ).to.deep.equal(before);
-    const memory = new UsageRecords(services.store, services.registry, new MemoryUsageRecordTable(), 16);
+    const memory = new UsageRecords(services.store, services.registry, new MemoryUsageRecordTable(), { batchSize: 16 });
     await memory.catchUp();
     expect(await Promise.all(accounts.map((account) => allRecords(memory.table, account.accountId)))).to.deep.equal(
       before,
     );
     // A rebuild applies many pages of events in one transaction: read in pages of 5, every record is still there once.
-    const paged = new UsageRecords(services.store, services.registry, new MemoryUsageRecordTable(), 5);
+    const paged = new UsageRecords(services.store, services.registry, new MemoryUsageRecordTable(), { batchSize: 5 });
     await paged.rebuild();
     expect(await Promise.all(accounts.map((account) => allRecords(paged.table, account.accountId)))).to.deep.equal(
       before,
@@ -120,13 +120,39 @@ describe('the usage records table', () => {
     expect(await usageSummary(chunked, accounts[0]!.accountId, 'test', {})).to.include({ operations: 14, credits: 28 });
   });
 
+  it("rebuilds a sqlite file's records in a worker thread, to the records a rebuild in this thread makes", async () => {
+    const { services } = app;
+    const store = services.store as SqliteEventStore;
+    const before = await Promise.all(
+      accounts.map((account) => allRecords(services.usageRecords.table, account.accountId)),
+    );
+    const inThisThread = new UsageRecords(store, services.registry, new SqliteUsageRecordTable(store.db));
+    const workers: unknown[] = [];
+    const started = (worker: unknown) => workers.push(worker);
+    process.on('worker', started);
+    try {
+      await inThisThread.rebuild();
+      expect(workers).to.have.length(0);
+      await services.usageRecords.table.reset();
+      expect(await allRecords(services.usageRecords.table, accounts[0]!.accountId)).to.deep.equal([]);
+      await services.usageRecords.rebuild();
+      expect(workers).to.have.length(1);
+    } finally {
+      process.off('worker', started);
+    }
+    expect(
+      await Promise.all(accounts.map((account) => allRecords(services.usageRecords.table, account.accountId))),
+    ).to.deep.equal(before);
+    expect(await services.usageRecords.table.checkpoint()).to.equal(await store.headPosition());
+  });
+
   it('two writers on one database apply each event once', async () => {
     const { services } = app;
     const db = (services.store as SqliteEventStore).db;
     await services.usageRecords.table.reset();
     const writers = [
-      new UsageRecords(services.store, services.registry, new SqliteUsageRecordTable(db), 10),
-      new UsageRecords(services.store, services.registry, new SqliteUsageRecordTable(db), 10),
+      new UsageRecords(services.store, services.registry, new SqliteUsageRecordTable(db), { batchSize: 10 }),
+      new UsageRecords(services.store, services.registry, new SqliteUsageRecordTable(db), { batchSize: 10 }),
     ];
     await Promise.all(writers.map((writer) => writer.catchUp()));
     const records = await allRecords(services.usageRecords.table, accounts[1]!.accountId);
@@ -136,6 +162,44 @@ describe('the usage records table', () => {
 });
 
 describe('the usage records background catch-up', () => {
+  it('leaves the event loop a turn between the pages it reads', async () => {
+    const store = new MemoryEventStore();
+    const registry = new EventRegistry(eventDefinitions);
+    const commands = new CommandHandler(store, registry);
+    await commands.handle(accountDecider, accountStream('acc_1'), {
+      type: 'OpenAccount',
+      accountId: 'acc_1',
+      tier: 'free',
+      at: '2026-01-01T00:00:00.000Z',
+    });
+    const credits = new CreditsService(commands);
+    await credits.grant({ accountId: 'acc_1', amount: 10, reference: 'g', reason: 'test' });
+    for (let i = 0; i < 8; i += 1)
+      await credits.debit({
+        accountId: 'acc_1',
+        mode: 'live',
+        keyId: null,
+        reference: `req_${i}`,
+        operation: 'quick',
+        sector: 'cards',
+        tables: [],
+        credits: 1,
+      });
+    const records = new UsageRecords(store, registry, new MemoryUsageRecordTable(), { batchSize: 2 });
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns += 1;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    await records.catchUp();
+    counting = false;
+    expect((await records.table.page('acc_1', {}, 10)).length).to.equal(8);
+    // Ten events in pages of two: a turn after each of the five full pages.
+    expect(turns).to.be.at.least(5);
+  });
+
   it('applies new events without waiting for a read', async () => {
     const store = new MemoryEventStore();
     const registry = new EventRegistry(eventDefinitions);
