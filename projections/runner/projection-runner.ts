@@ -47,6 +47,9 @@ export interface RunnerOptions {
   onError?: (error: unknown) => void;
 }
 
+/** Takes a page of events read in order from the first; `last`: the page that reached the store's head. */
+export type PageReader = (events: readonly RecordedEvent[], last: boolean) => Promise<void>;
+
 interface Slot {
   projection: Projection<unknown>;
   handles: ReadonlySet<string>;
@@ -180,6 +183,20 @@ export class ProjectionRunner {
     await this.serial(() => this.saveSnapshots());
   }
 
+  /**
+   * Replays every projection from the first event, clearing failures, and hands each page it reads to `alongside`,
+   * which rebuilds another read model from the same read (the usage records): the events are read and parsed once.
+   * A page is read only once `alongside` has taken the one before; `last` marks the page that reached the head.
+   */
+  async rebuildAll(alongside: PageReader): Promise<void> {
+    await this.serial(async () => {
+      await this.load();
+      for (const slot of this.slots) this.reset(slot);
+      await this.pass(alongside);
+    });
+    await this.serial(() => this.saveSnapshots());
+  }
+
   /** One pass to the store's current head; passes requested while one is queued share it. */
   private catchUp(): Promise<void> {
     if (!this.queuedPass) {
@@ -192,13 +209,14 @@ export class ProjectionRunner {
     return this.queuedPass;
   }
 
-  private async pass(): Promise<void> {
+  private async pass(alongside?: PageReader): Promise<void> {
     for (;;) {
       const running = this.slots.filter((slot) => !slot.failure);
       if (running.length === 0) break;
       const after = Math.min(...running.map((slot) => slot.checkpoint));
       const events = await this.store.readAll({ after, maxCount: this.batchSize });
       for (const event of events) this.dispatch(event);
+      if (alongside) await alongside(events, events.length < this.batchSize);
       if (events.length < this.batchSize) break;
       // A synchronous store's read never leaves the event loop a turn: a long catch-up would hold up requests,
       // timers and a worker's start (the usage records' rebuild) until it ended.

@@ -24,8 +24,8 @@ export class SqliteSnapshotStore implements SnapshotStore {
     const upsert = db.prepare(`
       INSERT INTO projection_snapshots (name, version, position, state) VALUES (?, ?, ?, ?)
       ON CONFLICT (name) DO UPDATE SET ${OVERWRITE}`);
-    this.saveAll = db.transaction((snapshots: readonly ProjectionSnapshot[]) => {
-      for (const s of snapshots) upsert.run(s.name, s.version, s.position, JSON.stringify(s.state));
+    this.saveAll = db.transaction((rows: readonly [string, number, number, string][]) => {
+      for (const row of rows) upsert.run(...row);
     });
   }
 
@@ -34,7 +34,8 @@ export class SqliteSnapshotStore implements SnapshotStore {
     return row && { ...row, state: JSON.parse(row.state) };
   }
 
+  /** Each state written as JSON before the transaction: the file's write lock is held for the writes alone. */
   async save(snapshots: readonly ProjectionSnapshot[]): Promise<void> {
-    this.saveAll.immediate(snapshots);
+    this.saveAll.immediate(snapshots.map((s) => [s.name, s.version, s.position, JSON.stringify(s.state)] as const));
   }
 }

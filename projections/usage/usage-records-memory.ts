@@ -47,6 +47,9 @@ export class MemoryUsageRecordTable implements UsageRecordTable {
     this.reservations = new Map();
   }
 
+  /** Nothing is left out by the reset. */
+  async rebuilt(): Promise<void> {}
+
   async totals(accountId?: string): Promise<StoredRecordTotals> {
     const groups = new Map<string, RecordTotalsRow>();
     for (const [account, records] of this.records) {

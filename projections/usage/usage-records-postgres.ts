@@ -165,6 +165,9 @@ export class PostgresUsageRecordTable implements UsageRecordTable {
     );
   }
 
+  /** Nothing is left out by the reset. */
+  async rebuilt(): Promise<void> {}
+
   private async applyOne(client: pg.PoolClient, change: UsageChange): Promise<void> {
     switch (change.kind) {
       case 'record':

@@ -1,45 +1,16 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Mode, RecordedEvent } from '../../core/events/envelope.js';
+import type { Mode } from '../../core/events/envelope.js';
 import type { EventRegistry } from '../../core/events/registry.js';
 import type { EventStore } from '../../core/store/event-store.js';
-import { accountIdOfStream } from '../../core/accounts/account.js';
-import type {
-  CreditsDebited,
-  CreditsRefunded,
-  CreditsReserved,
-  CreditsSettled,
-  TableCharge,
-} from '../../core/accounts/credits.js';
+import type { PageReader } from '../runner/projection-runner.js';
 import { emptyModeRecordTotals, type RecordTotals } from '../../core/audit/audit-range.js';
 import type { StoredRecordTotals } from '../../core/audit/store-audit.js';
 
-/** One charged (live) or sandbox (test) operation: a quick generation's debit or a job's settlement. */
-export interface UsageRecord {
-  /** `usg_<position>`: stable across rebuilds, since positions are. */
-  id: string;
-  reference: string;
-  /** `debit` (quick generation) or `settlement` (a job); a refund applies to a debit. */
-  source: 'debit' | 'settlement';
-  operation: string;
-  mode: Mode;
-  key_id: string | null;
-  sector: string;
-  tables: TableCharge[];
-  rows: number;
-  /** Live: credits charged. Test: what the work would have cost live. */
-  credits: number;
-  refunded: boolean;
-  recorded_at: string;
-  position: number;
-}
+import { RebuildBatches, type RebuildWriter } from './rebuild-batches.js';
+import { TableWriter } from './table-writer.js';
+import { addUsageChanges, type UsageChange, type UsageRecord } from './usage-changes.js';
 
-/** What one event does to the usage records. A settlement takes its key and sector from its reservation. */
-export type UsageChange =
-  | { kind: 'record'; accountId: string; record: UsageRecord }
-  | { kind: 'settle'; accountId: string; record: Omit<UsageRecord, 'key_id' | 'sector'> }
-  | { kind: 'refund'; accountId: string; reference: string }
-  | { kind: 'reserve'; accountId: string; reference: string; key_id: string | null; sector: string }
-  | { kind: 'release'; accountId: string; reference: string };
+export type { UsageChange, UsageRecord } from './usage-changes.js';
 
 export interface RecordFilter {
   mode?: Mode;
@@ -87,8 +58,13 @@ export interface UsageRecordTable {
   page(accountId: string, filter: RecordFilter, limit: number): Promise<UsageRecord[]>;
   /** Every record of the account in the period (of one mode, if given), in position order, for the summaries. */
   inPeriod(accountId: string, period: PeriodFilter): AsyncIterable<UsageRecord>;
-  /** Empties the table and its checkpoint, for a rebuild. */
+  /**
+   * Empties the table and its checkpoint, for a rebuild. What only speeds up reads may be left out until `rebuilt`
+   * (sqlite: the index by time, which would otherwise be kept up through every batch).
+   */
   reset(): Promise<void>;
+  /** A rebuild's batches are applied: builds what `reset` left out. */
+  rebuilt(): Promise<void>;
   /**
    * For the audit: per account (only `accountId`'s, if given) and mode, the records, their credits, and
    * those refunded, summed by the database, with the checkpoint they stand at, in one snapshot.
@@ -111,14 +87,6 @@ export function recordTotalsByAccount(checkpoint: number, rows: Iterable<RecordT
 }
 
 /**
- * Events per transaction of a rebuild: a batch's records land on every account's pages, which a commit writes once
- * however many records it holds (docs/performance.md). Only the batch's changes are kept meanwhile, not its events.
- */
-const REBUILD_BATCH = 100_000;
-
-const HANDLED = new Set(['CreditsDebited', 'CreditsRefunded', 'CreditsReserved', 'CreditsSettled', 'CreditsReleased']);
-
-/**
  * The usage records read model. The list of records grows with every charged operation, so it is not
  * kept in memory or in a projection snapshot: it lives in a table of the store's database, which this
  * class brings up to the store's head when asked (`catchUp`, before each read), and pages from there
@@ -131,20 +99,23 @@ export class UsageRecords {
   private timer: NodeJS.Timeout | undefined;
 
   private readonly batchSize: number;
-  private readonly rebuildApart: (() => Promise<void>) | undefined;
+  private readonly rebuildBatch: number | undefined;
+  private readonly rebuildWriter: () => Promise<RebuildWriter>;
 
   /**
-   * `batchSize`: events per read, and per transaction outside a rebuild. `rebuildApart`: the rebuild run by
-   * another thread over its own connection (sqlite: usage-records-for-store.ts), while this one goes on.
+   * `batchSize`: events per read, and per transaction outside a rebuild. `rebuildWriter`: what a rebuild writes
+   * through, the table itself unless given (sqlite: a worker thread's connection, usage-records-for-store.ts).
+   * `rebuildBatch`: events per transaction of a rebuild (rebuild-batches.ts).
    */
   constructor(
     private readonly store: EventStore,
     private readonly registry: EventRegistry,
     readonly table: UsageRecordTable,
-    options: { batchSize?: number; rebuildApart?: () => Promise<void> } = {},
+    options: { batchSize?: number; rebuildBatch?: number; rebuildWriter?: () => Promise<RebuildWriter> } = {},
   ) {
     this.batchSize = options.batchSize ?? 1000;
-    this.rebuildApart = options.rebuildApart;
+    this.rebuildBatch = options.rebuildBatch;
+    this.rebuildWriter = options.rebuildWriter ?? (async () => new TableWriter(table));
   }
 
   /**
@@ -175,15 +146,42 @@ export class UsageRecords {
     await this.tail;
   }
 
-  /**
-   * Replays the records from the first event, in batches of `REBUILD_BATCH` events: a batch's records are spread
-   * over every account's pages of the table, which a transaction then writes once for many records, not for each.
-   */
+  /** Replays the records from the first event, read here in pages (see `rebuildAlongside`). */
   async rebuild(): Promise<void> {
+    await this.rebuildAlongside(async (page) => {
+      for (let after = 0; ;) {
+        const events = await this.store.readAll({ after, maxCount: this.batchSize });
+        const last = events.length < this.batchSize;
+        await page(events, last);
+        if (last) return;
+        after = events.at(-1)!.position;
+        await nextTurn();
+      }
+    });
+  }
+
+  /**
+   * Replays the records from the first event as `read` hands over the events in pages, in order from the first: the
+   * projection runner's rebuild does, so that the events are read and parsed once for both; the last batch is applied
+   * while `read` finishes (the runner saves its snapshots). Then catches up with what was written meanwhile, or not
+   * handed over.
+   */
+  async rebuildAlongside(read: (page: PageReader) => Promise<void>): Promise<void> {
     await this.serial(async () => {
-      if (this.rebuildApart) return this.rebuildApart();
-      await this.table.reset();
-      await this.pass(REBUILD_BATCH);
+      const writer = await this.rebuildWriter();
+      let closing: Promise<void> | undefined;
+      try {
+        await writer.reset();
+        const batches = new RebuildBatches(writer, this.registry, this.rebuildBatch);
+        await read(async (events, last) => {
+          await batches.add(events, last);
+          // The last batch is handed over: the writer applies it and finishes while `read` does.
+          if (last) closing ??= writer.close();
+        });
+        await batches.end();
+      } finally {
+        await (closing ?? writer.close());
+      }
     });
     await this.catchUp();
   }
@@ -195,94 +193,19 @@ export class UsageRecords {
     return result;
   }
 
-  /**
-   * Applies the events after the table's checkpoint, `eventsPerApply` at a time in one transaction, read in pages
-   * of `batchSize`: only the changes of the pages are kept until they are applied, not their events, which would
-   * outgrow V8's young generation and make a rebuild's collections costly.
-   */
-  private async pass(eventsPerApply = this.batchSize): Promise<void> {
+  /** Applies the events after the table's checkpoint, a page of `batchSize` a transaction. */
+  private async pass(): Promise<void> {
     for (;;) {
       const after = await this.table.checkpoint();
+      const events = await this.store.readAll({ after, maxCount: this.batchSize });
+      if (events.length === 0) return;
       const changes: UsageChange[] = [];
-      let checkpoint = after;
-      let ended = false;
-      // Counted, not told from positions: those of postgres and kurrentdb have gaps.
-      for (let read = 0; !ended && read < eventsPerApply;) {
-        const events = await this.store.readAll({ after: checkpoint, maxCount: this.batchSize });
-        read += events.length;
-        for (const event of events)
-          if (HANDLED.has(event.type))
-            for (const change of usageChanges(this.registry.upcast(event))) changes.push(change);
-        ended = events.length < this.batchSize;
-        if (events.length > 0) checkpoint = events.at(-1)!.position;
-        // As the projection runner's pass: a synchronous store's read never leaves the event loop a turn.
-        if (!ended) await nextTurn();
-      }
-      if (checkpoint === after) return;
+      addUsageChanges(changes, events, this.registry);
       // Refused: another writer moved the checkpoint; read again from where it is now.
-      const applied = await this.table.apply(after, changes, checkpoint);
-      if (applied && ended) return;
+      const applied = await this.table.apply(after, changes, events.at(-1)!.position);
+      if (applied && events.length < this.batchSize) return;
+      // As the projection runner's pass: a synchronous store's read never leaves the event loop a turn.
+      await nextTurn();
     }
   }
-}
-
-export function usageChanges(event: RecordedEvent): UsageChange[] {
-  const accountId = accountIdOfStream(event.stream);
-  if (accountId === null) return [];
-  // Each record written out whole, not spread from common members: this runs for every charge of a rebuild.
-  switch (event.type) {
-    case 'CreditsDebited': {
-      const { reference, operation, mode, key_id, sector, tables, credits } = event.data as CreditsDebited['data'];
-      const record: UsageRecord = {
-        id: `usg_${event.position}`,
-        reference,
-        source: 'debit',
-        operation,
-        mode,
-        key_id,
-        sector,
-        tables,
-        rows: totalRows(tables),
-        credits,
-        refunded: false,
-        recorded_at: event.recorded_at,
-        position: event.position,
-      };
-      return [{ kind: 'record', accountId, record }];
-    }
-    case 'CreditsRefunded':
-      return [{ kind: 'refund', accountId, reference: (event.data as CreditsRefunded['data']).reference }];
-    case 'CreditsReserved': {
-      const { reference, key_id, sector } = event.data as CreditsReserved['data'];
-      return [{ kind: 'reserve', accountId, reference, key_id, sector }];
-    }
-    case 'CreditsSettled': {
-      const { reference, mode, tables, credits } = event.data as CreditsSettled['data'];
-      const record: Omit<UsageRecord, 'key_id' | 'sector'> = {
-        id: `usg_${event.position}`,
-        reference,
-        source: 'settlement',
-        operation: 'job',
-        mode,
-        tables,
-        rows: totalRows(tables),
-        credits,
-        refunded: false,
-        recorded_at: event.recorded_at,
-        position: event.position,
-      };
-      return [{ kind: 'settle', accountId, record }];
-    }
-    case 'CreditsReleased':
-      return [{ kind: 'release', accountId, reference: (event.data as { reference: string }).reference }];
-    default:
-      return [];
-  }
-}
-
-/** A loop rather than `reduce`: this runs for every charge of a rebuild. */
-function totalRows(tables: readonly TableCharge[]): number {
-  let rows = 0;
-  for (let i = 0; i < tables.length; i++) rows += tables[i].rows;
-  return rows;
 }

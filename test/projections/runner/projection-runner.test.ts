@@ -271,6 +271,31 @@ for (const backend of backends) {
       expect(turns).to.be.at.least(5);
     });
 
+    it('rebuilds every projection handing each page it reads, once and in order, to a read model alongside', async () => {
+      for (let i = 0; i < 7; i += 1) await env.store.append(`acc-${i % 3}`, [deposit(10), withdraw(i)]);
+      const { projection } = balances();
+      const r = runner([projection, counter], { batchSize: 4 });
+      await r.start();
+      const seen: number[][] = [];
+      const lasts: boolean[] = [];
+      await r.rebuildAll(async (events, last) => {
+        seen.push(events.map((event) => event.position));
+        lasts.push(last);
+      });
+      expect(lasts).to.deep.equal([false, false, false, true]);
+      const head = await env.store.headPosition();
+      expect(seen.flat()).to.deep.equal((await env.store.readAll()).map((event) => event.position));
+      expect(seen.flat().at(-1)).to.equal(head);
+      expect(seen.slice(0, -1).every((page) => page.length === 4)).to.equal(true);
+      expect(r.state<{ events: number }>('counter').events).to.equal(14);
+      expect(projection.toJSON(r.state<Balances>('balances'))).to.deep.equal({
+        'acc-0': 30 - (0 + 3 + 6),
+        'acc-1': 20 - (1 + 4),
+        'acc-2': 20 - (2 + 5),
+      });
+      expect(r.status().every((status) => status.checkpoint === head)).to.equal(true);
+    });
+
     it('rebuild replays from zero to the same model and clears a failure', async () => {
       let broken = true;
       await env.store.append('acc-a', [deposit(100), withdraw(30)]);

@@ -8,10 +8,24 @@ import { eventDefinitions } from '../../../core/services/event-definitions.js';
 import { EventRegistry } from '../../../core/events/registry.js';
 import { MemoryUsageRecordTable } from '../../../projections/usage/usage-records-memory.js';
 import { SqliteUsageRecordTable } from '../../../projections/usage/usage-records-sqlite.js';
-import { UsageRecords, type UsageRecord, type UsageRecordTable } from '../../../projections/usage/usage-records.js';
+import {
+  UsageRecords,
+  type UsageChange,
+  type UsageRecord,
+  type UsageRecordTable,
+} from '../../../projections/usage/usage-records.js';
+import type { RebuildWriter } from '../../../projections/usage/rebuild-batches.js';
+import { TableWriter } from '../../../projections/usage/table-writer.js';
+import { workerRebuildWriter } from '../../../projections/usage/worker-rebuild-writer.js';
+import { rebuildReadModels } from '../../../projections/rebuild-read-models.js';
 import { USAGE_PROJECTION, usageProjection } from '../../../projections/usage/usage.js';
 import { usageSummary } from '../../../projections/usage/usage-queries.js';
 import { openAccount, startTestApp, type TestAccount, type TestApp } from '../../support/app.js';
+
+/** Every record of each of the test's accounts. */
+const everyRecord = (table: UsageRecordTable) =>
+  Promise.all(accountsOfTest.map((account) => allRecords(table, account.accountId)));
+let accountsOfTest: TestAccount[] = [];
 
 /** Every record of the account, newest first, page by page as the endpoint reads them. */
 async function allRecords(table: UsageRecordTable, accountId: string): Promise<UsageRecord[]> {
@@ -63,6 +77,7 @@ describe('the usage records table', () => {
       await credits.settle(account.accountId, 'job_1', { tables });
     }
     await app.services.usageRecords.catchUp();
+    accountsOfTest = accounts;
   });
   after(() => app.close());
 
@@ -120,12 +135,10 @@ describe('the usage records table', () => {
     expect(await usageSummary(chunked, accounts[0]!.accountId, 'test', {})).to.include({ operations: 14, credits: 28 });
   });
 
-  it("rebuilds a sqlite file's records in a worker thread, to the records a rebuild in this thread makes", async () => {
+  it("rebuilds a sqlite file's records through a worker thread, to the records a rebuild in this thread makes", async () => {
     const { services } = app;
     const store = services.store as SqliteEventStore;
-    const before = await Promise.all(
-      accounts.map((account) => allRecords(services.usageRecords.table, account.accountId)),
-    );
+    const before = await everyRecord(services.usageRecords.table);
     const inThisThread = new UsageRecords(store, services.registry, new SqliteUsageRecordTable(store.db));
     const workers: unknown[] = [];
     const started = (worker: unknown) => workers.push(worker);
@@ -134,16 +147,137 @@ describe('the usage records table', () => {
       await inThisThread.rebuild();
       expect(workers).to.have.length(0);
       await services.usageRecords.table.reset();
-      expect(await allRecords(services.usageRecords.table, accounts[0]!.accountId)).to.deep.equal([]);
+      expect(await everyRecord(services.usageRecords.table)).to.deep.equal([[], []]);
       await services.usageRecords.rebuild();
       expect(workers).to.have.length(1);
     } finally {
       process.off('worker', started);
     }
-    expect(
-      await Promise.all(accounts.map((account) => allRecords(services.usageRecords.table, account.accountId))),
-    ).to.deep.equal(before);
+    expect(await everyRecord(services.usageRecords.table)).to.deep.equal(before);
     expect(await services.usageRecords.table.checkpoint()).to.equal(await store.headPosition());
+  });
+
+  it("rebuilds alongside the projections from the same read: each page of the runner's rebuild, once", async () => {
+    const { services } = app;
+    const before = await everyRecord(services.usageRecords.table);
+    const usageBefore = usageProjection.toJSON(services.projections.state(USAGE_PROJECTION));
+    await services.usageRecords.table.reset();
+    const byTime = () =>
+      (services.store as SqliteEventStore).db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'usage_records_by_time'")
+        .pluck()
+        .get();
+    expect(byTime()).to.equal(undefined);
+    await rebuildReadModels(services.projections, services.usageRecords);
+    // Left out by the reset, made again once the rebuild is done.
+    expect(byTime()).to.equal('usage_records_by_time');
+    expect(await everyRecord(services.usageRecords.table)).to.deep.equal(before);
+    expect(usageProjection.toJSON(services.projections.state(USAGE_PROJECTION))).to.deep.equal(usageBefore);
+    expect(await services.usageRecords.table.checkpoint()).to.equal(await services.store.headPosition());
+  });
+
+  it('applies a rebuild in batches, each while the next is gathered, on this thread or through the worker', async () => {
+    const { services } = app;
+    const store = services.store as SqliteEventStore;
+    const before = await everyRecord(services.usageRecords.table);
+    const applied: number[] = [];
+    const counted = (writer: RebuildWriter): RebuildWriter => ({
+      reset: () => writer.reset(),
+      add: (changes) => writer.add(changes),
+      apply: (after, checkpoint) => {
+        applied.push(checkpoint);
+        return writer.apply(after, checkpoint);
+      },
+      close: () => writer.close(),
+    });
+    const table = new SqliteUsageRecordTable(store.db);
+    for (const writer of [
+      async () => counted(await workerRebuildWriter(store.db.name)),
+      async () => counted(new TableWriter(table)),
+    ]) {
+      applied.length = 0;
+      const records = new UsageRecords(store, services.registry, table, {
+        batchSize: 4,
+        rebuildBatch: 10,
+        rebuildWriter: writer,
+      });
+      await records.rebuild();
+      expect(await everyRecord(table)).to.deep.equal(before);
+      // Pages of 4 handed over once 10 events are gathered: every 12 events, and what is left at the end.
+      const head = await store.headPosition();
+      expect(applied).to.have.length(Math.ceil(head / 12));
+      expect(applied.slice(0, -1)).to.deep.equal(applied.slice(0, -1).map((_, index) => (index + 1) * 12));
+      expect(applied.at(-1)).to.equal(head);
+    }
+  });
+
+  it('leaves the rest to the catch-up once another instance moved the checkpoint during a rebuild', async () => {
+    const { services } = app;
+    const store = services.store as SqliteEventStore;
+    const before = await everyRecord(services.usageRecords.table);
+    const table = new SqliteUsageRecordTable(store.db);
+    const another = new UsageRecords(store, services.registry, new SqliteUsageRecordTable(store.db));
+    const answers: boolean[] = [];
+    const records = new UsageRecords(store, services.registry, table, {
+      batchSize: 4,
+      rebuildBatch: 10,
+      rebuildWriter: async () => {
+        const writer = new TableWriter(table);
+        return {
+          reset: () => writer.reset(),
+          add: (changes) => writer.add(changes),
+          apply: async (after, checkpoint) => {
+            // Another instance catches up from the first batch on, before the second is applied.
+            if (answers.length === 1) await another.catchUp();
+            answers.push(await writer.apply(after, checkpoint));
+            return answers.at(-1)!;
+          },
+          close: () => writer.close(),
+        };
+      },
+    });
+    await records.rebuild();
+    expect(answers).to.deep.equal([true, false]);
+    expect(await everyRecord(table)).to.deep.equal(before);
+    expect(await table.checkpoint()).to.equal(await store.headPosition());
+  });
+
+  it("answers a batch the worker's table refuses with its error, and the worker goes on", async () => {
+    const store = app.services.store as SqliteEventStore;
+    const writer = await workerRebuildWriter(store.db.name);
+    try {
+      expect(await writer.apply(-1, 1)).to.equal(false);
+      const settlement: UsageChange = {
+        kind: 'settle',
+        accountId: 'acc_none',
+        record: {
+          id: 'usg_1',
+          reference: 'job_none',
+          source: 'settlement',
+          operation: 'job',
+          mode: 'live',
+          tables: [],
+          rows: 0,
+          credits: 0,
+          refunded: false,
+          recorded_at: '2026-01-01T00:00:00.000Z',
+          position: 1,
+        },
+      };
+      const after = await app.services.usageRecords.table.checkpoint();
+      writer.add([settlement]);
+      const refused = await writer.apply(after, after + 1).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(refused)
+        .to.be.instanceOf(Error)
+        .with.property('message')
+        .that.matches(/settlement of unknown reservation job_none on account acc_none/);
+      expect(await writer.apply(-1, 1)).to.equal(false);
+    } finally {
+      await writer.close();
+    }
   });
 
   it('two writers on one database apply each event once', async () => {
