@@ -48,7 +48,7 @@ export function buildRouter(groups: readonly RouteGroup[]): Router<ApiState, Api
       router.register(koaPath(route.path), [route.method], async (ctx: ApiContext) => {
         ctx.state.route = route.path;
         if (route.scope !== null) {
-          authenticate(ctx);
+          await authenticate(ctx);
           await rateLimit(ctx);
           requireScope(ctx, route.scope);
         }

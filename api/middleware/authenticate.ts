@@ -11,8 +11,13 @@ const KEY_IN_QUERY = ['api_key', 'apikey', 'key', 'access_token', 'token'];
 /**
  * `Authorization: Bearer <key>` only. The key is looked up by its SHA-256 in the keys projection held
  * in memory: no store read per request. Missing, malformed, unknown and revoked keys are all 401.
+ *
+ * A key created through another instance a moment ago is not in this one's read models until they poll, so a
+ * key not found is looked up again once they have caught up with the store's head: a key that does not exist
+ * costs one read of the head, and catch-ups asked for at once share one pass. A key revoked elsewhere still
+ * works here until the next poll (at most the runner's poll interval).
  */
-export function authenticate(ctx: ApiContext): void {
+export async function authenticate(ctx: ApiContext): Promise<void> {
   const header = ctx.get('Authorization');
   if (!header) {
     const inQuery = KEY_IN_QUERY.find((name) => name in ctx.query);
@@ -35,8 +40,15 @@ export function authenticate(ctx: ApiContext): void {
       { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
     );
   }
-  const keys = ctx.services.projections.state<KeysModel>(KEYS_PROJECTION);
-  const key = keys.bySha256.get(hashKey(match[1]!));
+  const { projections, store } = ctx.services;
+  const hash = hashKey(match[1]!);
+  let keys = projections.state<KeysModel>(KEYS_PROJECTION);
+  let key = keys.bySha256.get(hash);
+  if (!key) {
+    await projections.waitFor(await store.headPosition());
+    keys = projections.state<KeysModel>(KEYS_PROJECTION);
+    key = keys.bySha256.get(hash);
+  }
   if (!key || key.revoked_at !== null) {
     throw problem(
       HttpProblems.unauthorized,

@@ -85,3 +85,42 @@ describe('authentication and scopes', () => {
     }
   });
 });
+
+/**
+ * Two instances of the real app on one data folder, background work off; the second's read models poll once a
+ * minute, so that they move only when a request makes them: a key made through the first is used through the
+ * second at once, as a client behind a load balancer uses it.
+ */
+describe('a key used through another instance right after its creation', function () {
+  this.timeout(60_000);
+  let first: TestApp;
+  let second: TestApp;
+
+  before(async () => {
+    first = await startTestApp({ services: { background: false } });
+    second = await startTestApp({
+      services: { background: false, projectionPollMs: 60_000 },
+      dataDir: first.config.dataDir,
+    });
+  });
+  after(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  it('is known there at once, and a key that does not exist is still a 401', async () => {
+    const account = await openAccount(first);
+    // From here on the second instance reads nothing new until a request asks.
+    await second.services.projections.waitFor(await first.services.store.headPosition());
+    const made = await request(first, 'POST', '/v1/keys', { key: account.live, body: { name: 'made elsewhere' } });
+    expect(made.status, made.text).to.equal(201);
+    const current = await request(second, 'GET', '/v1/keys/current', { key: made.body.secret });
+    expect(current.status, current.text).to.equal(200);
+    expect(current.body).to.include({ id: made.body.id, name: 'made elsewhere' });
+    const secret: string = made.body.secret;
+    const other = `${secret.slice(0, -1)}${secret.endsWith('a') ? 'b' : 'a'}`;
+    const unknown = await request(second, 'GET', '/v1/keys/current', { key: other });
+    expect(unknown.status).to.equal(401);
+    expect(unknown.body.detail).to.equal('this key is not known');
+  });
+});
