@@ -179,9 +179,12 @@ export class UsageRecords {
           if (last) closing ??= writer.close();
         });
         await batches.end();
-      } finally {
-        await (closing ?? writer.close());
+      } catch (error) {
+        // The writer is let go of all the same; what failed first is what the rebuild reports.
+        await (closing ?? writer.close()).catch(() => undefined);
+        throw error;
       }
+      await (closing ?? writer.close());
     });
     await this.catchUp();
   }

@@ -19,7 +19,10 @@ const WORKER_ENTRY = new URL('./rebuild-writer-worker.ts', import.meta.url);
 export async function workerRebuildWriter(file: string): Promise<RebuildWriter> {
   const worker = startBundled(await bundledWorker(WORKER_ENTRY), { workerData: { file } });
   const waiting: { resolve: (applied: boolean) => void; reject: (error: Error) => void }[] = [];
+  // Once the worker is gone, a request would never be answered: it fails at once instead.
+  let gone: Error | null = null;
   const failAll = (error: Error) => {
+    gone ??= error;
     for (const request of waiting.splice(0)) request.reject(error);
   };
   worker.on('message', (reply: WriterReply) => {
@@ -31,6 +34,7 @@ export async function workerRebuildWriter(file: string): Promise<RebuildWriter> 
   worker.on('exit', (code) => failAll(new Error(`the usage records' rebuild writer exited with code ${code}`)));
   const ask = (request: WriterRequest) =>
     new Promise<boolean>((resolve, reject) => {
+      if (gone) return reject(gone);
       waiting.push({ resolve, reject });
       worker.postMessage(request);
     });
@@ -39,7 +43,11 @@ export async function workerRebuildWriter(file: string): Promise<RebuildWriter> 
     add: (changes) => worker.postMessage({ kind: 'add', changes } satisfies WriterRequest),
     apply: (after, checkpoint) => ask({ kind: 'apply', after, checkpoint }),
     close: async () => {
-      await ask({ kind: 'close' }).finally(() => worker.terminate());
+      try {
+        if (!gone) await ask({ kind: 'close' });
+      } finally {
+        await worker.terminate();
+      }
     },
   };
 }

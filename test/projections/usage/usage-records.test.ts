@@ -242,6 +242,21 @@ describe('the usage records table', () => {
     expect(await table.checkpoint()).to.equal(await store.headPosition());
   });
 
+  it("fails each request with the worker's own error once it is gone, never waiting for an answer", async () => {
+    const writer = await workerRebuildWriter('/nonexistent/folder/events.db');
+    const failure = (promise: Promise<unknown>) =>
+      promise.then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(await failure(writer.reset())).to.be.instanceOf(Error);
+    expect(await failure(writer.apply(0, 1)))
+      .to.be.instanceOf(Error)
+      .with.property('message')
+      .that.matches(/Cannot open database because the directory does not exist/);
+    await writer.close();
+  });
+
   it("answers a batch the worker's table refuses with its error, and the worker goes on", async () => {
     const store = app.services.store as SqliteEventStore;
     const writer = await workerRebuildWriter(store.db.name);
