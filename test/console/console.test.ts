@@ -398,6 +398,9 @@ describe('the web console in a browser', function () {
         await page.getByLabel('API key').fill(blind.body.secret);
         await page.getByRole('button', { name: 'Sign in' }).click();
         await nav.getByRole('link', { name: 'Usage' }).click();
+        // The page signed in on (Keys) shows its own 403 until the Usage page replaces it: the alert looked for is
+        // the Usage page's.
+        await page.getByRole('heading', { level: 1, name: 'Usage' }).waitFor();
         const problem = page.getByRole('alert');
         await problem.getByText('Forbidden').waitFor();
         expect(await problem.locator('.problem-detail').textContent()).to.include('usage:read');
