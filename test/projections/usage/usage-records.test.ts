@@ -22,11 +22,6 @@ import { USAGE_PROJECTION, usageProjection } from '../../../projections/usage/us
 import { usageSummary } from '../../../projections/usage/usage-queries.js';
 import { openAccount, startTestApp, type TestAccount, type TestApp } from '../../support/app.js';
 
-/** Every record of each of the test's accounts. */
-const everyRecord = (table: UsageRecordTable) =>
-  Promise.all(accountsOfTest.map((account) => allRecords(table, account.accountId)));
-let accountsOfTest: TestAccount[] = [];
-
 /** Every record of the account, newest first, page by page as the endpoint reads them. */
 async function allRecords(table: UsageRecordTable, accountId: string): Promise<UsageRecord[]> {
   const records: UsageRecord[] = [];
@@ -41,6 +36,9 @@ describe('the usage records table', () => {
   let app: TestApp;
   let accounts: TestAccount[];
   const operations = 40;
+  /** Every record of each of the test's accounts. */
+  const everyRecord = (table: UsageRecordTable) =>
+    Promise.all(accounts.map((account) => allRecords(table, account.accountId)));
 
   before(async () => {
     app = await startTestApp();
@@ -79,7 +77,6 @@ describe('the usage records table', () => {
     await app.services.usageRecords.catchUp();
     // Tests below write the table through instances of their own, which the app's catch-up each second would race.
     await app.services.usageRecords.stop();
-    accountsOfTest = accounts;
   });
   after(() => app.close());
 
