@@ -23,7 +23,7 @@ export interface AuditReplayOptions {
 export async function auditReplay(values: AuditReplayOptions): Promise<number> {
   const services = await createServices(configFrom(values), { background: false });
   try {
-    await services.projections.waitFor(await services.store.headPosition(), 600_000);
+    await services.projections.waitForHead(600_000);
     // Hold the read models still, and audit the store exactly up to where they stand.
     await services.projections.stop();
     const compared = new Set([LEDGER_PROJECTION, USAGE_PROJECTION, BILLING_PROJECTION]);

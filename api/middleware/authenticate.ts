@@ -40,12 +40,12 @@ export async function authenticate(ctx: ApiContext): Promise<void> {
       { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
     );
   }
-  const { projections, store } = ctx.services;
+  const { projections } = ctx.services;
   const hash = hashKey(match[1]!);
   let keys = projections.state<KeysModel>(KEYS_PROJECTION);
   let key = keys.bySha256.get(hash);
   if (!key) {
-    await projections.waitFor(await store.headPosition());
+    await projections.waitForHead();
     keys = projections.state<KeysModel>(KEYS_PROJECTION);
     key = keys.bySha256.get(hash);
   }

@@ -400,7 +400,7 @@ export const billingRoutes: RouteGroup = {
       problems: [LiveKeyRequired],
       async handle(ctx, { query }) {
         requireLiveKey(ctx, 'reading the billing history');
-        await ctx.services.projections.waitFor(await ctx.services.store.headPosition());
+        await ctx.services.projections.waitForHead();
         const account = ctx.services.projections.state<BillingModel>(BILLING_PROJECTION).get(ctx.state.auth.accountId);
         const page = paginate([...(account?.history ?? [])].reverse(), (line) => line.id, query);
         ctx.body = { ...page, data: page.data.map(historyView) };

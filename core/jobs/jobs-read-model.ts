@@ -58,4 +58,6 @@ export interface JobsReadModel {
 /** Waits until the read models have applied the event at a global position (read-your-writes). */
 export interface ReadModelProgress {
   waitFor(position: number): Promise<void>;
+  /** Waits until they have applied everything the store holds now, other instances' writes included. */
+  waitForHead(): Promise<void>;
 }

@@ -14,7 +14,6 @@ import type { CommandHandler } from '../commands/command-handler.js';
 import { jobDecider, jobStream, JobProblems } from './job.js';
 import type { EventMetadata, Mode } from '../events/envelope.js';
 import { problem } from '../problems.js';
-import type { EventStore } from '../store/event-store.js';
 import type { JobsReadModel, JobView, ReadModelProgress } from './jobs-read-model.js';
 import type { JobCredits } from './ports.js';
 import { jobDirectory, REPORT_FILE } from './result-files.js';
@@ -25,7 +24,6 @@ export interface JobOwner {
 }
 
 export interface JobsServiceDeps {
-  store: Pick<EventStore, 'headPosition'>;
   commands: CommandHandler;
   projections: ReadModelProgress;
   /** The jobs read model as it is now. */
@@ -160,7 +158,7 @@ export class JobsService {
     };
     while (unsettled() && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      await this.deps.projections.waitFor(await this.deps.store.headPosition());
+      await this.deps.projections.waitForHead();
     }
     return this.get(owner, jobId);
   }

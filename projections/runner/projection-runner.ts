@@ -172,6 +172,14 @@ export class ProjectionRunner {
     }
   }
 
+  /**
+   * Resolves once every running projection has applied what the store held when called: what another process or
+   * instance wrote a moment ago, which the next poll would bring. Throws as `waitFor` does.
+   */
+  async waitForHead(timeoutMs?: number): Promise<void> {
+    await this.waitFor(await this.store.headPosition(), timeoutMs);
+  }
+
   /** Replays the named projection (or all) from the first event, clearing a failure, and snapshots the result. */
   async rebuild(name?: string): Promise<void> {
     const targets = name === undefined ? this.slots : [this.slot(name)];

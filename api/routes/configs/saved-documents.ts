@@ -82,7 +82,7 @@ const deletedSchema = {
 
 /** The owner's documents once the projection has read all that was written, so a list right after a save shows it. */
 async function listed(ctx: ApiContext, projection: string): Promise<ReturnType<typeof ownerDocuments>> {
-  await ctx.services.projections.waitFor(await ctx.services.store.headPosition());
+  await ctx.services.projections.waitForHead();
   return ownerDocuments(ctx.services.projections.state<DocumentsState>(projection), owner(ctx));
 }
 

@@ -12,7 +12,7 @@ export async function visibleJob<T>(ctx: ApiContext, read: () => T | Promise<T>)
     return await read();
   } catch (error) {
     if (!(error instanceof ProblemError) || error.type !== JobProblems.notFound) throw error;
-    await ctx.services.projections.waitFor(await ctx.services.store.headPosition());
+    await ctx.services.projections.waitForHead();
     return read();
   }
 }

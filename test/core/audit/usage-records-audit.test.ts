@@ -81,7 +81,7 @@ function describeAudit<S extends EventStore>(
     /** Read models caught up with the store's head, and held there. */
     async function projectionsNow(): Promise<ProjectionRunner> {
       const runner = new ProjectionRunner(subject.store, registry, projections, new MemorySnapshotStore());
-      await runner.waitFor(await subject.store.headPosition());
+      await runner.waitForHead();
       await runner.stop();
       return runner;
     }

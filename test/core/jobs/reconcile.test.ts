@@ -147,7 +147,7 @@ describe('reservations a crash left held', function () {
         throw error;
       },
     });
-    await a.projections.waitFor(await a.store.headPosition());
+    await a.projections.waitForHead();
     await reconciler.reconcile(jobsReadModel(a.jobs()));
     await a.commands.handle(jobDecider, jobStream('job_1'), {
       type: 'ClaimJob',
@@ -155,7 +155,7 @@ describe('reservations a crash left held', function () {
       at: T0,
       leaseMs: 60_000,
     });
-    await a.projections.waitFor(await a.store.headPosition());
+    await a.projections.waitForHead();
     await reconciler.reconcile(jobsReadModel(a.jobs()));
     expect(await a.credits.balance('acc_1')).to.deep.equal({ credits_available: 995, credits_reserved: 5 });
     expect(await creditEvents(a, 'CreditsReleased')).to.deep.equal([]);
@@ -174,7 +174,7 @@ describe('reservations a crash left held', function () {
     };
     await a.credits.reserve({ ...reservation, reference: 'job_orphan' });
     await a.credits.reserve({ ...reservation, reference: 'job_slow' });
-    await a.projections.waitFor(await a.store.headPosition());
+    await a.projections.waitForHead();
     const reconciler = new ReservationReconciler({
       credits: a.credits,
       clock,
@@ -191,7 +191,7 @@ describe('reservations a crash left held', function () {
 
     // The slow creation lands within the wait: its reservation is its job's again.
     await queueJob(a, { jobId: 'job_slow', accountId: 'acc_1', rows: { transactions: 7000 }, at: T0 });
-    await a.projections.waitFor(await a.store.headPosition());
+    await a.projections.waitForHead();
     clock.advance({ ms: 1 });
     await reconciler.reconcile(jobsReadModel(a.jobs()));
     expect(await a.credits.balance('acc_1')).to.deep.equal({

@@ -97,7 +97,7 @@ describe('two runner instances on one store', function () {
       expect(result.reason, String(result.reason)).to.be.instanceOf(ProblemError);
       expect((result.reason as ProblemError).extensions).to.deep.equal({ limit: 1, active_jobs: 1, tier: 'free' });
     }
-    for (const instance of fleet) await instance.projections.waitFor(await instance.store.headPosition());
+    for (const instance of fleet) await instance.projections.waitForHead();
     expect(first.service.list({ accountId: 'acc_free', mode: 'live' })).to.have.length(1);
     expect(await first.credits.balance('acc_free')).to.deep.equal({ credits_available: 999, credits_reserved: 1 });
   });

@@ -93,7 +93,7 @@ describe('the usage records table', () => {
       credits: 2,
     });
     expect(records.find((record) => record.reference === 'req_1')).to.include({ refunded: true });
-    await services.projections.waitFor(await services.store.headPosition());
+    await services.projections.waitForHead();
     const snapshot = usageProjection.toJSON(services.projections.state(USAGE_PROJECTION));
     // 26 live debits of 2 (one refunded) and a settlement of 2; 14 test debits of 2.
     expect(snapshot).to.deep.equal(

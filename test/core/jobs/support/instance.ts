@@ -66,7 +66,6 @@ export async function startInstance(options: {
   const jobs = () => projections.state<JobsState>('jobs');
   const readModel = () => jobsReadModel(jobs());
   const service = new JobsService({
-    store,
     commands,
     projections,
     jobs: readModel,
@@ -204,7 +203,7 @@ export async function until(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    await instance.projections.waitFor(await instance.store.headPosition());
+    await instance.projections.waitForHead();
     if (predicate(instance.jobs())) return;
     if (Date.now() > deadline)
       throw new Error(
