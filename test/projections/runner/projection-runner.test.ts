@@ -12,6 +12,7 @@ import { ProblemError } from '../../../core/problems.js';
 import type { Projection } from '../../../projections/runner/projection.js';
 import { ProjectionRunner } from '../../../projections/runner/projection-runner.js';
 import { MemorySnapshotStore, type SnapshotStore } from '../../../projections/runner/snapshot-store.js';
+import { turnsDuring } from '../../support/event-loop-turns.js';
 import { dropPostgresSchema, requirePostgres, uniquePostgresSchema } from '../../support/external-services.js';
 
 const registry = new EventRegistry([
@@ -257,15 +258,7 @@ for (const backend of backends) {
     it('leaves the event loop a turn between the pages of a catch-up', async () => {
       for (let i = 0; i < 10; i += 1) await env.store.append(`acc-${i}`, [deposit(1)]);
       const r = runner([counter], { batchSize: 2 });
-      let turns = 0;
-      let counting = true;
-      const count = () => {
-        turns += 1;
-        if (counting) setImmediate(count);
-      };
-      setImmediate(count);
-      await r.rebuild();
-      counting = false;
+      const turns = await turnsDuring(() => r.rebuild());
       expect(r.state<{ events: number }>('counter').events).to.equal(10);
       // Five full pages and an empty one: a turn after each full page, whatever the store's reads wait for.
       expect(turns).to.be.at.least(5);

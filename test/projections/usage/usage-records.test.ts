@@ -20,6 +20,7 @@ import { workerRebuildWriter } from '../../../projections/usage/worker-rebuild-w
 import { rebuildReadModels } from '../../../projections/rebuild-read-models.js';
 import { USAGE_PROJECTION, usageProjection } from '../../../projections/usage/usage.js';
 import { usageSummary } from '../../../projections/usage/usage-queries.js';
+import { turnsDuring } from '../../support/event-loop-turns.js';
 import { openAccount, startTestApp, type TestAccount, type TestApp } from '../../support/app.js';
 
 /** Every record of the account, newest first, page by page as the endpoint reads them. */
@@ -310,7 +311,8 @@ describe('the usage records table', () => {
 });
 
 describe('the usage records background catch-up', () => {
-  it('leaves the event loop a turn between the pages it reads', async () => {
+  /** A memory store holding account acc_1, opened with 10 credits. */
+  async function accountWithCredits() {
     const store = new MemoryEventStore();
     const registry = new EventRegistry(eventDefinitions);
     const commands = new CommandHandler(store, registry);
@@ -322,6 +324,11 @@ describe('the usage records background catch-up', () => {
     });
     const credits = new CreditsService(commands);
     await credits.grant({ accountId: 'acc_1', amount: 10, reference: 'g', reason: 'test' });
+    return { store, registry, credits };
+  }
+
+  it('leaves the event loop a turn between the pages it reads', async () => {
+    const { store, registry, credits } = await accountWithCredits();
     for (let i = 0; i < 8; i += 1)
       await credits.debit({
         accountId: 'acc_1',
@@ -334,32 +341,14 @@ describe('the usage records background catch-up', () => {
         credits: 1,
       });
     const records = new UsageRecords(store, registry, new MemoryUsageRecordTable(), { batchSize: 2 });
-    let turns = 0;
-    let counting = true;
-    const count = () => {
-      turns += 1;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
-    await records.catchUp();
-    counting = false;
+    const turns = await turnsDuring(() => records.catchUp());
     expect((await records.table.page('acc_1', {}, 10)).length).to.equal(8);
     // Ten events in pages of two: a turn after each of the five full pages.
     expect(turns).to.be.at.least(5);
   });
 
   it('applies new events without waiting for a read', async () => {
-    const store = new MemoryEventStore();
-    const registry = new EventRegistry(eventDefinitions);
-    const commands = new CommandHandler(store, registry);
-    await commands.handle(accountDecider, accountStream('acc_1'), {
-      type: 'OpenAccount',
-      accountId: 'acc_1',
-      tier: 'free',
-      at: '2026-01-01T00:00:00.000Z',
-    });
-    const credits = new CreditsService(commands);
-    await credits.grant({ accountId: 'acc_1', amount: 10, reference: 'g', reason: 'test' });
+    const { store, registry, credits } = await accountWithCredits();
     const records = new UsageRecords(store, registry, new MemoryUsageRecordTable());
     const errors: unknown[] = [];
     records.start(5, (error) => errors.push(error));
