@@ -16,7 +16,7 @@ export interface BundleRecord {
 export declare function sha256(bytes: Uint8Array | string): string;
 /** The record of an entry's bundle, in the directory of bundles. */
 export declare function recordPath(bundles: string, entryPath: string): string;
-/** The bundle's file of an entry, `x.ts` bundled as `x.js`. */
+/** The bundle's file of an entry, `x.ts` bundled as `x.mjs`. */
 export declare function bundledName(entryPath: string): string;
 /** Read from its package file: esbuild itself is not loaded for it. */
 export declare function esbuildVersion(): string;

@@ -6,14 +6,17 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+/** How bundles are built (core/workers/bundle-build.ts): a record of another build is not kept. Raised with it. */
+const BUILD = 2;
+
 /** @param {Uint8Array | string} bytes */
 export const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
 /** The record of an entry's bundle, in the directory of bundles. */
 export const recordPath = (bundles, entryPath) => join(bundles, `${sha256(entryPath).slice(0, 20)}.json`);
 
-/** The bundle's file of an entry, `x.ts` bundled as `x.js`. */
-export const bundledName = (entryPath) => `${basename(entryPath).replace(/\.[cm]?ts$/, '')}.js`;
+/** The bundle's file of an entry, `x.ts` bundled as `x.mjs`. */
+export const bundledName = (entryPath) => `${basename(entryPath).replace(/\.[cm]?ts$/, '')}.mjs`;
 
 /** Read from its package file: esbuild itself is not loaded for it. */
 export const esbuildVersion = () => String(createRequire(import.meta.url)('esbuild/package.json').version);
@@ -42,7 +45,7 @@ export async function keptEntryBundle(entry) {
 /** The directory of the recorded bundle if it still holds for these sources, else null. */
 export async function keptBundle(path, esbuild) {
   const record = await readRecord(path);
-  if (record === null || record.esbuild !== esbuild) return null;
+  if (record === null || record.build !== BUILD || record.esbuild !== esbuild) return null;
   const bundles = dirname(path);
   const holds = await Promise.all([
     ...Object.entries(record.sources).map(([source, hash]) =>
@@ -60,7 +63,7 @@ export async function keptBundle(path, esbuild) {
 /** Written beside, then renamed into place: a process reading it sees a whole record. */
 export async function keepRecord(path, record) {
   const staging = `${path}.${process.pid}.${Date.now()}`;
-  await writeFile(staging, JSON.stringify(record));
+  await writeFile(staging, JSON.stringify({ build: BUILD, ...record }));
   await rename(staging, path);
 }
 

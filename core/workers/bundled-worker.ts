@@ -1,11 +1,18 @@
 import { createHash } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import { exists, keepRecord, keptBundle, recordPath } from './bundle-record.js';
+import type { BundleOptions } from './bundle-build.js';
+import {
+  bundledName,
+  bundlesDirectory,
+  esbuildVersion,
+  exists,
+  keepRecord,
+  keptBundle,
+  recordPath,
+} from './bundle-record.mjs';
 
 /**
  * A worker thread's TypeScript entry as plain JavaScript, bundled by esbuild. A worker inherits no
@@ -39,22 +46,25 @@ export function startBundled(url: URL, options: Omit<WorkerOptions, 'execArgv'> 
   return new Worker(url, { ...options, execArgv: [] });
 }
 
-/** The entry's bundle as its record keeps it if every source is unchanged, else built now; not memoised. */
-export async function keptOrBuilt(entry: URL): Promise<URL> {
+/**
+ * The entry's bundle as its record keeps it if every source is unchanged, else built now; not memoised. An
+ * entry is always built with the same options: its record does not hold them.
+ */
+export async function keptOrBuilt(entry: URL, options: BundleOptions = {}): Promise<URL> {
   const entryPath = fileURLToPath(entry);
-  const entryName = `${basename(entryPath).replace(/\.[cm]?ts$/, '')}.js`;
-  const bundlesDirectory = await privateDirectory();
-  const record = recordPath(bundlesDirectory, entryPath);
+  const entryName = bundledName(entryPath);
+  const bundles = await bundlesDirectory();
+  const record = recordPath(bundles, entryPath);
   const esbuild = esbuildVersion();
   const kept = await keptBundle(record, esbuild);
   if (kept) return pathToFileURL(join(kept, entryName));
   // esbuild is loaded only to build: a process that finds its bundles kept never loads it.
   const { buildBundle } = await import('./bundle-build.js');
-  const built = await buildBundle(entryPath);
+  const built = await buildBundle(entryPath, options);
   const hash = createHash('sha256');
   for (const file of built.files) hash.update(file.path).update(file.contents);
   const name = hash.digest('hex').slice(0, 20);
-  const directory = join(bundlesDirectory, name);
+  const directory = join(bundles, name);
   const present = await Promise.all(built.files.map((file) => exists(join(directory, file.path))));
   if (!present.every(Boolean)) {
     await rm(directory, { recursive: true, force: true });
@@ -68,23 +78,6 @@ export async function keptOrBuilt(entry: URL): Promise<URL> {
     files: built.files.map((file) => file.path),
   });
   return pathToFileURL(join(directory, entryName));
-}
-
-/** Read from its package file: esbuild itself is not loaded for it. */
-const esbuildVersion = (): string => String(createRequire(import.meta.url)('esbuild/package.json').version);
-
-/** This user's directory of bundles, refused if anyone else could have put code in it. */
-async function privateDirectory(): Promise<string> {
-  const uid = process.getuid?.();
-  const directory = join(tmpdir(), `finsynth-workers-${uid ?? 'user'}`);
-  await mkdir(directory, { recursive: true, mode: 0o700 });
-  const { uid: owner, mode } = await stat(directory);
-  if (uid !== undefined && (owner !== uid || (mode & 0o022) !== 0)) {
-    throw new Error(
-      `${directory} belongs to another user or others may write to it; remove it so that finsynth can make its own`,
-    );
-  }
-  return directory;
 }
 
 /** Written beside, then renamed into place: another process sees the whole directory or none of it. */

@@ -23,19 +23,27 @@ export interface Ran {
 /** Children still running when a test ends are killed by `killAll`, never left behind. */
 const running = new Set<ChildProcessWithoutNullStreams>();
 
+export interface StartOptions {
+  cwd?: string;
+  /** What runs finsynth: bin/finsynth.js by default, or an installed bin. */
+  command?: string[];
+  /** Added to the environment (cliEnv). */
+  env?: Record<string, string>;
+}
+
 /** `finsynth <args>` as a child process, as a user runs it: bin/finsynth.js, or `command` (an installed bin). */
 export function start(
   args: string[],
-  { cwd, command = [process.execPath, bin] }: { cwd?: string; command?: string[] } = {},
+  { cwd, command = [process.execPath, bin], env }: StartOptions = {},
 ): ChildProcessWithoutNullStreams {
   const [executable, ...before] = command;
-  const child = spawn(executable, [...before, ...args], { cwd, env: cliEnv });
+  const child = spawn(executable, [...before, ...args], { cwd, env: { ...cliEnv, ...env } });
   running.add(child);
   child.on('close', () => running.delete(child));
   return child;
 }
 
-export async function finsynth(args: string[], options: { cwd?: string; command?: string[] } = {}): Promise<Ran> {
+export async function finsynth(args: string[], options: StartOptions = {}): Promise<Ran> {
   return output(start(args, options));
 }
 

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { bundledWorker, keptOrBuilt, startBundled } from '../../../core/workers/bundled-worker.js';
-import { recordPath } from '../../../core/workers/bundle-record.js';
+import { recordPath } from '../../../core/workers/bundle-record.mjs';
 
 const entry = new URL('./fixtures/entry.ts', import.meta.url);
 
@@ -21,7 +21,7 @@ describe('bundled workers', function () {
 
   it('runs a TypeScript entry as one plain JavaScript module, with its local modules and packages', async () => {
     const url = await bundledWorker(entry);
-    expect(url.pathname).to.match(/\/finsynth-workers-\d+\/[0-9a-f]{20}\/entry\.js$/);
+    expect(url.pathname).to.match(/\/finsynth-workers-\d+\/[0-9a-f]{20}\/entry\.mjs$/);
     expect(await run(url, { lazy: false })).to.deep.equal({
       greeting: 'hello, worker',
       valid: true,
