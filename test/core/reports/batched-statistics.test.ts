@@ -2,7 +2,13 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { DDSketch } from '@datadog/sketches-js';
 import { HyperLogLog } from '../../../core/reports/statistics/hyperloglog.js';
-import { addBuckets, bucketsOf, newSketch, sketchOfEach } from '../../../core/reports/statistics/value-sketch.js';
+import {
+  addBuckets,
+  bucketKey,
+  bucketsOf,
+  newSketch,
+  sketchOfEach,
+} from '../../../core/reports/statistics/value-sketch.js';
 
 /** A sketch of the values made as a chunk makes it: their buckets, added to a new sketch. */
 function sketchOf(values: Float64Array, count: number, origin: number): DDSketch {
@@ -49,6 +55,25 @@ describe('the statistics a chunk gathers in one pass at its end', () => {
     const values = Float64Array.from([5e-324, -5e-324, 1e-300, -1e-300, 0, 1e300, -1e300, 2.5]);
     expect(distribution(sketchOf(values, values.length, 0))).to.deep.equal(
       distribution(sketchOfEach(values, values.length, 0)),
+    );
+  });
+
+  it("find each value's bucket by table as the mapping does by its logarithm, at the buckets' edges too", () => {
+    const { mapping } = newSketch();
+    // A bucket's edge (gamma to a whole power, where value() answers its bucket's middle), and the doubles either
+    // side of it: where a table's small error would change the key.
+    const toEdge = (1 + mapping.gamma) / 2;
+    const edge = fc
+      .integer({ min: -30_000, max: 30_000 })
+      .chain((key) =>
+        fc.constantFrom(1 - 2 ** -52, 1, 1 + 2 ** -52).map((nudge) => mapping.value(key) * toEdge * nudge),
+      );
+    const positive = fc.double({ min: 1e-307, max: 1e307, noNaN: true }).filter((value) => value > 0);
+    fc.assert(
+      fc.property(fc.oneof(positive, edge, fc.constantFrom(1.2e-308, 5e-324, 2 ** -1022, 1, 2, 1.7e308)), (value) => {
+        expect(bucketKey(value), String(value)).to.equal(mapping.key(value));
+      }),
+      { numRuns: 20_000 },
     );
   });
 
