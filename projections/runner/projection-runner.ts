@@ -34,13 +34,22 @@ export interface ProjectionStatus {
   error: ProjectionFailure | null;
 }
 
+/**
+ * Writing snapshots takes at most about a twentieth of the runner's time: a state that takes a second to write (the
+ * jobs of a large service, each snapshot whole) is written every twenty seconds, not every second.
+ */
+const SNAPSHOT_SHARE = 20;
+
 export interface RunnerOptions {
   /**
    * How often the runner looks for events written by other processes and instances. Keep it at most 200 ms, so that
    * a revoked key stops working on every instance within a second.
    */
   pollIntervalMs?: number;
-  /** Snapshots are written at most this often while running, and always on stop. */
+  /**
+   * Snapshots are written at most this often while running (and no sooner than twenty times the last one took to
+   * write), and always on stop.
+   */
   snapshotIntervalMs?: number;
   batchSize?: number;
   /** Errors of the store met by the background loop; it keeps polling. */
@@ -83,6 +92,8 @@ export class ProjectionRunner {
   private queuedPass: Promise<void> | null = null;
   private head = 0;
   private lastSavedAt = 0;
+  /** How long the last snapshots took to write: a large state's waits longer before the next. */
+  private lastSaveMs = 0;
   private loop: { controller: AbortController; done: Promise<void> } | undefined;
 
   constructor(
@@ -232,7 +243,8 @@ export class ProjectionRunner {
     }
     this.head = await this.store.headPosition();
     this.outage = false;
-    if (Date.now() - this.lastSavedAt >= this.snapshotIntervalMs) await this.saveSnapshots();
+    const interval = Math.max(this.snapshotIntervalMs, SNAPSHOT_SHARE * this.lastSaveMs);
+    if (Date.now() - this.lastSavedAt >= interval) await this.saveSnapshots();
   }
 
   private dispatch(event: RecordedEvent): void {
@@ -262,6 +274,7 @@ export class ProjectionRunner {
     const due = this.slots.filter((slot) => slot.dirty && !slot.failure);
     this.lastSavedAt = Date.now();
     if (due.length === 0) return;
+    const started = performance.now();
     await this.snapshots.save(
       due.map((slot) => ({
         name: slot.projection.name,
@@ -270,6 +283,7 @@ export class ProjectionRunner {
         state: slot.projection.toJSON(slot.state),
       })),
     );
+    this.lastSaveMs = performance.now() - started;
     for (const slot of due) slot.dirty = false;
   }
 

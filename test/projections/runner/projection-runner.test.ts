@@ -339,6 +339,27 @@ describe('ProjectionRunner snapshots', () => {
   });
 });
 
+describe('ProjectionRunner snapshots of a state slow to write', () => {
+  it('wait twenty times as long as the last took to write, however short the interval', async () => {
+    const store = new MemoryEventStore();
+    const saved: number[] = [];
+    const slow: SnapshotStore = {
+      load: async () => undefined,
+      async save(list) {
+        saved.push(...list.map((snapshot) => snapshot.position));
+        // A write of 300 ms: the next is not due for 6 s, while each pass below would otherwise write one.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      },
+    };
+    const runner = new ProjectionRunner(store, registry, [counter], slow, { snapshotIntervalMs: 0, pollIntervalMs: 5 });
+    await runner.start();
+    for (let n = 0; n < 5; n += 1) await runner.waitFor((await store.append('acc-a', [deposit(n)])).position);
+    expect(saved).to.deep.equal([1]);
+    await runner.stop();
+    expect(saved).to.deep.equal([1, 5]);
+  });
+});
+
 describe('ProjectionRunner stopping while the store is down', () => {
   it('reports the snapshots it could not write and stops all the same', async () => {
     const store = new MemoryEventStore();
