@@ -90,6 +90,9 @@ export class ProjectionRunner {
   private loaded: Promise<void> | undefined;
   private tail: Promise<unknown> = Promise.resolve();
   private queuedPass: Promise<void> | null = null;
+  /** The head read under way, and the one that starts when it ends (headAfterNow). */
+  private headRead: Promise<number> | null = null;
+  private nextHeadRead: Promise<number> | null = null;
   private head = 0;
   private lastSavedAt = 0;
   /** How long the last snapshots took to write: a large state's waits longer before the next. */
@@ -188,7 +191,29 @@ export class ProjectionRunner {
    * instance wrote a moment ago, which the next poll would bring. Throws as `waitFor` does.
    */
   async waitForHead(timeoutMs?: number): Promise<void> {
-    await this.waitFor(await this.store.headPosition(), timeoutMs);
+    await this.waitFor(await this.headAfterNow(), timeoutMs);
+  }
+
+  /**
+   * The store's head as read after this call. Calls while a read is under way share the one that starts after it,
+   * so that requests with unknown keys, however many at once, cost the store two reads at a time, not one each.
+   */
+  private headAfterNow(): Promise<number> {
+    if (!this.headRead) return this.readHead();
+    this.nextHeadRead ??= this.headRead.then(
+      () => this.readHead(),
+      () => this.readHead(),
+    );
+    return this.nextHeadRead;
+  }
+
+  private readHead(): Promise<number> {
+    this.nextHeadRead = null;
+    const read = this.store.headPosition().finally(() => {
+      if (this.headRead === read) this.headRead = null;
+    });
+    this.headRead = read;
+    return read;
   }
 
   /** Replays the named projection (or all) from the first event, clearing a failure, and snapshots the result. */

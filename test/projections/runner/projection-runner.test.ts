@@ -339,6 +339,43 @@ describe('ProjectionRunner snapshots', () => {
   });
 });
 
+describe('ProjectionRunner.waitForHead', () => {
+  /** A store whose head reads take 50 ms each, counted. */
+  class SlowHeadStore extends MemoryEventStore {
+    headReads = 0;
+    override async headPosition(): Promise<number> {
+      this.headReads++;
+      const head = await super.headPosition();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return head;
+    }
+  }
+
+  it('shares the store reads of calls made at once: the one under way, then one that starts after it', async () => {
+    const store = new SlowHeadStore();
+    const runner = new ProjectionRunner(store, registry, [counter], undefined, { pollIntervalMs: 60_000 });
+    await runner.start();
+    const before = store.headReads;
+    await Promise.all(Array.from({ length: 50 }, () => runner.waitForHead()));
+    expect(store.headReads - before).to.equal(2);
+    await runner.stop();
+  });
+
+  it('sees an event appended while a read was under way, through the read that starts after it', async () => {
+    const store = new SlowHeadStore();
+    const runner = new ProjectionRunner(store, registry, [counter], undefined, { pollIntervalMs: 60_000 });
+    await runner.start();
+    const first = runner.waitForHead();
+    // Appended after the first read took the head: a call made now must see it.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await store.append('acc-a', [deposit(1)]);
+    const second = runner.waitForHead();
+    await Promise.all([first, second]);
+    expect(runner.state<{ events: number }>('counter').events).to.equal(1);
+    await runner.stop();
+  });
+});
+
 describe('ProjectionRunner snapshots of a state slow to write', () => {
   it('wait twenty times as long as the last took to write, however short the interval', async () => {
     const store = new MemoryEventStore();
