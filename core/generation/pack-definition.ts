@@ -195,8 +195,9 @@ export interface TableDefinition<O = any, S = any> {
   rows_at_rate?: RowsAtRate;
   start?: (ctx: RowContext<O>) => S;
   /**
-   * Returns the row's values; columns it leaves out are drawn by their definitions, in declared order.
-   * Without `row`, every column is drawn by its definition.
+   * Returns the row's values, in a new object per row (the engine completes it in place and keeps it); columns it
+   * leaves out are drawn by their definitions, in declared order. Without `row`, every column is drawn by its
+   * definition.
    */
   row?: (ctx: RowContext<O>, state: S) => Row;
   /** Rules every row keeps, checked on every row by the conformance report (docs/reports.md). */

@@ -87,6 +87,8 @@ export class TableRuntime {
   private readonly lookupIndices = new Float64Array(LOOKUP_CACHE_SIZE).fill(-1);
   private readonly lookupRows: Row[] = new Array(LOOKUP_CACHE_SIZE);
   private busy = false;
+  /** The row built last: a generator that returns it again is refused (build). */
+  private lastRow: Row | undefined;
   /**
    * Reference columns a generator pointed itself (`ctx.setRef`), by column position: the row it did so in
    * (a row's index names it until the writer has printed it) and the parent index it chose.
@@ -338,8 +340,12 @@ export class TableRuntime {
     this.busy = true;
     try {
       const { rng, context } = this;
-      // The generator returns a fresh object per row (the SDK's contract), completed here in place.
+      // The generator returns a fresh object per row (the SDK's contract), completed here in place and kept by
+      // lookups and the report's observer: one returned again would change the rows kept before it.
       const row: Row = this.definition.row ? this.definition.row(context, state) : {};
+      if (row === this.lastRow)
+        throw new Error(`table "${this.name}": row() returned the object of the row before; return a new one per row`);
+      this.lastRow = row;
       (output ? this.completeOutput : this.complete)(row, rng, context.index);
       return row;
     } finally {
