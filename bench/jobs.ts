@@ -104,7 +104,7 @@ async function job(
     jobId = created.id;
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      await services.projections.waitFor(await services.store.headPosition());
+      await services.projections.waitForHead();
       const { state, failure, files } = services.jobs.get(owner, created.id);
       if (state === 'succeeded') {
         bytes = files.reduce((sum, file) => sum + file.bytes, 0);
