@@ -79,19 +79,34 @@ interface ColumnBatch {
  */
 function columnBatch(compiled: CompiledColumn[], observers: ColumnObserver[]): ColumnBatch {
   const read = (name: string) => `rows[i][${JSON.stringify(name)}]`;
-  // A key column's observer takes nothing (its values are distinct by construction): it is not called.
-  const loops = compiled.flatMap(({ name, type, currencyColumn }, i) =>
-    columnKind(type.name) === 'key'
-      ? []
-      : [
-          generatedFactory(
-            ['observer'],
-            'return function take(rows, indexes, count) {\n' +
-              `for (let i = 0; i < count; i++) observer.take(${read(name)}, indexes[i], ` +
-              `${currencyColumn ? read(currencyColumn) : 'undefined'});\n};`,
-          )(observers[i]) as (rows: Row[], indexes: number[], count: number) => void,
-        ],
+  // A reference the writer prints from the row's index points where the generator left it for that row (its
+  // parent, its setRef), which the runtime knows only until the next row: read as each row is added.
+  const pointed = compiled.map((column) =>
+    column.references !== undefined && column.key ? new Array<number>(BATCH_ROWS).fill(0) : undefined,
   );
+  const keep = generatedFactory(
+    ['columns', 'pointed'],
+    'return function keep(row, index, n) {\n' +
+      compiled
+        .map(({ name }, i) =>
+          pointed[i]
+            ? `if (row[${JSON.stringify(name)}] === undefined) pointed[${i}][n] = columns[${i}].key.rowOf(index);`
+            : '',
+        )
+        .join('\n') +
+      '\n};',
+  )(compiled, pointed) as (row: Row, index: number, n: number) => void;
+  // A key column's observer takes nothing (its values are distinct by construction): it is not called.
+  const loops = compiled.flatMap(({ name, type, currencyColumn }, i) => {
+    if (columnKind(type.name) === 'key') return [];
+    const extra = pointed[i] ? 'pointed[i]' : currencyColumn ? read(currencyColumn) : 'undefined';
+    const loop = generatedFactory(
+      ['observer', 'pointed'],
+      'return function take(rows, indexes, count) {\n' +
+        `for (let i = 0; i < count; i++) observer.take(${read(name)}, indexes[i], ${extra});\n};`,
+    )(observers[i], pointed[i]);
+    return [loop as (rows: Row[], indexes: number[], count: number) => void];
+  });
   const rows = new Array<Row>(BATCH_ROWS);
   const indexes = new Array<number>(BATCH_ROWS).fill(0);
   let count = 0;
@@ -101,6 +116,7 @@ function columnBatch(compiled: CompiledColumn[], observers: ColumnObserver[]): C
   };
   return {
     add(row, index) {
+      keep(row, index, count);
       rows[count] = row;
       indexes[count] = index;
       if (++count === BATCH_ROWS) flush();
@@ -197,8 +213,11 @@ abstract class ColumnObserver {
     this.name = column.name;
   }
 
-  /** One row's value; an amount's with the row's currency (`currencyColumn`), else undefined. */
-  abstract take(value: unknown, index: number, currency: unknown): void;
+  /**
+   * One row's value, with an amount's currency (`currencyColumn`), or the parent row a reference the writer prints
+   * from the index points at (the value then undefined); else undefined.
+   */
+  abstract take(value: unknown, index: number, extra: unknown): void;
 
   configured(overrides: Record<string, unknown>): void {
     this.configuredAs = { type: this.column.type.name, params: overrides };
@@ -259,9 +278,9 @@ class ReferenceObserver extends ColumnObserver {
     if (parent.keyPrefix) this.parentKey = { prefix: parent.keyPrefix, tableSeed: parent.seed };
   }
 
-  take(value: unknown, index: number): void {
+  take(value: unknown, index: number, pointed: unknown): void {
     if (value === undefined && this.column.key) {
-      const parent = this.column.key.rowOf(index);
+      const parent = Number(pointed);
       this.checkedBy[REFERENCE]++;
       if (parent !== this.lastParent) {
         this.lastOrphan = !(parent >= 0 && parent < this.parentRows && Number.isInteger(parent));
