@@ -7,7 +7,19 @@ import { registerPackHooks } from './pack-module-hooks.mjs';
 
 register();
 registerPackHooks();
-const { generateChunk, countParentsOf, warmUp } = await import('./worker.ts');
+// Not awaited at the top level: piscina loads its entry with require() first, and Node 20's require() of a module
+// that awaits at its top level fails and can then meet the import() that follows half loaded, a fatal error that
+// takes the process down (seen once in the fuzz suite). Each task awaits the module instead.
+const worker = import('./worker.ts');
 
-export default generateChunk;
-export { countParentsOf, warmUp };
+export default async function generateChunk(task) {
+  return (await worker).generateChunk(task);
+}
+
+export async function countParentsOf(task) {
+  return (await worker).countParentsOf(task);
+}
+
+export async function warmUp(task) {
+  return (await worker).warmUp(task);
+}
