@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { keptOrBuilt } from '../core/workers/bundled-worker.js';
 
 /** The command line's entry, as bin/finsynth.js imports it. */
-export const CLI_ENTRY = new URL('./entry.ts', import.meta.url);
+const CLI_ENTRY = new URL('./entry.ts', import.meta.url);
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 /** The auditor's tools: all a bundle of the command line holds of its commands. */
 const AUDITOR_COMMANDS = ['./audit-verify.js', './audit-witness.js'];

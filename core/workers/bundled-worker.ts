@@ -10,7 +10,7 @@ import {
   esbuildVersion,
   exists,
   keepRecord,
-  keptBundle,
+  keptEntryBundle,
   recordPath,
 } from './bundle-record.mjs';
 
@@ -51,13 +51,10 @@ export function startBundled(url: URL, options: Omit<WorkerOptions, 'execArgv'> 
  * entry is always built with the same options: its record does not hold them.
  */
 export async function keptOrBuilt(entry: URL, options: BundleOptions = {}): Promise<URL> {
+  const kept = await keptEntryBundle(entry);
+  if (kept) return kept;
   const entryPath = fileURLToPath(entry);
-  const entryName = bundledName(entryPath);
   const bundles = await bundlesDirectory();
-  const record = recordPath(bundles, entryPath);
-  const esbuild = esbuildVersion();
-  const kept = await keptBundle(record, esbuild);
-  if (kept) return pathToFileURL(join(kept, entryName));
   // esbuild is loaded only to build: a process that finds its bundles kept never loads it.
   const { buildBundle } = await import('./bundle-build.js');
   const built = await buildBundle(entryPath, options);
@@ -70,14 +67,14 @@ export async function keptOrBuilt(entry: URL, options: BundleOptions = {}): Prom
     await rm(directory, { recursive: true, force: true });
     await writeAtomically(directory, built.files);
   }
-  await keepRecord(record, {
-    esbuild,
+  await keepRecord(recordPath(bundles, entryPath), {
+    esbuild: esbuildVersion(),
     sources: built.sources,
     packages: built.packages,
     directory: name,
     files: built.files.map((file) => file.path),
   });
-  return pathToFileURL(join(directory, entryName));
+  return pathToFileURL(join(directory, bundledName(entryPath)));
 }
 
 /** Written beside, then renamed into place: another process sees the whole directory or none of it. */
