@@ -5,7 +5,8 @@
  * rows (one more job, untimed). The service's resident memory is sampled while the jobs run (rows are streamed, so
  * it must stay flat whatever N), and the CPU time per row is reported, steadier than wall time on a shared machine.
  * The conformance report's cost (target ≤ 15 % of the job's time): the CSV job with its report against the CSV job
- * without, and, stricter, the pool's CSV of the same plan with and without the workers' statistics.
+ * without, and, stricter, the pool's CSV of the same plan with and without the workers' statistics; each the median
+ * of R pairs run back to back, since the best of each apart compared moments of the machine, not the two runs.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -36,10 +37,13 @@ export interface JobsFigures {
   parquet_bytes: number;
   parquet_zstd_bytes: number;
   csv_gzip_bytes: number;
-  /** What the report adds to the CSV job of the same rows, end to end: wall time and CPU, as shares. */
+  /**
+   * What the report adds to the CSV job of the same rows, end to end: wall time and CPU, as shares, each the median
+   * of the rounds' pairs (the two jobs back to back).
+   */
   report_job_time_share: number;
   report_job_cpu_share: number;
-  /** What the report's statistics add to the pool's CSV of the same rows: wall time and CPU, as shares. */
+  /** What the report's statistics add to the pool's CSV of the same rows: wall time and CPU, as median shares. */
   report_time_share: number;
   report_cpu_share: number;
 }
@@ -152,32 +156,52 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
     };
     const firstRound: Partial<Record<Run, Timing>> = {};
     let parquetBytes = 0;
-    for (let round = 0; round < repeat; round++) {
-      for (const format of JOB_FORMATS) {
-        // Memory is sampled while jobs run only: the service's own, not the pool-alone runs' dropped chunks.
-        const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
-        const { timing, jobId, bytes } = await job(services, account.account_id, keyId, rows, format);
+    // The report's cost is measured in pairs: the run with the report and the run without, back to back, the one or
+    // the other first in turn, so that a pair shares the machine's moment; the median pair is the figure.
+    const pairs: { job: ReportShare[]; pool: ReportShare[] } = { job: [], pool: [] };
+    const reportFirst = (round: number) => round % 2 === 1;
+    // Memory is sampled while jobs run only: the service's own, not the pool-alone runs' dropped chunks.
+    const sampled = async <T>(work: () => Promise<T>): Promise<T> => {
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
+      try {
+        return await work();
+      } finally {
         clearInterval(sampler);
+      }
+    };
+    for (let round = 0; round < repeat; round++) {
+      const csvWithReport = async (): Promise<Timing> => {
+        const { timing, jobId } = await sampled(() =>
+          job(services, account.account_id, keyId, rows, 'csv', { report: true }),
+        );
+        await removeJobDirectory(config.resultsDir, jobId);
+        record(best, firstRound, 'job_csv_report', timing);
+        return timing;
+      };
+      for (const format of JOB_FORMATS) {
+        const withReport = format === 'csv' && reportFirst(round) ? await csvWithReport() : undefined;
+        const { timing, jobId, bytes } = await sampled(() => job(services, account.account_id, keyId, rows, format));
         if (format === 'parquet') parquetBytes = bytes;
         // The file was written, flushed and hashed: that is the work measured. Removed, so that the
         // rounds do not pile up gigabytes on the disk.
         await removeJobDirectory(config.resultsDir, jobId);
         record(best, firstRound, `job_${format}`, timing);
+        if (format === 'csv') pairs.job.push(reportShare(timing, withReport ?? (await csvWithReport())));
       }
-      const withReport = await job(services, account.account_id, keyId, rows, 'csv', { report: true });
-      await removeJobDirectory(config.resultsDir, withReport.jobId);
-      record(best, firstRound, 'job_csv_report', withReport.timing);
-      for (const format of FORMATS) record(best, firstRound, `pool_${format}`, await poolAlone(services, rows, format));
-      record(best, firstRound, 'pool_csv_report', await poolAlone(services, rows, 'csv', true));
+      const poolWithReport = reportFirst(round) ? await poolAlone(services, rows, 'csv', true) : undefined;
+      const poolCsvRound = await poolAlone(services, rows, 'csv');
+      record(best, firstRound, 'pool_csv', poolCsvRound);
+      const poolReportRound = poolWithReport ?? (await poolAlone(services, rows, 'csv', true));
+      record(best, firstRound, 'pool_csv_report', poolReportRound);
+      pairs.pool.push(reportShare(poolCsvRound, poolReportRound));
+      record(best, firstRound, 'pool_ndjson', await poolAlone(services, rows, 'ndjson'));
     }
     const peakMb = Math.round(peak / 1_048_576);
     const [jobCsv, jobNdjson, jobParquet, poolCsv, poolNdjson, poolCsvReport, jobCsvReport] = RUNS.map(
       (name) => best[name] as Timing,
     );
-    const reportJobTime = jobCsv.rows_per_s / jobCsvReport.rows_per_s - 1;
-    const reportJobCpu = jobCsvReport.cpu_s_per_million / jobCsv.cpu_s_per_million - 1;
-    const reportTime = poolCsv.rows_per_s / poolCsvReport.rows_per_s - 1;
-    const reportCpu = poolCsvReport.cpu_s_per_million / poolCsv.cpu_s_per_million - 1;
+    const reportJob = medianShare(pairs.job);
+    const reportPool = medianShare(pairs.pool);
     // The size Parquet is held to: gzip CSV of the same rows (the same plan, so the same rows).
     const gzipCsv = await job(services, account.account_id, keyId, rows, 'csv', { compression: 'gzip' });
     await removeJobDirectory(config.resultsDir, gzipCsv.jobId);
@@ -187,10 +211,9 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
 
     say(`pool alone:  csv ${perSecond(poolCsv)}, ndjson ${perSecond(poolNdjson)}`);
     say(
-      `report: csv job with its report ${perSecond(jobCsvReport)}, ${cpu(jobCsvReport)} CPU s per 1,000,000 rows: ` +
-        `+${(100 * reportJobTime).toFixed(1)}% time, +${(100 * reportJobCpu).toFixed(1)}% CPU (target ≤ 15%); ` +
-        `pool csv with statistics ${perSecond(poolCsvReport)}: +${(100 * reportTime).toFixed(1)}% time, ` +
-        `+${(100 * reportCpu).toFixed(1)}% CPU`,
+      `report: csv job with its report ${perSecond(jobCsvReport)}, ${cpu(jobCsvReport)} CPU s per 1,000,000 rows ` +
+        `(best); median of ${repeat} pairs with the job without: ${shares(reportJob, pairs.job)} (target ≤ 15%); ` +
+        `pool csv with statistics ${perSecond(poolCsvReport)} (best), median pair: ${shares(reportPool, pairs.pool)}`,
     );
     say(
       `job, end to end: csv ${perSecond(jobCsv)} (${pct(jobCsv.rows_per_s, poolNdjson.rows_per_s)} ` +
@@ -237,10 +260,10 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
       parquet_bytes: parquetBytes,
       parquet_zstd_bytes: zstdParquet.bytes,
       csv_gzip_bytes: gzipCsv.bytes,
-      report_job_time_share: reportJobTime,
-      report_job_cpu_share: reportJobCpu,
-      report_time_share: reportTime,
-      report_cpu_share: reportCpu,
+      report_job_time_share: reportJob.time,
+      report_job_cpu_share: reportJob.cpu,
+      report_time_share: reportPool.time,
+      report_cpu_share: reportPool.cpu,
     };
   } finally {
     await services.close();
@@ -248,7 +271,6 @@ export async function run({ json, args }: BenchOptions): Promise<JobsFigures> {
   }
 }
 
-const FORMATS = ['csv', 'ndjson'] as const;
 const JOB_FORMATS = ['csv', 'ndjson', 'parquet'] as const;
 type JobFormat = (typeof JOB_FORMATS)[number];
 const RUNS = [
@@ -273,6 +295,33 @@ function record(
   const kept = best[name];
   if (!kept || timing.rows_per_s > kept.rows_per_s) best[name] = timing;
 }
+
+/** What a run with the report costs over the run without it: wall time and CPU, as shares. */
+interface ReportShare {
+  time: number;
+  cpu: number;
+}
+
+const reportShare = (without: Timing, withReport: Timing): ReportShare => ({
+  time: without.rows_per_s / withReport.rows_per_s - 1,
+  cpu: withReport.cpu_s_per_million / without.cpu_s_per_million - 1,
+});
+
+/** Each share's median over the pairs, taken apart: the median time and the median CPU may be of different pairs. */
+function medianShare(pairs: ReportShare[]): ReportShare {
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  };
+  return { time: median(pairs.map((pair) => pair.time)), cpu: median(pairs.map((pair) => pair.cpu)) };
+}
+
+const signed = (share: number): string => `${share >= 0 ? '+' : ''}${(100 * share).toFixed(1)}%`;
+const shares = (median: ReportShare, pairs: ReportShare[]): string => {
+  const times = pairs.map((pair) => signed(pair.time)).join(', ');
+  return `${signed(median.time)} time, ${signed(median.cpu)} CPU (pairs' time: ${times})`;
+};
 
 const pct = (part: number, whole: number): string => `${Math.round((100 * part) / whole)}%`;
 const cpu = (timing: Timing): string => timing.cpu_s_per_million.toFixed(2);
