@@ -14,6 +14,7 @@ import { ProjectionRunner } from '../../projections/runner/projection-runner.js'
 import { projections } from '../../projections/index.js';
 import { UsageRecords } from '../../projections/usage/usage-records.js';
 import { usageRecordsFor } from '../../projections/usage/usage-records-for-store.js';
+import { rebuildIfMissing } from '../../projections/rebuild-read-models.js';
 import { RateLimits } from '../rate-limits/rate-limits.js';
 import { CreditsService } from '../accounts/credits-service.js';
 import { RefundOutbox } from '../accounts/refund-outbox.js';
@@ -108,6 +109,8 @@ export interface ServiceOverrides {
   logger?: Logger;
   /** How often the read models look for new events (100 ms); tests slow it to show what a lagging instance does. */
   projectionPollMs?: number;
+  /** From how many events read models missing altogether are rebuilt rather than caught up (REBUILD_FROM_EVENTS). */
+  rebuildFromEvents?: number;
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -124,8 +127,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     onError: logFailure('projection catch-up failed'),
     ...(overrides.projectionPollMs !== undefined ? { pollIntervalMs: overrides.projectionPollMs } : {}),
   });
+  const usageRecords = usageRecordsFor(store, registry);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, faults) : undefined;
   try {
+    const started = performance.now();
+    const rebuilt = await rebuildIfMissing(store, runner, usageRecords, overrides.rebuildFromEvents);
+    if (rebuilt !== null) {
+      const seconds = Number(((performance.now() - started) / 1000).toFixed(2));
+      logger.info({ events: rebuilt, seconds }, 'read models rebuilt from the first event');
+    }
     await runner.start();
   } catch (error) {
     redis?.disconnect();
@@ -192,7 +202,6 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     checkpointIntervalMs: config.auditCheckpointIntervalMs,
     onError: logFailure('audit log failed'),
   });
-  const usageRecords = usageRecordsFor(store, registry);
   if (background) usageRecords.start(1000, logFailure('usage records catch-up failed'));
   const services: Services = {
     config,

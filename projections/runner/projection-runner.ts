@@ -216,6 +216,12 @@ export class ProjectionRunner {
     return read;
   }
 
+  /** Whether every projection would replay from the first event: none has a snapshot of its version. */
+  async fromScratch(): Promise<boolean> {
+    await this.serial(() => this.load());
+    return this.slots.every((slot) => slot.checkpoint === 0);
+  }
+
   /** Replays the named projection (or all) from the first event, clearing a failure, and snapshots the result. */
   async rebuild(name?: string): Promise<void> {
     const targets = name === undefined ? this.slots : [this.slot(name)];
