@@ -174,9 +174,19 @@ const keyCellBytes = (prefix: string, quoted: boolean) => prefix.length + 1 + KE
 
 function encoderOf(column: CompiledColumn, generic: Generic, quoted: boolean): Encoder {
   if (column.key) return keyEncoder(column.key, generic, quoted);
-  if (column.type.name === 'money') return moneyEncoder(column, generic);
-  if (column.type.name === 'timestamp') return timestampEncoder(generic, quoted);
-  return genericEncoder(generic);
+  if (column.type.name === 'timestamp') return timestampEncoder(finiteOnly(column, generic), quoted);
+  const numeric = column.type.json_type === 'number' || column.type.json_type === 'integer';
+  if (column.type.name === 'money') return moneyEncoder(column, finiteOnly(column, generic));
+  return genericEncoder(numeric ? finiteOnly(column, generic) : generic);
+}
+
+/** Refuses a number that is not finite: JSON would write it as null and CSV as `Infinity`, neither the column's. */
+function finiteOnly(column: CompiledColumn, generic: Generic): Generic {
+  return (out, buffer, at, value) => {
+    if (typeof value === 'number' && !Number.isFinite(value))
+      throw new Error(`column "${column.name}" holds ${value}, which is not a number a dataset can hold`);
+    return generic(out, buffer, at, value);
+  };
 }
 
 export function tableWriter(columns: CompiledColumn[], format: Format): TableWriter {

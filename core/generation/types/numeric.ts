@@ -23,16 +23,28 @@ const requiredFor = (name: string, keys: string[]): JsonSchema => ({
   then: { required: keys },
 });
 
+/**
+ * The largest magnitude a drawn number takes: integers stay exact below 2^53 (about 9.007e15) and amounts keep their
+ * minor units, so a number column's parameters are bounded by it and every draw is clamped to it.
+ */
+export const NUMERIC_LIMIT = 1e15;
+/** A log-normal's median e^mu within the limit either way (e^34.5 is about 9.6e14). */
+const MU_LIMIT = 34.5;
+/** Spreads beyond this many units of log space are noise, not a distribution of amounts or counts. */
+const SIGMA_LIMIT = 10;
+
+const bounded = { type: 'number', minimum: -NUMERIC_LIMIT, maximum: NUMERIC_LIMIT } as const;
+
 export const numericParamsSchema = {
   properties: {
     distribution: { enum: ['uniform', 'normal', 'lognormal', 'pareto'] },
-    min: { type: 'number' },
-    max: { type: 'number' },
-    mean: { type: 'number' },
-    sd: { type: 'number', minimum: 0 },
-    mu: { type: 'number' },
-    sigma: { type: 'number', minimum: 0 },
-    xm: { type: 'number', exclusiveMinimum: 0 },
+    min: bounded,
+    max: bounded,
+    mean: bounded,
+    sd: { type: 'number', minimum: 0, maximum: NUMERIC_LIMIT },
+    mu: { type: 'number', minimum: -MU_LIMIT, maximum: MU_LIMIT },
+    sigma: { type: 'number', minimum: 0, maximum: SIGMA_LIMIT },
+    xm: { type: 'number', exclusiveMinimum: 0, maximum: NUMERIC_LIMIT },
     alpha: { type: 'number', exclusiveMinimum: 0 },
   },
   allOf: [
@@ -45,14 +57,14 @@ export const numericParamsSchema = {
 
 /**
  * A draw from the parameters' distribution (uniform over [min, max] when none is named), clamped to
- * [min, max]. A column with neither is computed by its table's generator (a running balance).
+ * [min, max] and to the numeric limit: a heavy tail (a Pareto's small alpha) never writes Infinity.
+ * A column with neither is computed by its table's generator (a running balance).
  */
 export function numericSampler(params: NumericParams): (rng: Rng) => number {
   if (!params.distribution && (params.min === undefined || params.max === undefined)) return computedByGenerator;
   const draw = sampler({ ...params, distribution: params.distribution ?? 'uniform' } as Distribution);
-  const min = params.min ?? -Infinity;
-  const max = params.max ?? Infinity;
-  if (min === -Infinity && max === Infinity) return draw;
+  const min = Math.max(params.min ?? -NUMERIC_LIMIT, -NUMERIC_LIMIT);
+  const max = Math.min(params.max ?? NUMERIC_LIMIT, NUMERIC_LIMIT);
   return (rng) => Math.min(max, Math.max(min, draw(rng)));
 }
 

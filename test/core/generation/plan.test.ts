@@ -126,6 +126,12 @@ describe('the plan builder', () => {
       [{ amount: { distribution: 'lognormal', mu: 3 } }, "must have required property 'sigma'"],
       [{ status: { weights: { pending: 1 } } }, 'weights name values that do not exist: pending'],
       [{ amount: { null_rate: 2 } }, 'null_rate must be a number from 0 to 1'],
+      // Parameters whose draws no number column can hold: refused, rather than written as Infinity or null.
+      [{ amount: { distribution: 'lognormal', mu: 1e308, sigma: 1 } }, 'mu must be <= 34.5'],
+      [{ amount: { distribution: 'lognormal', mu: 700, sigma: 1 } }, 'mu must be <= 34.5'],
+      [{ amount: { distribution: 'lognormal', mu: 3, sigma: 1e300 } }, 'sigma must be <= 10'],
+      [{ amount: { distribution: 'normal', mean: 1e300, sd: 1 } }, 'mean must be <= 1000000000000000'],
+      [{ amount: { distribution: 'uniform', min: -1e16, max: 5 } }, 'min must be >= -1000000000000000'],
     ];
     for (const [columns, message] of cases) {
       const problem = refusal(() => planFor(cards, { tables: [{ name: 'transactions', rows: 10, columns }] }));
