@@ -13,7 +13,12 @@ import { NotAcceptable } from '../generation.js';
 import { visibleJob } from './visible-job.js';
 
 const headers = {
-  ETag: { description: "The SHA-256 of the stored report, as in the job's success event.", schema: { type: 'string' } },
+  ETag: {
+    description:
+      "Strong, one per representation: the JSON's is the SHA-256 of the stored report, as in the job's success " +
+      "event; the page's, the SHA-256 of the page's bytes.",
+    schema: { type: 'string' },
+  },
   'Content-Security-Policy': {
     description: 'For the page: nothing loaded from anywhere, its one style block by its hash, no script.',
     schema: { type: 'string' },
@@ -58,7 +63,14 @@ export function reportRoute(jobId: Record<string, unknown>) {
         throw problem(NotAcceptable, `nothing here matches Accept: ${ctx.get('Accept')}`, {
           supported: ['application/json', 'text/html'],
         });
-      const etag = `"${createHash('sha256').update(bytes).digest('hex')}"`;
+      // Each representation its own strong ETag (RFC 9110 8.8.3): the page is made to be hashed, and is small.
+      const page =
+        html === 'text/html'
+          ? reportPage(JSON.parse(bytes.toString('utf8')) as DatasetReport, `Conformance report of ${params.id}`)
+          : undefined;
+      const etag = `"${createHash('sha256')
+        .update(page ?? bytes)
+        .digest('hex')}"`;
       ctx.set('ETag', etag);
       ctx.set('Vary', 'Accept');
       ctx.set('Cache-Control', 'private, max-age=0, must-revalidate');
@@ -66,15 +78,12 @@ export function reportRoute(jobId: Record<string, unknown>) {
         ctx.status = 304;
         return;
       }
-      if (html === 'text/html') {
+      if (page !== undefined) {
         ctx.set('Content-Security-Policy', REPORT_CONTENT_SECURITY_POLICY);
         ctx.set('X-Content-Type-Options', 'nosniff');
         ctx.set('Referrer-Policy', 'no-referrer');
         ctx.type = 'text/html; charset=utf-8';
-        ctx.body = reportPage(
-          JSON.parse(bytes.toString('utf8')) as DatasetReport,
-          `Conformance report of ${params.id}`,
-        );
+        ctx.body = page;
         return;
       }
       ctx.type = 'application/json';

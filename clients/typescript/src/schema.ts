@@ -4978,27 +4978,38 @@ export interface operations {
                           };
                           min: {
                             type: 'number';
+                            minimum: -1000000000000000;
+                            maximum: 1000000000000000;
                           };
                           max: {
                             type: 'number';
+                            minimum: -1000000000000000;
+                            maximum: 1000000000000000;
                           };
                           mean: {
                             type: 'number';
+                            minimum: -1000000000000000;
+                            maximum: 1000000000000000;
                           };
                           sd: {
                             type: 'number';
                             minimum: 0;
+                            maximum: 1000000000000000;
                           };
                           mu: {
                             type: 'number';
+                            minimum: -34.5;
+                            maximum: 34.5;
                           };
                           sigma: {
                             type: 'number';
                             minimum: 0;
+                            maximum: 10;
                           };
                           xm: {
                             type: 'number';
                             exclusiveMinimum: 0;
+                            maximum: 1000000000000000;
                           };
                           alpha: {
                             type: 'number';
@@ -13466,7 +13477,7 @@ export interface operations {
           'Request-Id': components['headers']['Request-Id'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          /** @description The SHA-256 of the stored report, as in the job's success event. */
+          /** @description Strong, one per representation: the JSON's is the SHA-256 of the stored report, as in the job's success event; the page's, the SHA-256 of the page's bytes. */
           ETag?: string;
           /** @description For the page: nothing loaded from anywhere, its one style block by its hash, no script. */
           'Content-Security-Policy'?: string;
@@ -13563,7 +13574,7 @@ export interface operations {
           'Request-Id': components['headers']['Request-Id'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          /** @description The SHA-256 of the stored report, as in the job's success event. */
+          /** @description Strong, one per representation: the JSON's is the SHA-256 of the stored report, as in the job's success event; the page's, the SHA-256 of the page's bytes. */
           ETag?: string;
           /** @description For the page: nothing loaded from anywhere, its one style block by its hash, no script. */
           'Content-Security-Policy'?: string;

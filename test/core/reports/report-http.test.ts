@@ -117,6 +117,19 @@ describe('GET /v1/jobs/{id}/report: the conformance report of a job, over HTTP',
     expect(page.text).not.to.match(/<script|\bsrc=|\bhref=/);
     const style = /<style>([\s\S]*?)<\/style>/.exec(page.text)![1];
     expect(policy).to.include(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    // The page's own strong ETag, not the JSON's: a cache holding one representation never answers for the other.
+    const pageTag = `"${createHash('sha256').update(page.text).digest('hex')}"`;
+    expect(page.headers.get('etag')).to.equal(pageTag);
+    const json = await request(app, 'GET', `/v1/jobs/${jobId}/report`, { key: account.live });
+    expect(json.headers.get('etag')).not.to.equal(pageTag);
+    const conditional = (accept: string, tag: string) =>
+      request(app, 'GET', `/v1/jobs/${jobId}/report`, {
+        key: account.live,
+        headers: { accept, 'if-none-match': tag },
+      });
+    expect((await conditional('text/html', json.headers.get('etag')!)).status).to.equal(200);
+    expect((await conditional('text/html', pageTag)).status).to.equal(304);
+    expect((await conditional('application/json', pageTag)).status).to.equal(200);
   });
 
   it('is a problem before success, for another mode, and for what the page cannot be', async () => {
