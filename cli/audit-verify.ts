@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { LogClient } from '../core/audit/log/log-client.js';
 import { parseVerifierKey } from '../core/audit/log/note.js';
 import { readBundle } from '../core/audit/log/read-bundle.js';
-import { verifyBundle } from '../core/audit/log/verify-bundle.js';
+import { verifyBundle, type BundleVerification } from '../core/audit/log/verify-bundle.js';
 import { verifierKeyOption } from './audit-key.js';
 
 export interface AuditVerifyOptions {
@@ -44,7 +44,7 @@ export async function auditVerify(bundlePath: string, values: AuditVerifyOptions
       `replayed balance: ${report.balance.credits_available} credits available, ` +
         `${report.balance.credits_reserved} reserved\n`,
     );
-  if (report.saved) out.push(`the kept checkpoint of ${report.saved.size} events: ${report.saved.relation}\n`);
+  if (report.saved && report.checkpoint) out.push(`${keptRelation(report.saved, report.checkpoint.size)}\n`);
   out.push(
     report.failures.length === 0
       ? 'the bundle holds\n'
@@ -52,4 +52,17 @@ export async function auditVerify(bundlePath: string, values: AuditVerifyOptions
   );
   process.stdout.write(out.join(''));
   return report.failures.length === 0 ? 0 : 1;
+}
+
+/** How the bundle's checkpoint stands to the one the auditor kept, the subject of each sentence named. */
+function keptRelation(saved: NonNullable<BundleVerification['saved']>, size: number): string {
+  const kept = `the checkpoint you kept (${saved.size} events)`;
+  switch (saved.relation) {
+    case 'same tree':
+      return `the bundle's checkpoint is ${kept}`;
+    case 'extended':
+      return `the bundle's checkpoint (${size} events) extends ${kept}`;
+    case 'older':
+      return `the bundle's checkpoint (${size} events) is older than ${kept}, which extends it`;
+  }
 }

@@ -124,16 +124,31 @@ export function openNote(note: string, verifier: NoteVerifier): OpenedNote {
   const lines = note.slice(split + 2, -1).split('\n');
   if (lines.length > MAX_SIGNATURES) return { verified: false, reason: 'the note has too many signatures' };
   let verified = false;
+  /** A key ID the note is signed with under the verifier's name, when not the verifier's. */
+  let otherKeyId: number | undefined;
   for (const line of lines) {
     const match = /^\u2014 (\S+) ([A-Za-z0-9+/=]+)$/u.exec(line);
     const bytes = match && strictBase64(match[2]);
     if (!match || !bytes || bytes.length < 5) return { verified: false, reason: `malformed signature line "${line}"` };
-    if (match[1] !== verifier.name || bytes.readUInt32BE(0) !== verifier.keyId) continue;
+    if (match[1] !== verifier.name) continue;
+    if (bytes.readUInt32BE(0) !== verifier.keyId) {
+      otherKeyId = bytes.readUInt32BE(0);
+      continue;
+    }
     if (!verifier.verify(text, bytes.subarray(4)))
       return { verified: false, reason: `the signature of ${verifier.name} does not verify` };
     verified = true;
   }
-  return verified ? { verified, text } : { verified, reason: `the note carries no signature of ${verifier.name}` };
+  if (verified) return { verified, text };
+  const hex = (id: number) => id.toString(16).padStart(8, '0');
+  return {
+    verified,
+    reason:
+      otherKeyId === undefined
+        ? `the note carries no signature of ${verifier.name}`
+        : `the note is signed by another key named ${verifier.name} (key ID ${hex(otherKeyId)}, not the given ` +
+          `key's ${hex(verifier.keyId)}): check you were given the log's key`,
+  };
 }
 
 /** Base64 with its padding, as the standard (RFC 4648 section 4) writes it; null for anything else. */

@@ -63,6 +63,13 @@ describe('signed notes (C2SP signed-note) and checkpoints (C2SP tlog-checkpoint)
       verified: false,
       reason: 'the note carries no signature of PeterNeumann',
     });
+    // Another key under the same name: said so, with both key IDs, rather than as no signature at all.
+    const sameName = parseSignerKey(signerKeyFromSeed('PeterNeumann', randomBytes(32)));
+    const opened = openNote(signNote(GO_TEXT, sameName), verifier);
+    expect(opened.verified).to.equal(false);
+    expect(opened.verified || opened.reason).to.match(
+      /^the note is signed by another key named PeterNeumann \(key ID [0-9a-f]{8}, not the given key's [0-9a-f]{8}\)/,
+    );
   });
 
   it('writes a checkpoint as origin, size and base64 root, signed by the key named after the origin', () => {
