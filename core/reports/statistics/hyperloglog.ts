@@ -1,11 +1,16 @@
 /**
- * HyperLogLog distinct counting (Flajolet et al. 2007) with 2^12 registers: a relative standard error of
- * 1.04 / sqrt(4096) ≈ 1.6 %, and linear counting below 2.5 × registers, where it is more exact. Registers
- * merge by maximum, so the sketches of a table's chunks merge into the sketch of the whole table.
+ * HyperLogLog distinct counting (Flajolet et al. 2007) with 2^12 registers, estimated by Otmar Ertl's improved raw
+ * estimator (Ertl 2017, "New cardinality estimation algorithms for HyperLogLog sketches", arXiv:1702.01284). It reads
+ * the histogram of register values, in which the σ series stands in for the registers still at 0 and the τ series for
+ * those saturated at q + 1, so it is unbiased from the empty sketch up to about 2^32 values, with no switch to linear
+ * counting and no empirical bias tables. Its relative standard error is 1.04 / sqrt(4096) ≈ 1.6 %, less for small
+ * cardinalities. Registers merge by maximum, so the sketches of a table's chunks merge into the sketch of the table.
  */
 export const HLL_PRECISION = 12;
 const REGISTERS = 1 << HLL_PRECISION;
-/** The sketch's relative standard error, stated in the report. */
+/** Ertl's q: the hash bits left for the rank, so registers hold 0 (never hit) to q + 1 (all q bits zero). */
+const RANK_BITS = 32 - HLL_PRECISION;
+/** The sketch's relative standard error, stated in the report: Ertl's estimator keeps the raw one's 1.04 / sqrt(m). */
 export const HLL_STANDARD_ERROR = 1.04 / Math.sqrt(REGISTERS);
 
 const float = new Float64Array(1);
@@ -66,16 +71,53 @@ export class HyperLogLog {
     for (let i = 0; i < REGISTERS; i++) if (other[i] > this.registers[i]) this.registers[i] = other[i];
   }
 
+  /**
+   * Ertl's improved raw estimator, from the counts C_k of registers holding k:
+   * α∞ m² / (m σ(C₀/m) + Σ_{k=1..q} C_k 2^-k + m τ(1 − C_{q+1}/m) 2^-q), with α∞ = 1 / (2 ln 2).
+   */
   estimate(): number {
-    let sum = 0;
-    let zeros = 0;
-    for (let i = 0; i < REGISTERS; i++) {
-      sum += 2 ** -this.registers[i];
-      if (this.registers[i] === 0) zeros++;
-    }
-    const alpha = 0.7213 / (1 + 1.079 / REGISTERS);
-    const raw = (alpha * REGISTERS * REGISTERS) / sum;
-    if (raw <= 2.5 * REGISTERS && zeros > 0) return Math.round(REGISTERS * Math.log(REGISTERS / zeros));
-    return Math.round(raw);
+    const histogram = new Float64Array(RANK_BITS + 2);
+    // Registers handed in from elsewhere could hold more than q + 1; addHash never does, so read them as saturated.
+    for (let i = 0; i < REGISTERS; i++) histogram[Math.min(this.registers[i], RANK_BITS + 1)]++;
+    let z = REGISTERS * tau(1 - histogram[RANK_BITS + 1] / REGISTERS);
+    // Horner's scheme for Σ C_k 2^-k, which also scales the τ term by 2^-q.
+    for (let k = RANK_BITS; k >= 1; k--) z = 0.5 * (z + histogram[k]);
+    z += REGISTERS * sigma(histogram[0] / REGISTERS);
+    // Only a sketch with every register saturated (some 4 × 10^10 values) leaves z = 0: past counting, yet an integer.
+    if (z === 0) return Number.MAX_SAFE_INTEGER;
+    // An empty sketch has σ(1) = ∞, so it estimates 0.
+    return Math.round((REGISTERS * REGISTERS) / (2 * Math.LN2 * z));
   }
+}
+
+/** σ(x) = x + Σ_{k≥1} x^(2^k) 2^(k−1), summed until adding a term no longer changes the sum; σ(1) = ∞. */
+function sigma(x: number): number {
+  if (x === 1) return Infinity;
+  let power = x;
+  let weight = 1;
+  let sum = x;
+  let previous: number;
+  do {
+    power *= power;
+    previous = sum;
+    sum += power * weight;
+    weight *= 2;
+  } while (sum !== previous);
+  return sum;
+}
+
+/** τ(x) = (1 − x − Σ_{k≥1} (1 − x^(2^−k))² 2^−k) / 3, summed until a term no longer changes it; τ(0) = τ(1) = 0. */
+function tau(x: number): number {
+  if (x === 0 || x === 1) return 0;
+  let root = x;
+  let weight = 1;
+  let sum = 1 - x;
+  let previous: number;
+  do {
+    root = Math.sqrt(root);
+    previous = sum;
+    weight /= 2;
+    sum -= (1 - root) ** 2 * weight;
+  } while (sum !== previous);
+  return sum / 3;
 }
