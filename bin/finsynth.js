@@ -15,6 +15,11 @@ if (!entry) {
   // Built for the next run; if it cannot be (no esbuild, no temporary directory), the tool runs from its sources.
   if (auditorTool) entry = await (await import('../cli/auditor-bundle.ts')).auditorBundle().catch(() => null);
 }
+// A reader that stops early (`finsynth catalog --json | head`) closes the pipe: that ends the command, quietly.
+process.stdout.on('error', (error) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
 const { tuneV8, main } = await import((entry ?? source).href);
 tuneV8();
 process.exitCode = await main(argv);

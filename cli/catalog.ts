@@ -2,6 +2,7 @@ import { loadConfig } from '../core/settings/settings.js';
 import { loadPacks, refusalMessage } from '../core/packs/loader.js';
 import { UsageError } from './options.js';
 import { textTable } from './text-table.js';
+import { Catalog } from '../core/catalog/catalog.js';
 
 export interface CatalogOptions {
   packs?: string[];
@@ -59,11 +60,12 @@ export async function catalog(
     );
     return 0;
   }
-  const described = registry.describeTable(sector, table);
-  if (!described) {
+  if (!registry.describeTable(sector, table)) {
     const tables = registry.describePack(sector).tables.flatMap((each) => (each ? [each.name] : []));
     throw new UsageError(`sector "${sector}" has no table "${table}"; its tables are ${tables.join(', ')}`);
   }
+  // The catalog's own view, as GET /v1/catalog/{sector}/{table} answers it: each column with its Parquet type.
+  const described = new Catalog(registry).table(sector, table);
   if (options.json) return print(described);
   const per = described.generated_per ? `, generated per ${described.generated_per}` : '';
   process.stdout.write(
@@ -72,10 +74,11 @@ export async function catalog(
   );
   process.stdout.write(
     textTable(
-      ['column', 'type', 'nullable', 'computed', 'overridable', 'description'],
+      ['column', 'type', 'parquet', 'nullable', 'computed', 'overridable', 'description'],
       described.columns.map((column) => [
         column.name,
         column.type,
+        column.parquet_type,
         column.nullable ? 'yes' : '',
         column.computed ? 'yes' : '',
         column.overridable.join(', '),

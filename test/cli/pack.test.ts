@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openAccount, request, startTestApp } from '../support/app.js';
-import { finsynth, killAll } from './support/finsynth.js';
+import { finsynth, killAll, start } from './support/finsynth.js';
 
 /** A one-table pack importing the SDK by its package name, as a pack written from the guide does. */
 const PACK = (name: string) => `import { definePack } from 'finsynth/sdk';
@@ -189,8 +189,11 @@ describe('finsynth catalog', function () {
     const described = JSON.parse(table.stdout);
     expect(described.name).to.equal('transactions');
     expect(described.columns.map((column: { name: string }) => column.name)).to.include('amount');
+    // Each column's Parquet type, as the API's catalog shows it.
+    const amount = described.columns.find((column: { name: string }) => column.name === 'amount');
+    expect(amount.parquet_type).to.equal('DECIMAL(18,4)');
     const text = await finsynth(['catalog', 'cards', 'transactions']);
-    expect(text.stdout).to.match(/\namount +money +/);
+    expect(text.stdout).to.match(/\namount +money +DECIMAL\(18,4\) +/);
     for (const args of [
       ['catalog', 'nothing'],
       ['catalog', 'cards', 'nothing'],
@@ -199,5 +202,15 @@ describe('finsynth catalog', function () {
       expect(refused.code).to.equal(2);
       expect(refused.stderr).to.match(/finsynth catalog: .*nothing/);
     }
+  });
+
+  it('ends quietly when its reader stops early (| head)', async () => {
+    const child = start(['catalog', '--json']);
+    // The pipe closed before the command writes, as head closes it once it has its lines: no write can succeed.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect({ code, stderr }).to.deep.equal({ code: 0, stderr: '' });
   });
 });
