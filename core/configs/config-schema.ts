@@ -75,7 +75,12 @@ export const columnOverrideSchema: JsonSchema = {
   minProperties: 1,
   properties: {
     ...overridableParameters,
-    null_rate: { type: 'number', minimum: 0, maximum: 1, description: 'Share of rows whose value is null.' },
+    null_rate: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      description: "The chance that each row's value is replaced with null; a null the pack writes itself stays null.",
+    },
   },
   allOf: Object.entries(DISTRIBUTION_PARAMETERS).map(([distribution, parameters]) => ({
     if: { properties: { distribution: { const: distribution } }, required: ['distribution'] },

@@ -48,7 +48,10 @@ export interface ColumnDefinition {
   description: string;
   example?: unknown;
   nullable?: boolean;
-  /** Share of rows where the engine writes null instead of the value (nullable columns). */
+  /**
+   * Share of rows where the engine writes null instead of the value (nullable columns): each row's value, drawn or
+   * set by the table's `row`, is replaced with this chance, and a null the `row` wrote stays null.
+   */
   null_rate?: number;
   /**
    * The table's `row` (or `start`) always sets this column: nothing draws it, so it needs none of its
@@ -56,6 +59,12 @@ export interface ColumnDefinition {
    * Parameters it does give must be valid (a money column's `currency_column` still rounds it).
    */
   computed?: boolean;
+  /**
+   * The table's `row` reshapes this column's draw (`ctx.draw`): scales it, takes it as a quantile, mixes it with
+   * values of its own. Its `distribution` and parameters, and a config's override of them, then describe the draw,
+   * not the column's values, and the conformance report holds no distribution target (median, sigma) against them.
+   */
+  draw_reshaped?: boolean;
   [param: string]: unknown;
 }
 

@@ -80,6 +80,11 @@ export class TableRuntime {
   private readonly complete: (row: Row, rng: Rng, index: number) => void;
   /** The same for a row that goes to the writer, which prints key columns itself. */
   private readonly completeOutput: (row: Row, rng: Rng, index: number) => void;
+  /**
+   * Per column (by position), the values its null rate replaced with null in the rows built for output so far (a
+   * value already null is not counted): the conformance report's null-rate target is of these.
+   */
+  readonly nullRateNulls: Float64Array;
   private readonly references = new Map<string, { seed: number; parents: number }>();
   private readonly keyIndices = new Float64Array(LOOKUP_CACHE_SIZE).fill(-1);
   private readonly keys: string[] = new Array(LOOKUP_CACHE_SIZE);
@@ -153,8 +158,9 @@ export class TableRuntime {
     });
     const keyColumn = Object.values(definition.columns).find((column) => column.type === 'id');
     this.keyPrefix = keyColumn ? String(keyColumn.prefix) : undefined;
-    this.complete = compileCompletion(this.columns, false);
-    this.completeOutput = compileCompletion(this.columns, true);
+    this.nullRateNulls = new Float64Array(this.columns.length);
+    this.complete = compileCompletion(this.columns, false, this.nullRateNulls);
+    this.completeOutput = compileCompletion(this.columns, true, this.nullRateNulls);
     this.parentColumn = this.columns.find(
       (column) => column.references !== undefined && column.references === this.parentTable,
     )?.name;
@@ -367,11 +373,20 @@ function unsetComputed(column: string): Sampler {
  * Column names are checked identifiers (manifest schema) and are quoted here anyway. Key columns draw
  * nothing from the row's stream, so leaving them to the writer (`forOutput`) changes no other value.
  */
-function compileCompletion(columns: CompiledColumn[], forOutput: boolean): (row: Row, rng: Rng, index: number) => void {
+function compileCompletion(
+  columns: CompiledColumn[],
+  forOutput: boolean,
+  nulled: Float64Array,
+): (row: Row, rng: Rng, index: number) => void {
   const ordered = drawOrder(columns);
   const fills = ordered.map((column) => column.fill);
   // Rows looked up by other tables take only the pack's own nulls: a config's null_rate marks the output alone.
   const rates = columns.map((column) => (forOutput ? column.nullRate : column.ownNullRate));
+  // Output rows count the values a null rate replaces (the report's null-rate target): a counter, only on a hit.
+  const nullify = (name: string, i: number) =>
+    forOutput
+      ? `if (rng.next() < rates[${i}]) { if (row[${name}] !== null) nulled[${i}]++; row[${name}] = null; }`
+      : `if (rng.next() < rates[${i}]) row[${name}] = null;`;
   const body = [
     ...ordered.flatMap((column, i) =>
       forOutput && column.key
@@ -381,13 +396,12 @@ function compileCompletion(columns: CompiledColumn[], forOutput: boolean): (row:
               `fills[${i}](rng, row, index);`,
           ],
     ),
-    ...columns.flatMap((column, i) =>
-      column.nullRate > 0 ? [`if (rng.next() < rates[${i}]) row[${JSON.stringify(column.name)}] = null;`] : [],
-    ),
+    ...columns.flatMap((column, i) => (column.nullRate > 0 ? [nullify(JSON.stringify(column.name), i)] : [])),
   ].join('\n');
-  return generatedFactory(['fills', 'rates'], `return function complete(row, rng, index) {\n${body}\n};`)(
+  return generatedFactory(['fills', 'rates', 'nulled'], `return function complete(row, rng, index) {\n${body}\n};`)(
     fills,
     rates,
+    nulled,
   ) as (row: Row, rng: Rng, index: number) => void;
 }
 

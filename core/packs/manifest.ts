@@ -59,6 +59,7 @@ export const manifestSchema = {
                 nullable: { type: 'boolean' },
                 null_rate: { type: 'number', minimum: 0, maximum: 1 },
                 computed: { type: 'boolean' },
+                draw_reshaped: { type: 'boolean' },
               },
             },
           },

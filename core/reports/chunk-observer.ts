@@ -31,9 +31,12 @@ export function observeChunk(runtime: PlanRuntime, table: string, chunk: ChunkSp
       unknown
     >;
     const observer = columnObserver(column, runtime, params, checked, chunk.rows);
-    if (chunk.index === 0) observer.configured(overrides[column.name] ?? {});
+    if (chunk.index === 0)
+      observer.configured(overrides[column.name] ?? {}, generator.definition.columns[column.name].draw_reshaped);
     return observer;
   });
+  // A worker builds one chunk at a time: what the runtime counts from here to `finish` is this chunk's.
+  const nulledBefore = generator.nullRateNulls.slice();
   const invariants = new InvariantObserver(generator);
   const planned = runtime.plan.tables.find((entry) => entry.name === table);
   let rows = 0;
@@ -49,6 +52,9 @@ export function observeChunk(runtime: PlanRuntime, table: string, chunk: ChunkSp
       batch.flush();
       invariants.count(checked);
       const statistics: ChunkStatistics = { rows, checked, columns: columns.map((column) => column.finish()) };
+      generator.columns.forEach(({ nullRate }, i) => {
+        if (nullRate > 0) statistics.columns[i].null_rate_nulls = generator.nullRateNulls[i] - nulledBefore[i];
+      });
       if (invariants.findings) statistics.invariants = invariants.findings;
       const targets = generator.definition.rate_targets ?? [];
       if (chunk.index === 0 && targets.length)
@@ -219,8 +225,9 @@ abstract class ColumnObserver {
    */
   abstract take(value: unknown, index: number, extra: unknown): void;
 
-  configured(overrides: Record<string, unknown>): void {
+  configured(overrides: Record<string, unknown>, drawReshaped: boolean | undefined): void {
     this.configuredAs = { type: this.column.type.name, params: overrides };
+    if (drawReshaped) this.configuredAs.draw_reshaped = true;
   }
 
   /** `count` values breaking `rule` of check `slot`: counted, the first kept as the example if the chunk's first. */

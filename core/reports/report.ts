@@ -53,7 +53,10 @@ export function buildReport({ sector, seed, tables }: ReportInput): DatasetRepor
 }
 
 function tableReport(name: string, statistics: TableStatistics): TableReport {
-  const targets = [...statistics.columns.flatMap(columnTargets), ...rateTargets(statistics)];
+  const targets = [
+    ...statistics.columns.flatMap((column) => columnTargets(column, statistics.target_inputs[column.name])),
+    ...rateTargets(statistics),
+  ];
   const found = new Set(statistics.findings.map((finding) => `${finding.column}\u0000${finding.check}`));
   const passed = Object.entries(statistics.checked)
     .filter(([key]) => !found.has(key))

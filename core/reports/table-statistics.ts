@@ -24,6 +24,14 @@ export interface ColumnStatistics {
   top?: { value: string; count: number; share: number }[];
 }
 
+/** What a column's targets read besides its figures: the engine's counts and its pack's word, not in the report. */
+export interface TargetInputs {
+  /** The values its null rate replaced with null (the runtime counts them; a value already null is not one). */
+  null_rate_nulls: number;
+  /** Its pack reshapes its draw (the column definition's `draw_reshaped`): its distribution is not the column's. */
+  draw_reshaped: boolean;
+}
+
 export interface Finding {
   column: string;
   check: string;
@@ -41,13 +49,17 @@ export interface TableStatistics {
   checked: Record<string, number>;
   /** The shares the table's options ask for (the pack's `rate_targets`), with the configured value. */
   rate_targets: NonNullable<ChunkStatistics['rate_targets']>;
+  /** Per column, by name: what its targets read besides its figures (targets.ts). */
+  target_inputs: Record<string, TargetInputs>;
 }
 
 interface MergedColumn {
   name: string;
   type: string;
   configured: Record<string, unknown>;
+  drawReshaped: boolean;
   nulls: number;
+  nullRateNulls: number;
   hll?: HyperLogLog;
   count: number;
   sum: number;
@@ -79,7 +91,9 @@ export class TableStatisticsMerger {
         name: column.name,
         type: column.configured?.type ?? 'unknown',
         configured: column.configured?.params ?? {},
+        drawReshaped: column.configured?.draw_reshaped === true,
         nulls: 0,
+        nullRateNulls: 0,
         hll: column.hll ? new HyperLogLog() : undefined,
         count: 0,
         sum: 0,
@@ -111,12 +125,26 @@ export class TableStatisticsMerger {
       return describe(column, this.rows);
     });
     for (const [rule, found] of this.invariants) add('', rule, found, `\u0000${rule}`);
-    return { rows: this.rows, columns, findings, checked: this.checked, rate_targets: this.rateTargets };
+    const targetInputs = Object.fromEntries(
+      this.columns.map((column) => [
+        column.name,
+        { null_rate_nulls: column.nullRateNulls, draw_reshaped: column.drawReshaped },
+      ]),
+    );
+    return {
+      rows: this.rows,
+      columns,
+      findings,
+      checked: this.checked,
+      rate_targets: this.rateTargets,
+      target_inputs: targetInputs,
+    };
   }
 }
 
 function mergeColumn(into: MergedColumn, chunk: ColumnChunkStatistics): void {
   into.nulls += chunk.nulls;
+  into.nullRateNulls += chunk.null_rate_nulls ?? 0;
   if (chunk.hll) into.hll?.merge(chunk.hll);
   if (chunk.count) {
     into.count += chunk.count;

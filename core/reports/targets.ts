@@ -1,4 +1,4 @@
-import type { ColumnStatistics, TableStatistics } from './table-statistics.js';
+import type { ColumnStatistics, TableStatistics, TargetInputs } from './table-statistics.js';
 
 /** One thing the config asked for, what the data achieved, and whether it is within its tolerance. */
 export interface TargetCheck {
@@ -31,14 +31,18 @@ export function valueShare(column: ColumnStatistics, value: string): number | un
 
 /**
  * What the config set on a column against what its rows show: a null rate, a boolean's rate, categorical
- * weights (each value's share), and a log-normal's median (e^mu) and spread (p84 / p50 = e^sigma).
+ * weights (each value's share), and a log-normal's median (e^mu) and spread (p95 / p50 = e^(1.645 sigma)),
+ * unless its pack reshapes the draw (`draw_reshaped`), which the parameters then describe instead of the column.
  */
-export function columnTargets(column: ColumnStatistics): TargetCheck[] {
+export function columnTargets(column: ColumnStatistics, inputs: TargetInputs): TargetCheck[] {
   const { configured, name, rows } = column;
   const nonNull = rows - column.nulls;
   const checks: TargetCheck[] = [];
-  if (typeof configured.null_rate === 'number')
-    checks.push(share(name, 'null_rate', configured.null_rate, column.null_share, rows));
+  // A null rate replaces each row's value with that chance, on top of the nulls the pack writes itself: it is held
+  // against the values there were to replace (docs/reports.md), and a column of nothing but nulls has none.
+  const replaceable = nonNull + inputs.null_rate_nulls;
+  if (typeof configured.null_rate === 'number' && replaceable > 0)
+    checks.push(share(name, 'null_rate', configured.null_rate, inputs.null_rate_nulls / replaceable, replaceable));
   if (column.type === 'boolean' && typeof configured.rate === 'number')
     checks.push(share(name, 'rate', configured.rate, valueShare(column, 'true') ?? 0, nonNull));
   if (configured.weights && typeof configured.weights === 'object' && column.top) {
@@ -49,6 +53,7 @@ export function columnTargets(column: ColumnStatistics): TargetCheck[] {
   }
   // A log-normal is a target when the config names it with both parameters (the config's schema asks for them).
   const lognormal =
+    !inputs.draw_reshaped &&
     configured.distribution === 'lognormal' &&
     typeof configured.mu === 'number' &&
     typeof configured.sigma === 'number';

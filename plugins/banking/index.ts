@@ -235,6 +235,8 @@ export default definePack({
           sigma: 0.7,
           min: 100,
           max: 25000,
+          // Zero for savings and a third of current accounts, the rest in fifties scaled to the currency.
+          draw_reshaped: true,
           description:
             'Arranged overdraft in euro terms, scaled to the account currency: ' +
             'how far below zero the balance may go (0 for savings accounts and a third of current accounts).',
@@ -246,6 +248,8 @@ export default definePack({
           distribution: 'uniform',
           min: 0,
           max: 0.045,
+          // Drawn for savings accounts only; current accounts take a rate of their own.
+          draw_reshaped: true,
           description: 'Credit interest rate per year, as a fraction (0.0325 = 3.25%).',
           example: 0.0325,
         },
@@ -255,6 +259,8 @@ export default definePack({
           distribution: 'lognormal',
           mu: 7.4,
           sigma: 1.2,
+          // Scaled by the customer's segment, for savings, and to the currency.
+          draw_reshaped: true,
           description:
             "Balance before the account's first transaction in the transactions table; drawn in euro terms, " +
             'scaled to the account currency, larger for savings and wealthier segments.',
@@ -368,6 +374,8 @@ export default definePack({
           distribution: 'lognormal',
           mu: 3.2,
           sigma: 0.95,
+          // Card payments' draw only, signed and scaled to the currency; other kinds of booking have their own.
+          draw_reshaped: true,
           description:
             'Signed amount in the account currency: positive for credits, negative for debits. ' +
             'The distribution (in euro terms) is that of card payments; other kinds of booking have their own.',

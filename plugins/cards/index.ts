@@ -329,6 +329,8 @@ export default definePack({
           mu: 3.2,
           sigma: 1.1,
           min: 0.5,
+          // Each draw is a quantile of its merchant category's amounts, converted to the currency: not the column's.
+          draw_reshaped: true,
           description:
             "Amount in the transaction currency, by the merchant's category (a fast-food meal, a tank of fuel, an " +
             'airline ticket; round banknote amounts at cash machines, price points for subscriptions): drawn in ' +

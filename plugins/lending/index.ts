@@ -104,6 +104,8 @@ export default definePack({
           mu: 10.55,
           sigma: 0.5,
           min: 6000,
+          // Scaled to the borrower's currency.
+          draw_reshaped: true,
           description: 'Gross annual income in the local currency (drawn in euro terms, scaled).',
           example: 42000,
         },
@@ -155,6 +157,8 @@ export default definePack({
           distribution: 'lognormal',
           mu: 9,
           sigma: 0.7,
+          // Scaled and spread per product, cut to the lending limits, scaled to the currency.
+          draw_reshaped: true,
           description:
             "Amount lent, in the loan currency: log-normal per product (a config's override applies to every " +
             "product), within the product's limits on loan-to-income and on the payment's share of monthly income " +

@@ -173,6 +173,8 @@ export default definePack({
           sd: 0.3,
           min: 0.2,
           max: 2.5,
+          // Lowered where the instrument's volatility cannot hold it.
+          draw_reshaped: true,
           description:
             "Loading of the daily returns on the market factor, drawn around 1 (lower where the instrument's " +
             'volatility is too low to hold it).',
@@ -185,6 +187,8 @@ export default definePack({
           mu: 3.6,
           sigma: 1,
           min: 1,
+          // Drawn in dollar terms, scaled to the currency.
+          draw_reshaped: true,
           description:
             'Price on the listing day, the start of the price path (drawn in dollar terms, scaled to the currency).',
           example: 36.5,
@@ -206,6 +210,8 @@ export default definePack({
           sigma: 0.35,
           min: 0.06,
           max: 1.2,
+          // Halved for ETFs.
+          draw_reshaped: true,
           description: "Long-run volatility σ of the daily returns, per year (ETFs at half a share's).",
           example: 0.2815,
         },

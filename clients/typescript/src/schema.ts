@@ -5150,7 +5150,7 @@ export interface operations {
                             type: 'number';
                             minimum: 0;
                             maximum: 1;
-                            description: 'Share of rows whose value is null.';
+                            description: "The chance that each row's value is replaced with null; a null the pack writes itself stays null.";
                           };
                         };
                         allOf: [
@@ -5567,7 +5567,7 @@ export interface operations {
                     networks?: ('visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay')[];
                     groups?: ('everyday' | 'retail' | 'travel' | 'services' | 'high_risk')[];
                     values?: string[];
-                    /** @description Share of rows whose value is null. */
+                    /** @description The chance that each row's value is replaced with null; a null the pack writes itself stays null. */
                     null_rate?: number;
                   } & (unknown & unknown & unknown & unknown);
                 };
@@ -5756,7 +5756,7 @@ export interface operations {
                     networks?: ('visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay')[];
                     groups?: ('everyday' | 'retail' | 'travel' | 'services' | 'high_risk')[];
                     values?: string[];
-                    /** @description Share of rows whose value is null. */
+                    /** @description The chance that each row's value is replaced with null; a null the pack writes itself stays null. */
                     null_rate?: number;
                   } & (unknown & unknown & unknown & unknown);
                 };
@@ -5927,7 +5927,7 @@ export interface operations {
                       networks?: ('visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay')[];
                       groups?: ('everyday' | 'retail' | 'travel' | 'services' | 'high_risk')[];
                       values?: string[];
-                      /** @description Share of rows whose value is null. */
+                      /** @description The chance that each row's value is replaced with null; a null the pack writes itself stays null. */
                       null_rate?: number;
                     } & (unknown & unknown & unknown & unknown);
                   };
@@ -6355,7 +6355,7 @@ export interface operations {
                     networks?: ('visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay')[];
                     groups?: ('everyday' | 'retail' | 'travel' | 'services' | 'high_risk')[];
                     values?: string[];
-                    /** @description Share of rows whose value is null. */
+                    /** @description The chance that each row's value is replaced with null; a null the pack writes itself stays null. */
                     null_rate?: number;
                   } & (unknown & unknown & unknown & unknown);
                 };
@@ -7067,7 +7067,7 @@ export interface operations {
                     networks?: ('visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay')[];
                     groups?: ('everyday' | 'retail' | 'travel' | 'services' | 'high_risk')[];
                     values?: string[];
-                    /** @description Share of rows whose value is null. */
+                    /** @description The chance that each row's value is replaced with null; a null the pack writes itself stays null. */
                     null_rate?: number;
                   } & (unknown & unknown & unknown & unknown);
                 };
@@ -7461,7 +7461,7 @@ export interface operations {
                       networks?: ('visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay')[];
                       groups?: ('everyday' | 'retail' | 'travel' | 'services' | 'high_risk')[];
                       values?: string[];
-                      /** @description Share of rows whose value is null. */
+                      /** @description The chance that each row's value is replaced with null; a null the pack writes itself stays null. */
                       null_rate?: number;
                     } & (unknown & unknown & unknown & unknown);
                   };
@@ -7807,7 +7807,7 @@ export interface operations {
                     networks?: ('visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay')[];
                     groups?: ('everyday' | 'retail' | 'travel' | 'services' | 'high_risk')[];
                     values?: string[];
-                    /** @description Share of rows whose value is null. */
+                    /** @description The chance that each row's value is replaced with null; a null the pack writes itself stays null. */
                     null_rate?: number;
                   } & (unknown & unknown & unknown & unknown);
                 };
@@ -8181,7 +8181,7 @@ export interface operations {
                     networks?: ('visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay')[];
                     groups?: ('everyday' | 'retail' | 'travel' | 'services' | 'high_risk')[];
                     values?: string[];
-                    /** @description Share of rows whose value is null. */
+                    /** @description The chance that each row's value is replaced with null; a null the pack writes itself stays null. */
                     null_rate?: number;
                   } & (unknown & unknown & unknown & unknown);
                 };
@@ -8533,7 +8533,7 @@ export interface operations {
                     networks?: ('visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay')[];
                     groups?: ('everyday' | 'retail' | 'travel' | 'services' | 'high_risk')[];
                     values?: string[];
-                    /** @description Share of rows whose value is null. */
+                    /** @description The chance that each row's value is replaced with null; a null the pack writes itself stays null. */
                     null_rate?: number;
                   } & (unknown & unknown & unknown & unknown);
                 };
@@ -11383,7 +11383,7 @@ export interface operations {
                 networks?: ('visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay')[];
                 groups?: ('everyday' | 'retail' | 'travel' | 'services' | 'high_risk')[];
                 values?: string[];
-                /** @description Share of rows whose value is null. */
+                /** @description The chance that each row's value is replaced with null; a null the pack writes itself stays null. */
                 null_rate?: number;
               } & (unknown & unknown & unknown & unknown);
             };

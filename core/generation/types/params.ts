@@ -5,7 +5,15 @@ import { DISTRIBUTION_KEYS } from './numeric.js';
  * A column's type parameters: its definition less the members every column has. Kept apart from the
  * manifest checks so that workers compile columns without loading the validator.
  */
-const COLUMN_MEMBERS = new Set(['type', 'description', 'example', 'nullable', 'null_rate', 'computed']);
+const COLUMN_MEMBERS = new Set([
+  'type',
+  'description',
+  'example',
+  'nullable',
+  'null_rate',
+  'computed',
+  'draw_reshaped',
+]);
 
 export function columnParams(column: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(column).filter(([key]) => !COLUMN_MEMBERS.has(key)));

@@ -15,8 +15,13 @@ export interface ColumnChunkStatistics {
   sketch?: SketchBuckets;
   /** Categories: each value's rows, while there are at most MAX_CATEGORIES. */
   counts?: Record<string, number>;
-  /** The column's type and what the config set on it (its overrides), sent with a table's first chunk. */
-  configured?: { type: string; params: Record<string, unknown> };
+  /**
+   * The column's type, what the config set on it (its overrides), and whether its pack reshapes its draw (the
+   * column definition's `draw_reshaped`), sent with a table's first chunk.
+   */
+  configured?: { type: string; params: Record<string, unknown>; draw_reshaped?: boolean };
+  /** The values its null rate replaced with null in the chunk's rows (the runtime counts them); with a null rate. */
+  null_rate_nulls?: number;
   /** Rule → rows breaking it, with the first such row of the chunk. */
   findings?: Record<string, RuleBreaks>;
 }
