@@ -133,7 +133,6 @@ export const generationRoutes: RouteGroup = {
         GenerationProblems.unknownSector,
         NotAcceptable,
         InsufficientCredits,
-        GenerationProblems.unknownLocale,
         GenerationProblems.invalidPlan,
         GenerationProblems.generationFailed,
       ],

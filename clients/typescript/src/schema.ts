@@ -11541,8 +11541,6 @@ export interface operations {
        *
        *     `unknown-sector`: The request names a sector that no loaded pack provides; GET /v1/catalog lists the sectors.
        *
-       *     `unknown-locale`: The locale is not one the engine has data for (faker locale names such as en_GB, de, fr).
-       *
        *     `invalid-plan`: The tables, row counts or seed cannot form a plan (a negative or excessive row count, a table named twice, a child with no parent row).
        */
       400: {
