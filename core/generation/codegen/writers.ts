@@ -175,8 +175,8 @@ const keyCellBytes = (prefix: string, quoted: boolean) => prefix.length + 1 + KE
 function encoderOf(column: CompiledColumn, generic: Generic, quoted: boolean): Encoder {
   if (column.key) return keyEncoder(column.key, generic, quoted);
   if (column.type.name === 'timestamp') return timestampEncoder(finiteOnly(column, generic), quoted);
-  const numeric = column.type.json_type === 'number' || column.type.json_type === 'integer';
   if (column.type.name === 'money') return moneyEncoder(column, finiteOnly(column, generic));
+  const numeric = column.type.json_type === 'number' || column.type.json_type === 'integer';
   return genericEncoder(numeric ? finiteOnly(column, generic) : generic);
 }
 
