@@ -1,5 +1,13 @@
 import type { Mode } from '../events/envelope.js';
-import type { Compression, JobEstimate, OutputFormat, ResultFile, StoredProblem, TableProgress } from './events.js';
+import type {
+  Compression,
+  JobEstimate,
+  OutputFormat,
+  ReportFile,
+  ResultFile,
+  StoredProblem,
+  TableProgress,
+} from './events.js';
 import type { JobStatus } from './state.js';
 
 /** One job as the read endpoints and the runners' scheduler see it. */
@@ -22,6 +30,8 @@ export interface JobView {
   cancel_requested: boolean;
   failure: StoredProblem | null;
   files: ResultFile[];
+  /** The conformance report its success recorded; null before success and for a job that made none. */
+  report: ReportFile | null;
   credits_charged: number | null;
   results_expired_at: string | null;
 }

@@ -50,6 +50,7 @@ function apply(state: JobsState, event: RecordedEvent): JobsState {
       cancel_requested: false,
       failure: null,
       files: [],
+      report: null,
       credits_charged: null,
       results_expired_at: null,
     };
@@ -77,6 +78,7 @@ function apply(state: JobsState, event: RecordedEvent): JobsState {
         state: 'succeeded',
         finished_at: event.data.finished_at,
         files: event.data.files,
+        report: event.data.report ?? null,
         credits_charged: event.data.credits,
         progress: job.progress.map((table) => ({ ...table, rows_done: table.rows_total })),
         lease_expires_at: null,
@@ -112,7 +114,7 @@ function applyReservation(state: JobsState, event: RecordedEvent & ReservationEv
 
 export const jobsProjection: Projection<JobsState> = {
   name: 'jobs',
-  version: 2,
+  version: 3,
   handles: [...jobEventTypes, ...reservationEventTypes],
   initialState: () => ({ jobs: {}, byOwner: {}, heldReservations: {} }),
   apply,

@@ -53,6 +53,7 @@ const jobSchema = {
     'failure',
     'credits_charged',
     'results_expire_at',
+    'report',
     'links',
   ],
   properties: {
@@ -94,6 +95,25 @@ const jobSchema = {
     failure: { oneOf: [{ type: 'null' }, problemSchema], description: 'Why the job failed, as problem details.' },
     credits_charged: { type: ['integer', 'null'], description: 'Credits debited at success (0 for test keys).' },
     results_expire_at: { ...nullableTime, description: 'When the result files are removed.' },
+    report: {
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['bytes', 'sha256', 'url'],
+          properties: {
+            bytes: count,
+            sha256: {
+              type: 'string',
+              pattern: '^[0-9a-f]{64}$',
+              description: "Of the report's JSON as served, as recorded in the job's success event; also its ETag.",
+            },
+            url: { type: 'string' },
+          },
+        },
+      ],
+      description: 'The conformance report, once the job succeeded; null before, and for a job that makes none.',
+    },
     links: {
       type: 'object',
       properties: { self: { type: 'string' }, cancel: { type: 'string' }, results: { type: 'string' } },
@@ -183,6 +203,7 @@ function jobView(ctx: ApiContext, job: JobView) {
       job.state === 'succeeded'
         ? (job.results_expired_at ?? new Date(Date.parse(job.finished_at!) + retentionMs).toISOString())
         : null,
+    report: job.report && { bytes: job.report.bytes, sha256: job.report.sha256, url: `${path(job)}/report` },
     links: { self: path(job), cancel: `${path(job)}/cancel`, results: `${path(job)}/results` },
   };
 }

@@ -11854,6 +11854,13 @@ export interface operations {
                * @description When the result files are removed.
                */
               results_expire_at: string | null;
+              /** @description The conformance report, once the job succeeded; null before, and for a job that makes none. */
+              report: null | {
+                bytes: number;
+                /** @description Of the report's JSON as served, as recorded in the job's success event; also its ETag. */
+                sha256: string;
+                url: string;
+              };
               links: {
                 self?: string;
                 cancel?: string;
@@ -12139,6 +12146,13 @@ export interface operations {
              * @description When the result files are removed.
              */
             results_expire_at: string | null;
+            /** @description The conformance report, once the job succeeded; null before, and for a job that makes none. */
+            report: null | {
+              bytes: number;
+              /** @description Of the report's JSON as served, as recorded in the job's success event; also its ETag. */
+              sha256: string;
+              url: string;
+            };
             links: {
               self?: string;
               cancel?: string;
@@ -12476,6 +12490,13 @@ export interface operations {
              * @description When the result files are removed.
              */
             results_expire_at: string | null;
+            /** @description The conformance report, once the job succeeded; null before, and for a job that makes none. */
+            report: null | {
+              bytes: number;
+              /** @description Of the report's JSON as served, as recorded in the job's success event; also its ETag. */
+              sha256: string;
+              url: string;
+            };
             links: {
               self?: string;
               cancel?: string;
@@ -12724,6 +12745,13 @@ export interface operations {
              * @description When the result files are removed.
              */
             results_expire_at: string | null;
+            /** @description The conformance report, once the job succeeded; null before, and for a job that makes none. */
+            report: null | {
+              bytes: number;
+              /** @description Of the report's JSON as served, as recorded in the job's success event; also its ETag. */
+              sha256: string;
+              url: string;
+            };
             links: {
               self?: string;
               cancel?: string;
@@ -12828,6 +12856,13 @@ export interface operations {
              * @description When the result files are removed.
              */
             results_expire_at: string | null;
+            /** @description The conformance report, once the job succeeded; null before, and for a job that makes none. */
+            report: null | {
+              bytes: number;
+              /** @description Of the report's JSON as served, as recorded in the job's success event; also its ETag. */
+              sha256: string;
+              url: string;
+            };
             links: {
               self?: string;
               cancel?: string;

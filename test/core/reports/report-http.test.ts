@@ -50,6 +50,7 @@ describe('GET /v1/jobs/{id}/report: the conformance report of a job, over HTTP',
     expect(created.body.output).to.deep.equal({ format: 'ndjson', compression: 'none' });
     const done = await pollJob(app, account.live, created.body.id, ['succeeded', 'failed']);
     expect(done.body.state, done.text).to.equal('succeeded');
+    expect(done.body.report).to.equal(null);
     const answer = await request(app, 'GET', `/v1/jobs/${created.body.id}/report`, { key: account.live });
     expect(answer.status).to.equal(404);
     expect(answer.body.type).to.match(/\/job-report-not-found$/);
@@ -96,6 +97,13 @@ describe('GET /v1/jobs/{id}/report: the conformance report of a job, over HTTP',
       sha256: hash,
     });
     expect(answer.headers.get('etag')).to.equal(`"${hash}"`);
+    // The job itself names it, so that a client can check what it downloads without the store's events.
+    const job = await request(app, 'GET', `/v1/jobs/${jobId}`, { key: account.live });
+    expect(job.body.report).to.deep.equal({
+      bytes: Buffer.byteLength(answer.text),
+      sha256: hash,
+      url: `/v1/jobs/${jobId}/report`,
+    });
     const again = await request(app, 'GET', `/v1/jobs/${jobId}/report`, {
       key: account.live,
       headers: { 'if-none-match': `"${hash}"` },
