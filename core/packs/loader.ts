@@ -13,7 +13,8 @@ import type { PackDefinition } from './sdk.js';
  * the configuration lists (a directory, or the name of an npm package installed beside the service).
  * A pack that cannot be imported, does not finish loading (each module is first loaded in a short-lived
  * worker thread with a time limit, see module-probe.ts), fails its manifest, or reuses a loaded pack's
- * name is refused with a message naming it and the reasons; the others load.
+ * name is refused with a message naming it and the reasons; the others load. The packs shipped in plugins/
+ * are tested with finsynth and not probed: the probe's worker cost every start a few hundred milliseconds.
  */
 export const BUILTIN_PACKS_DIR = fileURLToPath(new URL('../../plugins/', import.meta.url));
 
@@ -37,24 +38,30 @@ export async function loadPacks({
 }: LoadPacksOptions = {}): Promise<PackRegistry> {
   // A pack's `finsynth/sdk` is this finsynth's, and its TypeScript an ES module, whatever its folder holds.
   registerPackHooks();
-  const sources: { source: string; locate: () => string }[] = [
+  const shipped = resolve(builtinDir) === resolve(BUILTIN_PACKS_DIR);
+  const sources: { source: string; probe: boolean; locate: () => string }[] = [
     ...builtinDirectories(builtinDir).map((dir) => ({
       source: `builtin:${dir.split('/').pop()}`,
+      probe: !shipped,
       locate: () => directoryEntry(dir),
     })),
-    ...extra.map((entry) => ({ source: entry, locate: () => locateThirdParty(entry) })),
+    ...extra.map((entry) => ({ source: entry, probe: true, locate: () => locateThirdParty(entry) })),
   ];
   const located = sources.map(
-    ({ source, locate }): { source: string; url: string } | { source: string; reason: string } => {
+    ({
+      source,
+      probe,
+      locate,
+    }): { source: string; probe: boolean; url: string } | { source: string; reason: string } => {
       try {
-        return { source, url: locate() };
+        return { source, probe, url: locate() };
       } catch (error) {
         return { source, reason: `its module cannot be loaded: ${(error as Error).message.split('\n')[0]}` };
       }
     },
   );
   const probed = await probeModules(
-    located.flatMap((entry) => ('url' in entry ? [entry.url] : [])),
+    located.flatMap((entry) => ('url' in entry && entry.probe ? [entry.url] : [])),
     { timeoutMs: loadTimeoutMs },
   );
   let next = 0;
@@ -64,7 +71,7 @@ export async function loadPacks({
     const { source } = entry;
     const outcome =
       'url' in entry
-        ? await loadOne(source, entry.url, probed[next++])
+        ? await loadOne(source, entry.url, entry.probe ? probed[next++] : null)
         : { source, name: fallbackName(source), file: null, line: null, reasons: [entry.reason] };
     if ('reasons' in outcome) {
       refused.push(outcome);
