@@ -28,4 +28,6 @@ export declare function keptEntryBundle(entry: URL): Promise<URL | null>;
 export declare function keptBundle(path: string, esbuild: string): Promise<string | null>;
 /** Written beside, then renamed into place: a process reading it sees a whole record. */
 export declare function keepRecord(path: string, record: BundleRecord): Promise<void>;
+/** The record at `path`, or null when there is none or it is not one. */
+export declare function readRecord(path: string): Promise<(BundleRecord & { build: number }) | null>;
 export declare function exists(path: string): Promise<boolean>;

@@ -67,7 +67,8 @@ export async function keepRecord(path, record) {
   await rename(staging, path);
 }
 
-async function readRecord(path) {
+/** The record at `path`, or null when there is none or it is not one. */
+export async function readRecord(path) {
   let value;
   try {
     value = JSON.parse(await readFile(path, 'utf8'));

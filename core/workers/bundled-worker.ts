@@ -13,6 +13,7 @@ import {
   keptEntryBundle,
   recordPath,
 } from './bundle-record.mjs';
+import { pruneBundles } from './prune-bundles.js';
 
 /**
  * A worker thread's TypeScript entry as plain JavaScript, bundled by esbuild. A worker inherits no
@@ -74,6 +75,8 @@ export async function keptOrBuilt(entry: URL, options: BundleOptions = {}): Prom
     directory: name,
     files: built.files.map((file) => file.path),
   });
+  // The bundle this build replaced, and any other no record names, once old enough; never failing the build.
+  await pruneBundles(bundles).catch(() => []);
   return pathToFileURL(join(directory, bundledName(entryPath)));
 }
 

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
-import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { bundledWorker, keptOrBuilt, startBundled } from '../../../core/workers/bundled-worker.js';
-import { recordPath } from '../../../core/workers/bundle-record.mjs';
+import { exists, recordPath } from '../../../core/workers/bundle-record.mjs';
 
 const entry = new URL('./fixtures/entry.ts', import.meta.url);
 
@@ -103,6 +104,19 @@ describe('bundled workers', function () {
       const second = await built();
       expect(second.href).not.to.equal(first.href);
       expect(await run(second, { lazy: false })).to.deep.include({ greeting: 'hi, worker' });
+    });
+
+    it('removes, as it builds, an old bundle that no record names', async () => {
+      // given a bundle written eight days ago that no record names (an older build of a changed source)
+      const bundles = dirname(dirname(fileURLToPath(await built())));
+      const stale = join(bundles, randomBytes(10).toString('hex'));
+      await mkdir(stale);
+      const eightDaysAgo = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000);
+      await utimes(stale, eightDaysAgo, eightDaysAgo);
+      // when a changed source is built again, then it is gone
+      await writeFile(join(copy, 'greeting.ts'), 'export const greeting = (name: string): string => `hey, ${name}`;\n');
+      await built();
+      expect(await exists(stale)).to.equal(false);
     });
 
     it('builds again when the kept bundle is gone, or its record is not one', async () => {
