@@ -61,8 +61,8 @@ export interface ColumnDefinition {
   computed?: boolean;
   /**
    * The table's `row` reshapes this column's draw (`ctx.draw`): scales it, takes it as a quantile, mixes it with
-   * values of its own. Its `distribution` and parameters, and a config's override of them, then describe the draw,
-   * not the column's values, and the conformance report holds no distribution target (median, sigma) against them.
+   * values of its own. Its `distribution` and parameters (weights, rate), and a config's override of them, then
+   * describe the draw, not the column's values, and the conformance report holds no such target against them.
    */
   draw_reshaped?: boolean;
   [param: string]: unknown;

@@ -31,8 +31,9 @@ export function valueShare(column: ColumnStatistics, value: string): number | un
 
 /**
  * What the config set on a column against what its rows show: a null rate, a boolean's rate, categorical
- * weights (each value's share), and a log-normal's median (e^mu) and spread (p95 / p50 = e^(1.645 sigma)),
- * unless its pack reshapes the draw (`draw_reshaped`), which the parameters then describe instead of the column.
+ * weights (each value's share), and a log-normal's median (e^mu) and spread (p95 / p50 = e^(1.645 sigma)). Of a
+ * column whose pack reshapes the draw (`draw_reshaped`), the parameters describe the draw, not the column: only
+ * its null rate, applied after the pack's generator, is a target.
  */
 export function columnTargets(column: ColumnStatistics, inputs: TargetInputs): TargetCheck[] {
   const { configured, name, rows } = column;
@@ -43,6 +44,7 @@ export function columnTargets(column: ColumnStatistics, inputs: TargetInputs): T
   const replaceable = nonNull + inputs.null_rate_nulls;
   if (typeof configured.null_rate === 'number' && replaceable > 0)
     checks.push(share(name, 'null_rate', configured.null_rate, inputs.null_rate_nulls / replaceable, replaceable));
+  if (inputs.draw_reshaped) return checks;
   if (column.type === 'boolean' && typeof configured.rate === 'number')
     checks.push(share(name, 'rate', configured.rate, valueShare(column, 'true') ?? 0, nonNull));
   if (configured.weights && typeof configured.weights === 'object' && column.top) {
@@ -53,7 +55,6 @@ export function columnTargets(column: ColumnStatistics, inputs: TargetInputs): T
   }
   // A log-normal is a target when the config names it with both parameters (the config's schema asks for them).
   const lognormal =
-    !inputs.draw_reshaped &&
     configured.distribution === 'lognormal' &&
     typeof configured.mu === 'number' &&
     typeof configured.sigma === 'number';

@@ -226,6 +226,8 @@ export default definePack({
           type: 'enum',
           values: ['active', 'blocked', 'closed'],
           weights: { active: 92, blocked: 3, closed: 5 },
+          // The draw is the status of a card still in its life: a replaced or expired one is closed whatever it drew.
+          draw_reshaped: true,
           description: 'Card status on the as-of date: closed once replaced by its reissue or expired.',
         },
         replaces_card_id: {

@@ -199,6 +199,8 @@ export default definePack({
           type: 'enum',
           values: ['branch', 'online', 'broker', 'dealer'],
           weights: { branch: 25, online: 45, broker: 18, dealer: 12 },
+          // Most auto loans are sold by a dealer whatever the draw: the weights are those of the other sales.
+          draw_reshaped: true,
           description: 'How the loan was sold.',
         },
       },

@@ -1,5 +1,9 @@
 import { expect } from 'chai';
+import banking from '../../../plugins/banking/index.js';
 import cards from '../../../plugins/cards/index.js';
+import insurance from '../../../plugins/insurance/index.js';
+import lending from '../../../plugins/lending/index.js';
+import markets from '../../../plugins/markets/index.js';
 import { loadPacks } from '../../../core/packs/loader.js';
 import { GenerationPool } from '../../../core/generation/pool.js';
 import { renderChunk } from '../../../core/generation/chunk.js';
@@ -164,5 +168,64 @@ describe("the report's targets: what the engine was asked for, held against what
       ]);
       expect(targetOf(report, 'amount', 'median')!.pass).to.equal(false);
     });
+
+    it("gets no weights target either: a card's status is closed once replaced or expired, whatever it drew", () => {
+      const uniform = { weights: { active: 1, blocked: 1, closed: 1 } };
+      const statusPlan = planFor(cards, {
+        seed: 8,
+        tables: [{ name: 'cards', rows: 3_000, columns: { status: uniform } }],
+      });
+      expect(cards.tables.cards.columns.status.draw_reshaped).to.equal(true);
+      expect(
+        generateObserved(cards, statusPlan, 'cards').report.targets.filter((t) => t.column === 'status'),
+      ).to.deep.equal([]);
+      const { status } = cards.tables.cards.columns;
+      const undeclared: PackDefinition = {
+        ...cards,
+        tables: {
+          ...cards.tables,
+          cards: {
+            ...cards.tables.cards,
+            columns: { ...cards.tables.cards.columns, status: { ...status, draw_reshaped: false } },
+          },
+        },
+      };
+      expect(
+        targetOf(generateObserved(undeclared, statusPlan, 'cards').report, 'status', 'weights.closed')!.pass,
+      ).to.equal(false);
+    });
+  });
+
+  describe('every built-in categorical column', () => {
+    // A config's weights reach a column through its draw: a column whose pack decides some rows itself declares
+    // draw_reshaped, or the report would hold the data to weights the pack never meant to follow.
+    const builtIn: PackDefinition[] = [banking, cards, insurance, lending, markets];
+    for (const pack of builtIn)
+      for (const [table, definition] of Object.entries(pack.tables))
+        for (const [column, { type, values, weights, draw_reshaped }] of Object.entries(definition.columns)) {
+          if (type !== 'enum' || !weights || !Array.isArray(values)) continue;
+          const title = draw_reshaped
+            ? 'declared draw_reshaped, gets no weights target'
+            : 'follows the weights a config sets, each share within its tolerance';
+          it(`${pack.name} ${table}.${column}: ${title}, over three seeds`, () => {
+            const uniform = { weights: Object.fromEntries(values.map((value) => [String(value), 1])) };
+            for (const seed of [5, 6, 7]) {
+              const plan = planFor(pack, {
+                seed,
+                tables: [{ name: table, rows: 2_000, columns: { [column]: uniform } }],
+              });
+              const targets = generateObserved(pack, plan, table).report.targets.filter((t) => t.column === column);
+              if (draw_reshaped) expect(targets).to.deep.equal([]);
+              else {
+                // Each share within the report's own tolerance: 4 standard errors of a share plus half a point.
+                expect(targets).to.have.length(values.length);
+                expect(
+                  targets.filter((t) => !t.pass),
+                  `seed ${seed}`,
+                ).to.deep.equal([]);
+              }
+            }
+          });
+        }
   });
 });
