@@ -35,6 +35,7 @@ function packTable(pack: PackDefinition, name: string): PackTable {
         name: columnName,
         type: definition.type,
         overridable: overridableOf(definition),
+        computed: isComputed(definition),
         checkOverride: (override) => {
           const merged = mergeParams(params, override);
           return [

@@ -80,7 +80,9 @@ function overrideIssues(override: ColumnOverride, column: PackColumn, at: (strin
       : 'nothing (keys and references stay as generated)';
     return refused.map((name) => ({
       pointer: toPointer([...at, name]),
-      message: `"${column.name}" is of type ${column.type}, which lets a config override ${accepted}`,
+      message: column.computed
+        ? `"${column.name}" is set by its pack's generator, which lets a config override ${accepted}`
+        : `"${column.name}" is of type ${column.type}, which lets a config override ${accepted}`,
       key: true,
     }));
   }

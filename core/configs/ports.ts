@@ -12,6 +12,8 @@ export interface PackColumn {
   type: string;
   /** What a config may override: parameters of its type, and `null_rate` (any column but keys and references). */
   overridable: readonly string[];
+  /** Its values are the generator's, not drawn from parameters: a config may override its `null_rate` alone. */
+  computed: boolean;
   /**
    * Why the column's parameters with these overrides (but null_rate) applied are not valid for its type;
    * empty when they are.

@@ -371,7 +371,13 @@ export default definePack({
             'Settlement time: one to three days after authorisation; null unless approved, and while not yet ' +
             'settled on the as-of date.',
         },
-        is_fraud: { type: 'boolean', rate: 0, description: 'Labelled fraudulent.' },
+        is_fraud: {
+          type: 'boolean',
+          // Set by the row from its fraud episode, never drawn: the table's fraud_rate option is the knob.
+          computed: true,
+          description:
+            "Labelled fraudulent: the transaction is part of a fraud episode (the table's fraud_rate option).",
+        },
         fraud_pattern: {
           type: 'enum',
           values: fraudPatterns.map((pattern) => pattern.name),

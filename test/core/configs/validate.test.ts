@@ -140,6 +140,25 @@ tables:
     ]);
   });
 
+  it("refuses a drawing parameter on a column its pack's generator sets, naming the null rate as all it takes", () => {
+    const result = valid(`version: 1
+sector: cards
+tables:
+  - name: transactions
+    rows: 10
+    columns:
+      is_fraud: { rate: 0.3, null_rate: 0.1 }
+`);
+    expect(result.errors).to.deep.equal([
+      {
+        pointer: '/tables/0/columns/is_fraud/rate',
+        message: `"is_fraud" is set by its pack's generator, which lets a config override null_rate`,
+        line: 7,
+        column: 19,
+      },
+    ]);
+  });
+
   it('validates JSON values the same way, without positions', () => {
     const result = validateConfig({ version: 2, sector: 'cards', tables: [] }, fixtureCatalog);
     expect(result.errors).to.deep.equal([
