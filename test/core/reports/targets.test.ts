@@ -10,7 +10,8 @@ import { renderChunk } from '../../../core/generation/chunk.js';
 import { ChunkLayout } from '../../../core/generation/layout.js';
 import { PlanRuntime } from '../../../core/generation/runtime.js';
 import type { Plan } from '../../../core/generation/plan.js';
-import type { PackDefinition } from '../../../core/packs/sdk.js';
+import type { ColumnDefinition, PackDefinition } from '../../../core/packs/sdk.js';
+import { overridableOf } from '../../../core/generation/types/params.js';
 import { observeChunk } from '../../../core/reports/chunk-observer.js';
 import { ReportCollector } from '../../../core/reports/report-collector.js';
 import { buildReport, type TableReport } from '../../../core/reports/report.js';
@@ -196,29 +197,45 @@ describe("the report's targets: what the engine was asked for, held against what
     });
   });
 
-  describe('every built-in categorical column', () => {
-    // A config's weights reach a column through its draw: a column whose pack decides some rows itself declares
-    // draw_reshaped, or the report would hold the data to weights the pack never meant to follow.
+  describe('every built-in column a config may draw', () => {
+    // A config's override reaches a column through its draw: a column whose pack decides some rows itself declares
+    // draw_reshaped, or the report would hold the data to parameters the pack never meant to follow.
     const builtIn: PackDefinition[] = [banking, cards, insurance, lending, markets];
+    /** What each kind of column is given, and the targets it makes: uniform weights, or a log-normal. */
+    const overrideOf = (
+      column: ColumnDefinition,
+    ): { override: Record<string, unknown>; targets: number } | undefined => {
+      if (column.type === 'enum' && column.weights && Array.isArray(column.values)) {
+        const weights = Object.fromEntries(column.values.map((value) => [String(value), 1]));
+        return { override: { weights }, targets: column.values.length };
+      }
+      if (overridableOf(column).includes('distribution'))
+        return { override: { distribution: 'lognormal', mu: 3, sigma: 0.5 }, targets: 2 };
+      return undefined;
+    };
     for (const pack of builtIn)
       for (const [table, definition] of Object.entries(pack.tables))
-        for (const [column, { type, values, weights, draw_reshaped }] of Object.entries(definition.columns)) {
-          if (type !== 'enum' || !weights || !Array.isArray(values)) continue;
-          const title = draw_reshaped
-            ? 'declared draw_reshaped, gets no weights target'
-            : 'follows the weights a config sets, each share within its tolerance';
+        for (const [column, columnDefinition] of Object.entries(definition.columns)) {
+          const given = overrideOf(columnDefinition);
+          if (!given) continue;
+          const { override } = given;
+          const reshaped = columnDefinition.draw_reshaped === true;
+          const kind = 'weights' in override ? 'weights' : 'log-normal';
+          const title = reshaped
+            ? 'declared draw_reshaped, gets no target of its draw'
+            : `follows the ${kind} a config sets, within the report's tolerance`;
           it(`${pack.name} ${table}.${column}: ${title}, over three seeds`, () => {
-            const uniform = { weights: Object.fromEntries(values.map((value) => [String(value), 1])) };
             for (const seed of [5, 6, 7]) {
               const plan = planFor(pack, {
                 seed,
-                tables: [{ name: table, rows: 2_000, columns: { [column]: uniform } }],
+                tables: [{ name: table, rows: 2_000, columns: { [column]: override } }],
               });
               const targets = generateObserved(pack, plan, table).report.targets.filter((t) => t.column === column);
-              if (draw_reshaped) expect(targets).to.deep.equal([]);
+              if (reshaped) expect(targets).to.deep.equal([]);
               else {
-                // Each share within the report's own tolerance: 4 standard errors of a share plus half a point.
-                expect(targets).to.have.length(values.length);
+                // A share within 4 standard errors plus half a point; a median within 4 of its standard errors in
+                // log space plus 0.02; a sigma within a tenth plus 0.02 (docs/reports.md).
+                expect(targets).to.have.length(given.targets);
                 expect(
                   targets.filter((t) => !t.pass),
                   `seed ${seed}`,
