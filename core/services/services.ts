@@ -105,6 +105,11 @@ export interface ServiceOverrides {
    * never claims a job it would abandon a moment later.
    */
   background?: boolean;
+  /**
+   * Whether the generation pool warms up at start, every worker making a few rows of every table (with the
+   * background work by default). The test app skips it: seconds of CPU per service, which no test of it needs.
+   */
+  warmPool?: boolean;
   /** Where background failures (projections, renewals, jobs) are logged; JSON lines on stderr by default. */
   logger?: Logger;
   /** How often the read models look for new events (100 ms); tests slow it to show what a lagging instance does. */
@@ -145,7 +150,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const engine = await createEngine(config, { warn: (message) => logger.warn(message), pool: { faults } });
   // In the background: the service is ready at once; a generation asked for in the first seconds waits
   // for the warm-up, which does what its own first chunks would otherwise have done.
-  if (background) engine.pool.warm().catch(logFailure('generation pool warm-up failed'));
+  if (overrides.warmPool ?? background) engine.pool.warm().catch(logFailure('generation pool warm-up failed'));
   const commands = new CommandHandler(store, registry);
   const credits = new CreditsService(commands);
   const refunds = new RefundOutbox({

@@ -45,7 +45,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   let services: Services | undefined;
   try {
     const config = loadConfig({}, { dataDir, port: 0, logLevel: 'silent', poolSize: 2, ...options.config });
-    services = await createServices(config, { ...options.services, clock: options.clock ?? options.services?.clock });
+    // No warm-up of the pool: it costs each app seconds of CPU (the pool's own tests and the outside-in suites warm).
+    services = await createServices(config, {
+      warmPool: false,
+      ...options.services,
+      clock: options.clock ?? options.services?.clock,
+    });
     const app = createApp(services, { groups: options.groups, logger: options.logger });
     const server = await listen(app, 0);
     const started = services;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { startTestApp } from '../../support/app.js';
 import { fileURLToPath } from 'node:url';
 import { BroadcastChannel } from 'node:worker_threads';
 import { setFlagsFromString } from 'node:v8';
@@ -168,6 +169,27 @@ describe('warming the generation pool', function () {
     } finally {
       channel.close();
       await pool.close();
+    }
+  });
+
+  it('is warmed by a service at its start, before any request, as a server is', async () => {
+    const channel = new BroadcastChannel('finsynth-warm-probe');
+    const generated = new Set<number>();
+    channel.onmessage = (event) => {
+      const message = (event as { data: { generated?: number } }).data;
+      if (message.generated !== undefined) generated.add(message.generated);
+    };
+    // The test app skips the warm-up unless asked: a server (`finsynth serve`) has it by default.
+    const app = await startTestApp({
+      config: { packs: [fileURLToPath(new URL('./fixtures/warm-probe', import.meta.url))] },
+      services: { warmPool: true },
+    });
+    try {
+      while (generated.size < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(generated.size).to.equal(2);
+    } finally {
+      channel.close();
+      await app.close();
     }
   });
 
